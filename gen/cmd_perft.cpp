@@ -1,0 +1,65 @@
+// cmd_perft.cpp - `mktb perft "<FEN>" DEPTH [--divide]`: the node count alone on the last line;
+// with --divide, one "move: count" line per legal move first (Fairy-Stockfish's format).
+#include <charconv>
+#include <cstdio>
+#include <string>
+
+#include "cli.hpp"
+#include "mktb/movegen.hpp"
+
+namespace mktb::cli {
+
+int perft_command(std::span<const std::string_view> args) {
+    std::string_view fen, depthText;
+    bool divide = false;
+    for (std::string_view a : args) {
+        if (a == "--divide")
+            divide = true;
+        else if (a.starts_with("--")) {
+            std::fprintf(stderr, "mktb perft: unknown option '%s'\n", std::string(a).c_str());
+            return kExitBadInput;
+        } else if (fen.empty())
+            fen = a;
+        else if (depthText.empty())
+            depthText = a;
+        else {
+            std::fprintf(stderr, "mktb perft: unexpected argument '%s'\n", std::string(a).c_str());
+            return kExitBadInput;
+        }
+    }
+    if (fen.empty() || depthText.empty()) {
+        std::fputs("usage: mktb perft \"<FEN>\" DEPTH [--divide]\n", stderr);
+        return kExitBadInput;
+    }
+    int depth = -1;
+    auto [p, ec] = std::from_chars(depthText.data(), depthText.data() + depthText.size(), depth);
+    if (ec != std::errc() || p != depthText.data() + depthText.size() || depth < 0 || depth > 20) {
+        std::fprintf(stderr, "mktb perft: depth '%s' is not a number from 0 to 20\n",
+            std::string(depthText).c_str());
+        return kExitBadInput;
+    }
+    Position pos;
+    try {
+        pos = Position::from_fen(fen == "startpos" ? kStartFen : fen);
+    } catch (const FenError& e) {
+        std::fprintf(stderr, "mktb perft: bad FEN: %s\n", e.what());
+        return kExitBadInput;
+    }
+    std::uint64_t total = 0;
+    if (divide && depth > 0) {
+        for (Move m : legal_moves(pos)) {
+            const auto u = pos.do_move(m);
+            const std::uint64_t n = perft(pos, depth - 1);
+            pos.undo_move(m, u);
+            std::printf("%s: %llu\n", move_to_uci(m).c_str(), (unsigned long long)n);
+            total += n;
+        }
+        std::printf("\n");
+    } else {
+        total = perft(pos, depth);
+    }
+    std::printf("%llu\n", (unsigned long long)total);
+    return kExitOk;
+}
+
+} // namespace mktb::cli
