@@ -1,0 +1,38 @@
+// engine.hpp - a minimal UCI client that drives Debian's fairy-stockfish, our independent oracle
+// (spec §6). One engine process serves many queries; the tests never trust our own output alone.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace mktb::test {
+
+class Engine {
+public:
+    // Starts `path` (UCI_Variant makruk). Throws std::runtime_error if it cannot be started.
+    explicit Engine(const std::string& path);
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    // `go perft depth` on a FEN: the per-move counts (UCI move -> nodes) and the total.
+    struct Perft {
+        std::map<std::string, std::uint64_t> divide;
+        std::uint64_t nodes = 0;
+    };
+    Perft perft(const std::string& fen, int depth);
+
+    void send(const std::string& line);
+    std::string read_line(); // throws when the engine has gone away
+
+private:
+    int pid_ = -1;
+    int to_ = -1, from_ = -1;
+    std::string buffer_;
+};
+
+// The engine's path from the build (FAIRY_STOCKFISH), or empty if CMake did not find it.
+std::string engine_path();
+
+} // namespace mktb::test
