@@ -8,8 +8,11 @@ namespace mktb::cli {
 
 // Exit codes shared by every subcommand.
 inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1; // the work failed (a missing or damaged table, a mismatch)
 inline constexpr int kExitBadInput = 2;
 
 int perft_command(std::span<const std::string_view> args);
+int gen_command(std::span<const std::string_view> args);
+int verify_command(std::span<const std::string_view> args);
 
 } // namespace mktb::cli

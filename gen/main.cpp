@@ -13,6 +13,14 @@ constexpr const char* kUsage = R"(usage: mktb <command> [arguments]
 commands:
   perft "<FEN>" DEPTH [--divide]   count the leaves of the legal move tree
                                    (FEN may be "startpos")
+  gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]
+                                   generate endings (e.g. KRvK, KSSvKM) and every
+                                   smaller ending they convert into, skipping
+                                   those on disk; print their statistics
+  verify (ENDING... | --men N) [--tables DIR] [--threads N]
+                                   check written tables against their successors
+
+DIR defaults to $MKTB_TABLES, else ./tables.
 )";
 
 } // namespace
@@ -26,6 +34,8 @@ int main(int argc, char** argv) {
     const std::string_view cmd = args[0];
     const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
     if (cmd == "perft") return mktb::cli::perft_command(rest);
+    if (cmd == "gen") return mktb::cli::gen_command(rest);
+    if (cmd == "verify") return mktb::cli::verify_command(rest);
     std::fprintf(stderr, "mktb: unknown command '%s'\n%s", std::string(cmd).c_str(), kUsage);
     return mktb::cli::kExitBadInput;
 }

@@ -16,7 +16,7 @@ namespace {
         const Bitboard ours = pos.pieces(us), theirs = pos.pieces(them);
         const Bitboard occ = ours | theirs;
         const Square ksq = pos.king_square(us);
-        const Bitboard checkers = pos.attackers_to(ksq, occ) & theirs;
+        const Bitboard checkers = pos.attackers_to(them, ksq, occ);
         int n = 0;
         auto emit = [&](Square from, Bitboard targets, bool promotes) {
             if constexpr (CountOnly) {
@@ -31,7 +31,7 @@ namespace {
         const Bitboard occNoKing = occ ^ square_bb(ksq);
         for (Bitboard b = kingTargets; b;) {
             const Square to = pop_lsb(b);
-            if (pos.attackers_to(to, occNoKing) & theirs & ~square_bb(to))
+            if (pos.attackers_to(them, to, occNoKing) & ~square_bb(to))
                 kingTargets &= ~square_bb(to);
         }
         emit(ksq, kingTargets, false);

@@ -71,14 +71,18 @@ void Position::move_piece(Square from, Square to) {
 }
 
 Bitboard Position::attackers_to(Square s, Bitboard occ) const {
+    return attackers_to(WHITE, s, occ) | attackers_to(BLACK, s, occ);
+}
+
+Bitboard Position::attackers_to(Color c, Square s, Bitboard occ) const {
     // A man of colour c attacks s iff a man of the same kind and the other colour on s would
-    // attack it back (the vectors of Black are White's flipped), the trick Stockfish uses for
-    // pawns, here needed for the Khon and the Bia as well.
-    Bitboard a = rook_attacks(s, occ) & pieces(RUEA);
-    for (PieceType pt : { KHUN, MET, KHON, MA, BIA }) {
-        a |= attacks_bb(BLACK, pt, s) & pieces(WHITE, pt);
-        a |= attacks_bb(WHITE, pt, s) & pieces(BLACK, pt);
-    }
+    // attack it back (Black's vectors are White's flipped), the trick Stockfish uses for pawns,
+    // here needed for the Khon and the Bia as well. Kinds c does not have are skipped: endings
+    // have few men.
+    Bitboard a = 0;
+    if (const Bitboard r = pieces(c, RUEA)) a |= rook_attacks(s, occ) & r;
+    for (PieceType pt : { KHUN, MET, KHON, MA, BIA })
+        if (const Bitboard p = pieces(c, pt)) a |= attacks_bb(~c, pt, s) & p;
     return a;
 }
 

@@ -55,12 +55,10 @@ public:
 
     // Men of either colour attacking s, given an occupancy (used with the king lifted off).
     Bitboard attackers_to(Square s, Bitboard occ) const;
-    bool attacked_by(Color c, Square s, Bitboard occ) const {
-        return attackers_to(s, occ) & pieces(c);
-    }
-    Bitboard checkers() const {
-        return attackers_to(king_square(stm_), pieces()) & pieces(~stm_);
-    }
+    // Men of colour c attacking s.
+    Bitboard attackers_to(Color c, Square s, Bitboard occ) const;
+    bool attacked_by(Color c, Square s, Bitboard occ) const { return attackers_to(c, s, occ); }
+    Bitboard checkers() const { return attackers_to(~stm_, king_square(stm_), pieces()); }
     bool in_check() const { return checkers() != 0; }
     // Our men that shield our king from an enemy Ruea (the only slider, so pins run along ranks
     // and files only).

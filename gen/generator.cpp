@@ -1,0 +1,470 @@
+// generator.cpp - retrograde analysis of one ending (see generator.hpp).
+//
+// Cells: one per slot and side to move, 0 = not (yet) decided, plies + 1 once decided (see
+// mktb/value.hpp), kInvalid for slots that are no legal position. The iteration is level-
+// synchronous over plies L = 1, 2, ...: the cells holding value L (decided at L - 1 plies) are
+// scanned, and their in-table predecessors are
+//   - won in L plies, when the scanned position is lost (L - 1 even): a monotone lowering of the
+//     cell (it may hold a larger win found through a conversion);
+//   - lost in L plies or more, when the scanned position is won: checked by a one-ply search
+//     that needs every move to lead to a decided opponent win (conversions read from the
+//     smaller tables); the loss distance is 1 + the longest of them.
+// Every write either fills an undecided cell with the one value every thread would compute, or
+// lowers a win, so the bytes written do not depend on the number of threads or their timing.
+#include "generator.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <limits>
+#include <sstream>
+#include <tbb/blocked_range.h>
+#include <tbb/combinable.h>
+#include <tbb/parallel_for.h>
+
+#include "mktb/movegen.hpp"
+#include "mktb/unmove.hpp"
+
+namespace mktb {
+
+namespace {
+
+    constexpr std::uint64_t kBlock = 4096; // slots per unit of parallel work
+
+    // A level beyond what the cell type holds: generate again with wider cells.
+    struct NeedWiderCells { };
+
+    // The smaller tables this ending converts into, looked up without locks.
+    class Children {
+    public:
+        Children(const Material& m, const Tablebase& tables) {
+            for (const Material& c : m.children()) {
+                const LoadedTable* t = tables.table(c);
+                if (!t)
+                    throw TableError("the table of " + c.name() + " (which " + m.name()
+                        + " converts into) is missing from " + tables.dir()
+                        + ": generate it first");
+                tables_.push_back({ c, t });
+            }
+        }
+        // Value of a position reached by a conversion, for its side to move.
+        Value probe(const Position& pos) const {
+            const Material m = Material::of(pos);
+            if (m.bare_kings()) return Value::draw();
+            const bool swap = !m.is_canonical();
+            const Material canon = swap ? m.swapped() : m;
+            for (const auto& [mat, t] : tables_)
+                if (mat == canon) {
+                    if (!swap) return t->value(pos.side_to_move(), t->index().encode(pos));
+                    const Position p = colour_swapped(pos);
+                    return t->value(p.side_to_move(), t->index().encode(p));
+                }
+            throw TableError("no table for " + canon.name());
+        }
+
+    private:
+        std::vector<std::pair<Material, const LoadedTable*>> tables_;
+    };
+
+    bool is_conversion(const Position& pos, Move m) {
+        return is_promotion(m) || !pos.empty(to_sq(m));
+    }
+
+    template<class Cell>
+    struct Context {
+        static constexpr Cell kInvalid = std::numeric_limits<Cell>::max();
+        static constexpr unsigned kMaxValue = kInvalid - 1u; // largest plies + 1
+
+        const Material& material;
+        Index index;
+        const Children& children;
+        Progress* progress;
+        std::vector<Cell> cells[COLOR_NB];
+        std::atomic<unsigned> maxPending { 0 }; // largest value written ahead of its level
+
+        Context(const Material& m, const Children& c, Progress* p)
+            : material(m)
+            , index(m)
+            , children(c)
+            , progress(p) {
+            for (auto& v : cells) v.assign(index.size(), 0);
+        }
+
+        // Runs fn(slot, pos-with-board) over every slot with a board and a valid side, in
+        // parallel blocks.
+        template<class Fn>
+        void for_each_board(const std::string& phase, Fn&& fn) {
+            for_each_board(phase, [&](std::uint64_t i, std::uint64_t end) {
+                while (i < end && cells[WHITE][i] == kInvalid && cells[BLACK][i] == kInvalid) ++i;
+                return i;
+            }, fn);
+        }
+        // The first slot of [i, end) holding `value` on either side, or end: the scan of the
+        // iteration, the one loop that runs over every slot at every level.
+        std::uint64_t find_value(std::uint64_t i, std::uint64_t end, Cell value) const {
+            for (; i < end; ++i)
+                if (cells[WHITE][i] == value || cells[BLACK][i] == value) return i;
+            return end;
+        }
+        // The same over the slots that next(i, end) selects (the first wanted slot at or after
+        // i, or end), tested before the board is decoded.
+        template<class Next, class Fn>
+        void for_each_board(const std::string& phase, Next&& wanted, Fn&& fn) {
+            const std::uint64_t n = index.size();
+            if (progress) progress->phase(material.name() + ": " + phase, n);
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
+                [&](const tbb::blocked_range<std::uint64_t>& r) {
+                    for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+                        const std::uint64_t end = std::min(n, (b + 1) * kBlock);
+                        for (std::uint64_t i = wanted(b * kBlock, end); i < end; i = wanted(i + 1, end)) {
+                            Position pos;
+                            if (index.decode(i, pos)) fn(i, pos);
+                        }
+                        if (progress) progress->advance(end - b * kBlock);
+                    }
+                });
+        }
+
+        void note_pending(unsigned value) {
+            if (value > kMaxValue) throw NeedWiderCells {};
+            unsigned cur = maxPending.load(std::memory_order_relaxed);
+            while (cur < value && !maxPending.compare_exchange_weak(cur, value)) { }
+        }
+
+        // Monotone writes: fill an undecided cell, or lower a win to a faster win.
+        static void fill(Cell& cell, unsigned value) {
+            Cell expected = 0;
+            std::atomic_ref<Cell>(cell).compare_exchange_strong(expected, Cell(value));
+        }
+        static void lower_win(Cell& cell, unsigned value) {
+            std::atomic_ref<Cell> a(cell);
+            Cell cur = a.load(std::memory_order_relaxed);
+            // A cell holding a loss (odd value) is never lowered: it cannot hold one here.
+            while ((cur == 0 || (cur > value && !(cur & 1))) && !a.compare_exchange_weak(cur, Cell(value))) { }
+        }
+    };
+
+    // Phase "invalid": slots that are no board, and boards whose side not to move is in check.
+    template<class Cell>
+    void phase_invalid(Context<Cell>& ctx) {
+        const std::uint64_t n = ctx.index.size();
+        if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": invalid", n);
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
+            [&](const tbb::blocked_range<std::uint64_t>& r) {
+                for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+                    const std::uint64_t end = std::min(n, (b + 1) * kBlock);
+                    for (std::uint64_t i = b * kBlock; i < end; ++i) {
+                        Position pos;
+                        const bool board = ctx.index.decode(i, pos);
+                        for (Color c : { WHITE, BLACK })
+                            if (!board || pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
+                                ctx.cells[c][i] = Context<Cell>::kInvalid;
+                    }
+                    if (ctx.progress) ctx.progress->advance(end - b * kBlock);
+                }
+            });
+    }
+
+    // Phase "conversions": captures and promotions, valued by the smaller tables. A position
+    // whose every move converts is decided outright; one with a winning conversion gets that
+    // win as a bound the iteration may still lower.
+    template<class Cell>
+    void phase_conversions(Context<Cell>& ctx) {
+        ctx.for_each_board("conversions", [&](std::uint64_t i, Position& pos) {
+            for (Color c : { WHITE, BLACK }) {
+                if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
+                pos.set_side_to_move(c);
+                const MoveList moves = legal_moves(pos);
+                bool inTable = false, anyConversion = false;
+                Value best = Value::mate_in_plies(0); // worse than any real outcome
+                for (Move m : moves) {
+                    if (!is_conversion(pos, m)) {
+                        inTable = true;
+                        continue;
+                    }
+                    anyConversion = true;
+                    const auto u = pos.do_move(m);
+                    const Value v = ctx.children.probe(pos).parent();
+                    pos.undo_move(m, u);
+                    if (better(v, best)) best = v;
+                }
+                if (!anyConversion) continue;
+                if (!inTable) {
+                    if (!best.is_draw()) {
+                        ctx.note_pending(best.cell());
+                        ctx.cells[c][i] = Cell(best.cell());
+                    }
+                } else if (best.is_win()) {
+                    ctx.note_pending(best.cell());
+                    ctx.cells[c][i] = Cell(best.cell());
+                }
+            }
+        });
+    }
+
+    // Phase "mates": the side to move is checkmated (stalemate stays a draw).
+    template<class Cell>
+    void phase_mates(Context<Cell>& ctx) {
+        ctx.for_each_board("mates", [&](std::uint64_t i, Position& pos) {
+            for (Color c : { WHITE, BLACK }) {
+                if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
+                pos.set_side_to_move(c);
+                if (is_checkmate(pos)) ctx.cells[c][i] = Cell(Value::mate_in_plies(0).cell());
+            }
+        });
+    }
+
+    // The one-ply loss check of the iteration at level L: every move must reach an opponent
+    // win decided at L - 1 plies or fewer. Returns the loss value, or 0 when not (yet) lost.
+    template<class Cell>
+    unsigned loss_value(Context<Cell>& ctx, Position& pos, unsigned level) {
+        const Color us = pos.side_to_move();
+        int longest = -1;
+        for (Move m : legal_moves(pos)) {
+            const bool conversion = is_conversion(pos, m);
+            const auto u = pos.do_move(m);
+            Value v;
+            if (conversion) {
+                v = ctx.children.probe(pos);
+            } else {
+                const unsigned cell = ctx.cells[~us][ctx.index.encode(pos)];
+                // Only wins decided at L - 1 plies or fewer count; later values are not final.
+                v = cell <= level ? Value::from_cell(cell) : Value::draw();
+            }
+            pos.undo_move(m, u);
+            if (!v.is_win()) return 0;
+            longest = std::max(longest, v.plies);
+        }
+        return Value::mate_in_plies(longest + 1).cell();
+    }
+
+    // Phase "iterate": level by level until no level is left to scan.
+    template<class Cell>
+    void phase_iterate(Context<Cell>& ctx) {
+        for (unsigned level = 1;; ++level) {
+            if (level + 1 > Context<Cell>::kMaxValue) throw NeedWiderCells {};
+            std::atomic<std::uint64_t> scanned { 0 };
+            const bool scannedLost = (level - 1) % 2 == 0; // cells of value L hold L - 1 plies
+            ctx.for_each_board("iterate, mate distance " + std::to_string(level) + " plies",
+                [&](std::uint64_t i, std::uint64_t end) { return ctx.find_value(i, end, Cell(level)); },
+                [&](std::uint64_t i, Position& pos) {
+                    for (Color c : { WHITE, BLACK }) {
+                        if (ctx.cells[c][i] != level) continue;
+                        scanned.fetch_add(1, std::memory_order_relaxed);
+                        pos.set_side_to_move(c);
+                        for_each_unmove(pos, kNoUncaptures, false, [&](Position& pred, UnMove) {
+                            const std::uint64_t q = ctx.index.encode(pred);
+                            Cell& cell = ctx.cells[~c][q];
+                            if (scannedLost) {
+                                Context<Cell>::lower_win(cell, level + 1);
+                            } else if (cell == 0) {
+                                if (const unsigned v = loss_value(ctx, pred, level)) {
+                                    ctx.note_pending(v);
+                                    Context<Cell>::fill(cell, v);
+                                }
+                            }
+                        });
+                    }
+                });
+            if (scanned == 0 && level >= ctx.maxPending.load()) break;
+        }
+    }
+
+    // Phase "statistics": per side to move, weighted by the boards each slot stands for.
+    template<class Cell>
+    TableStats phase_statistics(Context<Cell>& ctx) {
+        struct Local {
+            std::array<SideStats, COLOR_NB> side;
+            std::array<std::uint64_t, COLOR_NB> longestSlot { ~0ULL, ~0ULL };
+        };
+        tbb::combinable<Local> locals;
+        ctx.for_each_board("statistics", [&](std::uint64_t i, Position& pos) {
+            Local& l = locals.local();
+            const int orbit = ctx.index.orbit_size(pos);
+            for (Color c : { WHITE, BLACK }) {
+                if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
+                SideStats& s = l.side[c];
+                const Value v = Value::from_cell(ctx.cells[c][i]);
+                s.legal += orbit;
+                if (v.is_draw()) {
+                    s.draws += orbit;
+                    continue;
+                }
+                (v.is_win() ? s.wins : s.losses) += orbit;
+                (v.is_win() ? s.win_moves : s.loss_moves)[std::abs(v.mate_in_moves())] += orbit;
+                if (v.plies > s.longest_plies || (v.plies == s.longest_plies && i < l.longestSlot[c])) {
+                    s.longest_plies = v.plies;
+                    l.longestSlot[c] = i;
+                }
+            }
+        });
+        Local total;
+        locals.combine_each([&](const Local& l) {
+            for (Color c : { WHITE, BLACK }) {
+                SideStats& t = total.side[c];
+                const SideStats& s = l.side[c];
+                t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
+                for (auto [k, n] : s.win_moves) t.win_moves[k] += n;
+                for (auto [k, n] : s.loss_moves) t.loss_moves[k] += n;
+                if (s.longest_plies > t.longest_plies
+                    || (s.longest_plies == t.longest_plies && l.longestSlot[c] < total.longestSlot[c])) {
+                    t.longest_plies = s.longest_plies;
+                    total.longestSlot[c] = l.longestSlot[c];
+                }
+            }
+        });
+        TableStats stats;
+        stats.name = ctx.material.name();
+        stats.index_size = ctx.index.size();
+        stats.side = total.side;
+        for (Color c : { WHITE, BLACK })
+            if (total.side[c].longest_plies >= 0) {
+                Position pos;
+                ctx.index.decode(total.longestSlot[c], pos);
+                pos.set_side_to_move(c);
+                stats.side[c].longest_fen = pos.fen();
+            }
+        return stats;
+    }
+
+    // Phase "compress": don't-care slots take the value before them (runs compress well), the
+    // narrowest cell that holds every value is chosen, and the file is written.
+    template<class Cell>
+    void phase_compress(Context<Cell>& ctx, const std::string& path, TableStats& stats) {
+        if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": compress", 0);
+        unsigned maxValue = 0;
+        for (const auto& side : ctx.cells)
+            for (Cell v : side)
+                if (v != Context<Cell>::kInvalid) maxValue = std::max<unsigned>(maxValue, v);
+        const int cellBytes = maxValue <= 0xFF ? 1 : 2;
+        std::vector<std::uint8_t> bytes[COLOR_NB];
+        for (Color c : { WHITE, BLACK }) {
+            bytes[c].resize(ctx.index.size() * std::size_t(cellBytes));
+            unsigned last = 0;
+            for (std::uint64_t i = 0; i < ctx.index.size(); ++i) {
+                const Cell v = ctx.cells[c][i];
+                if (v != Context<Cell>::kInvalid) last = v;
+                bytes[c][i * std::size_t(cellBytes)] = std::uint8_t(last);
+                if (cellBytes == 2) bytes[c][i * 2 + 1] = std::uint8_t(last >> 8);
+            }
+        }
+        const std::span<const std::uint8_t> spans[COLOR_NB] = { bytes[WHITE], bytes[BLACK] };
+        write_table(path, ctx.material, cellBytes, spans);
+        stats.cell_bytes = cellBytes;
+    }
+
+    template<class Cell>
+    TableStats run(const Material& m, const Children& children, const Tablebase& tables,
+        const GenOptions& options) {
+        Context<Cell> ctx(m, children, options.progress);
+        phase_invalid(ctx);
+        phase_conversions(ctx);
+        phase_mates(ctx);
+        phase_iterate(ctx);
+        TableStats stats = phase_statistics(ctx);
+        phase_compress(ctx, table_path(tables.dir(), m), stats);
+        return stats;
+    }
+
+    std::string json_escape(const std::string& s) {
+        std::string o;
+        for (char ch : s) {
+            if (ch == '"' || ch == '\\') o += '\\';
+            o += ch;
+        }
+        return o;
+    }
+
+} // namespace
+
+TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    const Children children(m, tables);
+    TableStats stats;
+    try {
+        stats = run<std::uint8_t>(m, children, tables, options);
+    } catch (const NeedWiderCells&) {
+        stats = run<std::uint16_t>(m, children, tables, options);
+    }
+    if (options.progress) options.progress->finish();
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::error_code ec;
+    stats.file_bytes = std::filesystem::file_size(table_path(tables.dir(), m), ec);
+    return stats;
+}
+
+std::uint64_t verify(const Material& m, const Tablebase& tables, std::string* report,
+    Progress* progress) {
+    const LoadedTable* table = tables.table(m);
+    if (!table) throw TableError("no table of " + m.name() + " in " + tables.dir());
+    const Children children(m, tables);
+    const Index& index = table->index();
+    std::atomic<std::uint64_t> bad { 0 };
+    std::mutex reportMutex;
+    const std::uint64_t n = index.size();
+    if (progress) progress->phase(m.name() + ": verify", n);
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
+        [&](const tbb::blocked_range<std::uint64_t>& r) {
+            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+                const std::uint64_t end = std::min(n, (b + 1) * kBlock);
+                for (std::uint64_t i = b * kBlock; i < end; ++i) {
+                    Position pos;
+                    if (!index.decode(i, pos)) continue;
+                    for (Color c : { WHITE, BLACK }) {
+                        pos.set_side_to_move(c);
+                        if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
+                        const MoveList moves = legal_moves(pos);
+                        Value expected = pos.in_check() ? Value::mate_in_plies(0) : Value::draw();
+                        for (std::size_t k = 0; k < std::size_t(moves.size); ++k) {
+                            const Move mv = moves.moves[k];
+                            const bool conversion = is_conversion(pos, mv);
+                            const auto u = pos.do_move(mv);
+                            const Value v = (conversion ? children.probe(pos)
+                                                        : table->value(pos.side_to_move(), index.encode(pos)))
+                                                .parent();
+                            pos.undo_move(mv, u);
+                            if (k == 0 || better(v, expected)) expected = v;
+                        }
+                        const Value stored = table->value(c, i);
+                        if (stored == expected) continue;
+                        if (bad.fetch_add(1) < 5 && report) {
+                            std::lock_guard lock(reportMutex);
+                            *report += pos.fen() + ": stored " + describe(stored) + ", successors give "
+                                + describe(expected) + "\n";
+                        }
+                    }
+                }
+                if (progress) progress->advance(end - b * kBlock);
+            }
+        });
+    if (progress) progress->finish();
+    return bad;
+}
+
+std::string TableStats::to_json() const {
+    std::ostringstream os;
+    os << "{\n  \"ending\": \"" << name << "\",\n  \"index_size\": " << index_size
+       << ",\n  \"cell_bytes\": " << cell_bytes << ",\n  \"file_bytes\": " << file_bytes
+       << ",\n  \"sides\": {";
+    for (Color c : { WHITE, BLACK }) {
+        const SideStats& s = side[c];
+        os << (c == WHITE ? "\n" : ",\n") << "    \"" << (c == WHITE ? "white" : "black")
+           << "_to_move\": {\n      \"legal\": " << s.legal << ", \"wins\": " << s.wins
+           << ", \"draws\": " << s.draws << ", \"losses\": " << s.losses
+           << ",\n      \"longest_mate_plies\": " << s.longest_plies << ", \"longest_mate_fen\": \""
+           << json_escape(s.longest_fen) << "\",\n      \"win_in_moves\": {";
+        bool first = true;
+        for (auto [k, n] : s.win_moves) os << (first ? "" : ", ") << "\"" << k << "\": " << n, first = false;
+        os << "},\n      \"loss_in_moves\": {";
+        first = true;
+        for (auto [k, n] : s.loss_moves) os << (first ? "" : ", ") << "\"" << k << "\": " << n, first = false;
+        os << "}\n    }";
+    }
+    os << "\n  }\n}\n";
+    return os.str();
+}
+
+} // namespace mktb

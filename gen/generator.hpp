@@ -1,0 +1,51 @@
+// generator.hpp - the retrograde generator of one ending, its statistics and its verifier.
+//
+// generate() runs the named phases over blocks of slots with oneTBB:
+//   invalid -> conversions -> mates -> iterate -> statistics -> compress (write)
+// and verify() re-reads the written file and checks every position against its successors.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "mktb/tablefile.hpp"
+#include "progress.hpp"
+
+namespace mktb {
+
+// Figures of one ending for one side to move, counted over distinct boards (no symmetry
+// reduction; identical men are indistinguishable), so they compare with published figures.
+struct SideStats {
+    std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
+    int longest_plies = -1; // longest mate, for either side, in plies (-1: no mate)
+    std::string longest_fen; // one position that attains it (the lowest slot)
+    std::map<int, std::uint64_t> win_moves, loss_moves; // histogram: mate in N moves -> boards
+};
+
+struct TableStats {
+    std::string name;
+    std::array<SideStats, COLOR_NB> side; // [side to move]
+    int cell_bytes = 1;
+    std::uint64_t index_size = 0;
+    std::uint64_t file_bytes = 0;
+    double seconds = 0;
+    std::string to_json() const;
+};
+
+struct GenOptions {
+    Progress* progress = nullptr;
+};
+
+// Generates `m` (canonical) into tables.dir(); every ending it converts into must already be
+// there. Throws TableError when one is missing or damaged.
+TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options);
+
+// Checks every valid position of the written table of `m` against a one-ply search over its
+// moves (conversions read from the smaller tables). Returns the number of positions that
+// disagree; the first few are described in *report.
+std::uint64_t verify(const Material& m, const Tablebase& tables, std::string* report,
+    Progress* progress = nullptr);
+
+} // namespace mktb

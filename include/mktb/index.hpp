@@ -1,0 +1,61 @@
+// mktb/index.hpp - the one Index of a material signature: a bijection between the slots
+// 0..size()-1 and the boards of that material, up to the symmetry the material allows.
+//
+// Layout, most significant first: the king pair (one of the canonical pairs of the symmetry:
+// 462 for the full 8-fold group, 1806 for the mirror alone; kings never adjacent), then one
+// digit per group of identical men (White's groups, then Black's, each in the order R S N M P),
+// the group's squares ranked as a combination C(squares, k): 64 squares, 24 for a Bia. A slot
+// whose men overlap, or that is the second name of a board fixed by the diagonal reflection
+// (both kings on a1-h8 under the 8-fold group), is "no board": decode() returns false for it.
+//
+// The side to move is not part of the index: a table keeps one array per side to move.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "mktb/material.hpp"
+
+namespace mktb {
+
+class Index {
+public:
+    // `material` must be canonical (stronger side White) and not bare kings.
+    explicit Index(const Material& material);
+
+    std::uint64_t size() const { return size_; }
+    Symmetry symmetry() const { return symmetry_; }
+    const Material& material() const { return material_; }
+
+    // The slot of a board of this material in the table's orientation (any side to move).
+    std::uint64_t encode(const Position& pos) const;
+    // Puts the board of slot i on an empty `pos` (side to move untouched). False when the slot
+    // is no board; `pos` is then unspecified.
+    bool decode(std::uint64_t i, Position& pos) const;
+    // How many distinct boards the slot's board stands for (its orbit under the symmetry).
+    int orbit_size(const Position& pos) const;
+
+    // The number of canonical king pairs of a symmetry (462 or 1806).
+    static int king_pairs(Symmetry s);
+
+private:
+    struct Group {
+        Color color;
+        PieceType type;
+        int k; // identical men in the group
+        int squares; // 64, or 24 for a Bia
+        std::uint64_t size; // C(squares, k)
+    };
+    std::uint64_t encode_in_frame(const Position& pos, int transform) const;
+
+    Material material_;
+    Symmetry symmetry_;
+    std::vector<Group> groups_;
+    std::uint64_t size_ = 0;
+};
+
+// The 8 symmetries of the square as transforms 0..7: bit 2 transposes (file <-> rank), then bit 0
+// flips files, bit 1 flips ranks. The mirror-only group is {0, 1}.
+Square transform(int t, Square s);
+
+} // namespace mktb
