@@ -3,8 +3,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <functional>
-#include <set>
 #include <sstream>
 #include <tbb/global_control.h>
 
@@ -74,19 +72,6 @@ namespace {
                 (unsigned long long)r.losses, r.legal ? 100.0 * double(r.wins) / double(r.legal) : 0.0,
                 lo.c_str());
         }
-    }
-
-    // Endings to build for the request, each after every ending it converts into.
-    std::vector<Material> build_order(const std::vector<Material>& wanted) {
-        std::vector<Material> order;
-        std::set<std::string> seen;
-        std::function<void(const Material&)> visit = [&](const Material& m) {
-            if (!seen.insert(m.name()).second) return;
-            for (const Material& c : m.children()) visit(c);
-            order.push_back(m);
-        };
-        for (const Material& m : wanted) visit(m);
-        return order;
     }
 
     struct Options {

@@ -18,6 +18,8 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <set>
 #include <mutex>
 #include <limits>
 #include <sstream>
@@ -379,6 +381,18 @@ namespace {
     }
 
 } // namespace
+
+std::vector<Material> build_order(const std::vector<Material>& wanted) {
+    std::vector<Material> order;
+    std::set<std::string> seen;
+    std::function<void(const Material&)> visit = [&](const Material& m) {
+        if (!seen.insert(m.name()).second) return;
+        for (const Material& c : m.children()) visit(c);
+        order.push_back(m);
+    };
+    for (const Material& m : wanted) visit(m);
+    return order;
+}
 
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options) {
     const auto start = std::chrono::steady_clock::now();

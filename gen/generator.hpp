@@ -38,6 +38,9 @@ struct GenOptions {
     Progress* progress = nullptr;
 };
 
+// The endings to build for a request, each after every ending it converts into.
+std::vector<Material> build_order(const std::vector<Material>& wanted);
+
 // Generates `m` (canonical) into tables.dir(); every ending it converts into must already be
 // there. Throws TableError when one is missing or damaged.
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options);

@@ -1,0 +1,39 @@
+// tables.cpp - see tables.hpp.
+#include "tables.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+namespace mktb::test {
+
+Material material(const char* name) {
+    std::string error;
+    const auto m = Material::parse(name, &error);
+    if (!m) throw std::invalid_argument(error);
+    return *m;
+}
+
+TableStats generate_with_children(const std::string& dir, const Material& m) {
+    std::filesystem::create_directories(dir);
+    const Tablebase tables(dir);
+    TableStats last;
+    for (const Material& x : build_order({ m }))
+        if (x == m || !std::filesystem::exists(table_path(dir, x))) last = generate(x, tables, {});
+    return last;
+}
+
+const std::string& tables_up_to_4_men() {
+    static const std::string dir = [] {
+        const char* env = std::getenv("MKTB_TEST_TABLES");
+        std::string d = env && *env ? env : MKTB_TEST_TABLES_DEFAULT;
+        std::filesystem::create_directories(d);
+        const Tablebase tables(d);
+        for (const Material& m : all_materials(4))
+            if (!std::filesystem::exists(table_path(d, m))) generate(m, tables, {});
+        return d;
+    }();
+    return dir;
+}
+
+} // namespace mktb::test

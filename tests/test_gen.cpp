@@ -1,0 +1,168 @@
+// test_gen.cpp - the generator: every ending up to 4 men verified against its successors, the
+// published figures of spec §5, DTM against fairy-stockfish's mate proofs, identical bytes for
+// 1 and 2 threads, and damaged table files refused.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <tbb/global_control.h>
+#include <unistd.h>
+
+#include "mktb/movegen.hpp"
+#include "support/engine.hpp"
+#include "support/random_positions.hpp"
+#include "support/tables.hpp"
+
+using namespace mktb;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<char> file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+std::string temp_dir(const std::string& name) {
+    const fs::path d = fs::temp_directory_path() / ("mktb-test-" + name + "-" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d.string();
+}
+
+} // namespace
+
+TEST_CASE("Every ending up to 4 men verifies against its successors", "[gen]") {
+    const Tablebase tables(test::tables_up_to_4_men());
+    for (const Material& m : all_materials(4)) {
+        std::string report;
+        INFO(m.name() << "\n" << report);
+        CHECK(verify(m, tables, &report) == 0);
+    }
+}
+
+TEST_CASE("Published figures of spec section 5", "[gen]") {
+    const std::string dir = temp_dir("published");
+    // K+Ruea vs K: the longest mate is 16 moves, as in chess.
+    const TableStats krk = test::generate_with_children(dir, test::material("KRvK"));
+    CHECK(Value::mate_in_plies(krk.side[WHITE].longest_plies).mate_in_moves() == 16);
+    CHECK(Value::mate_in_plies(krk.side[BLACK].longest_plies).mate_in_moves() == -16);
+    // K+Ma+Met vs K, attacker to move, no counting: 472,900 won positions, 3.96 % of the legal
+    // ones (KMITL, Ladkrabang Engineering Journal).
+    const TableStats knm = test::generate_with_children(dir, test::material("KNMvK"));
+    CHECK(knm.side[WHITE].wins == 472900);
+    CHECK(std::round(10000.0 * double(knm.side[WHITE].wins) / double(knm.side[WHITE].legal)) == 396);
+    // K+Khon+Met vs K, attacker to move, without counting: 85.77 % won (KMITL 2026).
+    const TableStats ksm = test::generate_with_children(dir, test::material("KSMvK"));
+    CHECK(std::round(10000.0 * double(ksm.side[WHITE].wins) / double(ksm.side[WHITE].legal)) == 8577);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("The bytes written do not depend on the number of threads", "[gen]") {
+    const Material m = test::material("KSvKM");
+    const std::string one = temp_dir("threads1"), two = temp_dir("threads2");
+    for (const Material& c : m.children())
+        for (const std::string& d : { one, two })
+            fs::copy_file(table_path(test::tables_up_to_4_men(), c), table_path(d, c));
+    {
+        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 1);
+        generate(m, Tablebase(one), {});
+    }
+    {
+        tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
+        generate(m, Tablebase(two), {});
+    }
+    const auto a = file_bytes(table_path(one, m)), b = file_bytes(table_path(two, m));
+    CHECK(a.size() > 1000);
+    CHECK(a == b);
+    CHECK(a == file_bytes(table_path(test::tables_up_to_4_men(), m)));
+    fs::remove_all(one);
+    fs::remove_all(two);
+}
+
+TEST_CASE("A damaged or truncated table is refused, never answered", "[gen]") {
+    const std::string dir = temp_dir("damaged");
+    const Material m = test::material("KRvK");
+    const std::string good = table_path(test::tables_up_to_4_men(), m), bad = table_path(dir, m);
+    const auto bytes = file_bytes(good);
+    auto write = [&](std::vector<char> b) {
+        std::ofstream(bad, std::ios::binary | std::ios::trunc).write(b.data(), std::streamsize(b.size()));
+    };
+    const Position pos = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+    CHECK(Tablebase(fs::path(good).parent_path().string()).probe(pos).has_value());
+
+    auto flipped = bytes;
+    flipped[flipped.size() / 2] ^= 0x20;
+    write(flipped);
+    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("checksum mismatch"));
+    CHECK_THROWS_AS(Tablebase(dir).probe(pos), TableError);
+
+    write(std::vector<char>(bytes.begin(), bytes.end() - 100));
+    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("checksum mismatch"));
+    write(std::vector<char>(bytes.begin(), bytes.begin() + 20));
+    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("too short"));
+    write(std::vector<char>(1000, 'x'));
+    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("not an mktb table"));
+    // A whole file of another ending.
+    write(file_bytes(table_path(test::tables_up_to_4_men(), test::material("KSvK"))));
+    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("holds KSvK"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("Distances to mate agree with fairy-stockfish's mate proofs (count off)", "[gen][oracle]") {
+    const Tablebase tables(test::tables_up_to_4_men());
+    test::Engine engine(test::engine_path());
+    // Pure DTM needs the count off: a variant without counting, loaded from an ini file (spec §6).
+    const std::string ini = (fs::temp_directory_path() / ("mktb-makruknc-" + std::to_string(getpid()) + ".ini")).string();
+    std::ofstream(ini) << "[makruknc:makruk]\ncountingRule = none\n";
+    engine.send("setoption name VariantPath value " + ini);
+    engine.send("setoption name UCI_Variant value makruknc");
+    engine.send("isready");
+    while (engine.read_line() != "readyok") { }
+
+    test::Rng rng(99);
+    int proofs = 0, draws = 0, checked = 0;
+    for (const char* name : { "KRvK", "KSSvK", "KSMvK", "KNMvK", "KRvKM", "KRvKN", "KSvKM", "KRvKS" }) {
+        const Material m = test::material(name);
+        const Index index(m);
+        for (int n = 0; n < 30;) {
+            Position pos;
+            if (!index.decode(rng() % index.size(), pos)) continue;
+            pos.set_side_to_move(Color(rng() & 1));
+            if (!pos.validity_error().empty() || legal_moves(pos).size == 0) continue;
+            ++n;
+            const Value ours = *tables.probe(pos);
+            engine.send("position fen " + pos.fen());
+            engine.send("go nodes 150000");
+            int mate = 0;
+            bool proved = false;
+            for (std::string line = engine.read_line(); !line.starts_with("bestmove"); line = engine.read_line())
+                if (line.find("bound") != std::string::npos) {
+                    continue; // an aspiration bound, not a proven score
+                } else if (const auto at = line.find(" score mate "); at != std::string::npos) {
+                    mate = std::stoi(line.substr(at + 12));
+                    proved = true;
+                } else if (line.find(" score cp ") != std::string::npos) {
+                    proved = false;
+                }
+            ++checked;
+            INFO(name << " " << pos.fen() << ": ours " << describe(ours) << ", engine mate " << mate);
+            if (ours.is_draw()) ++draws;
+            if (!proved) continue;
+            ++proofs;
+            // A proof of mate in M: our distance is at most M, for the same side.
+            REQUIRE_FALSE(ours.is_draw());
+            if (mate > 0) {
+                REQUIRE(ours.is_win());
+                REQUIRE(ours.mate_in_moves() <= mate);
+            } else {
+                REQUIRE(ours.is_loss());
+                REQUIRE(-ours.mate_in_moves() <= -mate);
+            }
+        }
+    }
+    fs::remove(ini);
+    CHECK(checked == 240);
+    CHECK(proofs >= 40); // the comparison must not be vacuous
+    CHECK(draws >= 20);
+}

@@ -1,0 +1,133 @@
+// test_index.cpp - material signatures and the Index: closed-form sizes, exhaustive round trips
+// for every ending up to 4 men, random round trips for 5 men, and board counts.
+#include <catch2/catch.hpp>
+
+#include "mktb/index.hpp"
+#include "support/random_positions.hpp"
+
+using namespace mktb;
+
+namespace {
+
+Material mat(const char* name) {
+    std::string error;
+    auto m = Material::parse(name, &error);
+    INFO(error);
+    REQUIRE(m);
+    return *m;
+}
+
+// A random legal-or-not board of a material (kings apart, no overlaps).
+Position random_board(test::Rng& rng, const Material& m) {
+    for (;;) {
+        Position pos;
+        bool ok = true;
+        for (Color c : { WHITE, BLACK })
+            for (int pt = KHUN; pt < PIECE_TYPE_NB && ok; ++pt)
+                for (int k = 0; k < m.count[c][pt] && ok; ++k) {
+                    const Bitboard allowed = pt == BIA ? kBiaSquares[c] : ~Bitboard(0);
+                    Square s;
+                    do s = Square(rng() % 64);
+                    while (!(allowed & square_bb(s)));
+                    ok = pos.empty(s);
+                    if (ok) pos.put_piece(make_piece(c, PieceType(pt)), s);
+                }
+        if (ok && !(attacks_bb(WHITE, KHUN, pos.king_square(WHITE)) & pos.pieces(BLACK, KHUN)))
+            return pos;
+    }
+}
+
+bool same_board(const Position& a, const Position& b) {
+    for (int s = 0; s < 64; ++s)
+        if (a.piece_on(Square(s)) != b.piece_on(Square(s))) return false;
+    return true;
+}
+
+Position transformed(const Position& pos, int t) {
+    Position p;
+    for (Bitboard b = pos.pieces(); b;) {
+        const Square s = pop_lsb(b);
+        p.put_piece(pos.piece_on(s), transform(t, s));
+    }
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("Signatures: names, canonical side, reachability, the 5-men list", "[index]") {
+    CHECK(mat("KRSvKM").name() == "KRSvKM");
+    CHECK(mat("KMvKR").canonical().name() == "KRvKM");
+    CHECK(mat("KNPvK").symmetry() == Symmetry::MirrorOnly);
+    CHECK(mat("KRMvKN").symmetry() == Symmetry::Full8);
+    std::string error;
+    CHECK_FALSE(Material::parse("KRRRvK", &error));
+    CHECK_THAT(error, Catch::Contains("more men than the start position allows"));
+    CHECK_FALSE(Material::parse("KRvQ", &error));
+    CHECK_FALSE(Material::parse("KMRvK", &error)); // wrong order
+    CHECK_THAT(error, Catch::Contains("order R S N M P"));
+    CHECK_FALSE(Material::parse("KR", &error));
+    // 5 (3 men) + 30 (4 men) + 110 (5 men) = 145 ways to give 1-3 men of R S N M P to two sides;
+    // KRRRvK, KSSSvK and KNNNvK cannot occur (two of each per side), so 142 endings.
+    CHECK(all_materials(3).size() == 5);
+    CHECK(all_materials(4).size() == 35);
+    CHECK(all_materials(5).size() == 142);
+    // Children: captures of either side, the promotion, and a promotion that captures.
+    std::vector<std::string> kids;
+    for (const Material& m : mat("KNPvKM").children()) kids.push_back(m.name());
+    std::sort(kids.begin(), kids.end());
+    CHECK(kids == std::vector<std::string> { "KMvKP", "KNMvK", "KNMvKM", "KNPvK", "KNvKM" });
+}
+
+TEST_CASE("Index sizes follow the closed forms", "[index]") {
+    CHECK(Index::king_pairs(Symmetry::Full8) == 462);
+    CHECK(Index::king_pairs(Symmetry::MirrorOnly) == 1806);
+    CHECK(Index(mat("KRvK")).size() == 462 * 64);
+    CHECK(Index(mat("KSSvK")).size() == 1806 * 2016); // C(64,2)
+    CHECK(Index(mat("KPPvK")).size() == 1806 * 276); // C(24,2)
+    CHECK(Index(mat("KRMvKN")).size() == 462ULL * 64 * 64 * 64);
+    CHECK(Index(mat("KSSvKM")).size() == 1806ULL * 2016 * 64);
+    CHECK(Index(mat("KMMMvK")).size() == 462ULL * 41664); // C(64,3)
+}
+
+TEST_CASE("Index round trip, exhaustive up to 4 men, with every symmetric image", "[index]") {
+    for (const Material& m : all_materials(4)) {
+        const Index index(m);
+        const int transforms = m.symmetry() == Symmetry::Full8 ? 8 : 2;
+        std::uint64_t boards = 0;
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            Position pos;
+            if (!index.decode(i, pos)) continue;
+            boards += std::uint64_t(index.orbit_size(pos));
+            // Every image of the board under the symmetry names the same slot.
+            for (int t = 0; t < transforms; ++t)
+                if (index.encode(transformed(pos, t)) != i) {
+                    INFO(m.name() << " slot " << i << " transform " << t);
+                    REQUIRE(index.encode(transformed(pos, t)) == i);
+                }
+        }
+        // Kings apart: 3612 ordered pairs; the other men fill the remaining 62 squares.
+        if (m.name() == "KRvK") CHECK(boards == 3612ULL * 62);
+        if (m.name() == "KSSvK" || m.name() == "KMMvK") CHECK(boards == 3612ULL * 1891); // C(62,2)
+        if (m.name() == "KRvKM") CHECK(boards == 3612ULL * 62 * 61);
+    }
+}
+
+TEST_CASE("Index round trip on random 5-men boards", "[index]") {
+    test::Rng rng(5);
+    for (const Material& m : all_materials(5)) {
+        if (m.men() != 5) continue;
+        const Index index(m);
+        const int transforms = m.symmetry() == Symmetry::Full8 ? 8 : 2;
+        for (int n = 0; n < 300; ++n) {
+            const Position pos = random_board(rng, m);
+            const std::uint64_t i = index.encode(pos);
+            REQUIRE(i < index.size());
+            Position back;
+            REQUIRE(index.decode(i, back));
+            bool image = false;
+            for (int t = 0; t < transforms; ++t) image |= same_board(transformed(pos, t), back);
+            INFO(m.name() << " " << pos.fen());
+            REQUIRE(image);
+        }
+    }
+}
