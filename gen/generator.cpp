@@ -86,6 +86,9 @@ namespace {
         Progress* progress;
         std::vector<Cell> cells[COLOR_NB];
         std::atomic<unsigned> maxPending { 0 }; // largest value written ahead of its level
+        // One bit per slot and side: loss-checked at the current level already. A position
+        // whose several successors were won at the same level is checked once per level.
+        std::vector<std::uint64_t> checked[COLOR_NB];
 
         Context(const Material& m, const Children& c, Progress* p)
             : material(m)
@@ -93,6 +96,13 @@ namespace {
             , children(c)
             , progress(p) {
             for (auto& v : cells) v.assign(index.size(), 0);
+            for (auto& v : checked) v.assign((index.size() + 63) / 64, 0);
+        }
+
+        // Marks the slot checked; false when it already was at this level.
+        bool first_check(Color c, std::uint64_t i) {
+            const std::uint64_t bit = std::uint64_t(1) << (i & 63);
+            return !(std::atomic_ref<std::uint64_t>(checked[c][i >> 6]).fetch_or(bit, std::memory_order_relaxed) & bit);
         }
 
         // Runs fn(slot, pos-with-board) over every slot with a board and a valid side, in
@@ -107,6 +117,23 @@ namespace {
         // The first slot of [i, end) holding `value` on either side, or end: the scan of the
         // iteration, the one loop that runs over every slot at every level.
         std::uint64_t find_value(std::uint64_t i, std::uint64_t end, Cell value) const {
+            if constexpr (sizeof(Cell) == 1) {
+                // Eight cells at a time: a byte equal to `value` makes (x ^ pattern) hold a zero
+                // byte, which the classic has-zero-byte test detects.
+                constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+                const std::uint64_t pattern = ones * value;
+                while (i < end && (i & 7)) {
+                    if (cells[WHITE][i] == value || cells[BLACK][i] == value) return i;
+                    ++i;
+                }
+                for (; i + 8 <= end; i += 8) {
+                    std::uint64_t w, b;
+                    std::memcpy(&w, &cells[WHITE][i], 8);
+                    std::memcpy(&b, &cells[BLACK][i], 8);
+                    w ^= pattern, b ^= pattern;
+                    if (((w - ones) & ~w & highs) || ((b - ones) & ~b & highs)) break;
+                }
+            }
             for (; i < end; ++i)
                 if (cells[WHITE][i] == value || cells[BLACK][i] == value) return i;
             return end;
@@ -249,6 +276,8 @@ namespace {
         for (unsigned level = 1;; ++level) {
             if (level + 1 > Context<Cell>::kMaxValue) throw NeedWiderCells {};
             std::atomic<std::uint64_t> scanned { 0 };
+            if (level % 2 == 0)
+                for (auto& v : ctx.checked) std::fill(v.begin(), v.end(), 0);
             const bool scannedLost = (level - 1) % 2 == 0; // cells of value L hold L - 1 plies
             ctx.for_each_board("iterate, mate distance " + std::to_string(level) + " plies",
                 [&](std::uint64_t i, std::uint64_t end) { return ctx.find_value(i, end, Cell(level)); },
@@ -262,7 +291,7 @@ namespace {
                             Cell& cell = ctx.cells[~c][q];
                             if (scannedLost) {
                                 Context<Cell>::lower_win(cell, level + 1);
-                            } else if (cell == 0) {
+                            } else if (cell == 0 && ctx.first_check(~c, q)) {
                                 if (const unsigned v = loss_value(ctx, pred, level)) {
                                     ctx.note_pending(v);
                                     Context<Cell>::fill(cell, v);
@@ -333,27 +362,35 @@ namespace {
     }
 
     // Phase "compress": don't-care slots take the value before them (runs compress well), the
-    // narrowest cell that holds every value is chosen, and the file is written.
+    // narrowest cell that holds every value is chosen, and the file is written. The cells are
+    // rewritten in place: the table is not needed in memory after this.
     template<class Cell>
     void phase_compress(Context<Cell>& ctx, const std::string& path, TableStats& stats) {
         if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": compress", 0);
         unsigned maxValue = 0;
-        for (const auto& side : ctx.cells)
-            for (Cell v : side)
-                if (v != Context<Cell>::kInvalid) maxValue = std::max<unsigned>(maxValue, v);
-        const int cellBytes = maxValue <= 0xFF ? 1 : 2;
-        std::vector<std::uint8_t> bytes[COLOR_NB];
-        for (Color c : { WHITE, BLACK }) {
-            bytes[c].resize(ctx.index.size() * std::size_t(cellBytes));
-            unsigned last = 0;
-            for (std::uint64_t i = 0; i < ctx.index.size(); ++i) {
-                const Cell v = ctx.cells[c][i];
-                if (v != Context<Cell>::kInvalid) last = v;
-                bytes[c][i * std::size_t(cellBytes)] = std::uint8_t(last);
-                if (cellBytes == 2) bytes[c][i * 2 + 1] = std::uint8_t(last >> 8);
+        for (auto& side : ctx.cells) {
+            Cell last = 0;
+            for (Cell& v : side) {
+                if (v == Context<Cell>::kInvalid)
+                    v = last;
+                else
+                    last = v;
+                maxValue = std::max<unsigned>(maxValue, v);
             }
         }
-        const std::span<const std::uint8_t> spans[COLOR_NB] = { bytes[WHITE], bytes[BLACK] };
+        const int cellBytes = maxValue <= 0xFF ? 1 : 2;
+        std::vector<std::uint8_t> narrow[COLOR_NB];
+        std::span<const std::uint8_t> spans[COLOR_NB];
+        for (Color c : { WHITE, BLACK }) {
+            if (sizeof(Cell) == std::size_t(cellBytes)) { // little-endian cells are the file's bytes
+                spans[c] = { reinterpret_cast<const std::uint8_t*>(ctx.cells[c].data()),
+                    ctx.cells[c].size() * sizeof(Cell) };
+            } else {
+                narrow[c].assign(ctx.cells[c].begin(), ctx.cells[c].end());
+                std::vector<Cell>().swap(ctx.cells[c]);
+                spans[c] = narrow[c];
+            }
+        }
         write_table(path, ctx.material, cellBytes, spans);
         stats.cell_bytes = cellBytes;
     }
@@ -362,12 +399,21 @@ namespace {
     TableStats run(const Material& m, const Children& children, const Tablebase& tables,
         const GenOptions& options) {
         Context<Cell> ctx(m, children, options.progress);
-        phase_invalid(ctx);
-        phase_conversions(ctx);
-        phase_mates(ctx);
-        phase_iterate(ctx);
-        TableStats stats = phase_statistics(ctx);
-        phase_compress(ctx, table_path(tables.dir(), m), stats);
+        std::vector<std::pair<std::string, double>> times;
+        auto timed = [&](const char* name, auto&& phase) {
+            const auto start = std::chrono::steady_clock::now();
+            phase();
+            times.emplace_back(name,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        };
+        TableStats stats;
+        timed("invalid", [&] { phase_invalid(ctx); });
+        timed("conversions", [&] { phase_conversions(ctx); });
+        timed("mates", [&] { phase_mates(ctx); });
+        timed("iterate", [&] { phase_iterate(ctx); });
+        timed("statistics", [&] { stats = phase_statistics(ctx); });
+        timed("compress", [&] { phase_compress(ctx, table_path(tables.dir(), m), stats); });
+        stats.phase_seconds = times;
         return stats;
     }
 
@@ -462,7 +508,10 @@ std::string TableStats::to_json() const {
     std::ostringstream os;
     os << "{\n  \"ending\": \"" << name << "\",\n  \"index_size\": " << index_size
        << ",\n  \"cell_bytes\": " << cell_bytes << ",\n  \"file_bytes\": " << file_bytes
-       << ",\n  \"sides\": {";
+       << ",\n  \"seconds\": " << seconds << ",\n  \"phase_seconds\": {";
+    for (std::size_t k = 0; k < phase_seconds.size(); ++k)
+        os << (k ? ", " : "") << "\"" << phase_seconds[k].first << "\": " << phase_seconds[k].second;
+    os << "},\n  \"sides\": {";
     for (Color c : { WHITE, BLACK }) {
         const SideStats& s = side[c];
         os << (c == WHITE ? "\n" : ",\n") << "    \"" << (c == WHITE ? "white" : "black")

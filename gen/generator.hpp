@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mktb/tablefile.hpp"
 #include "progress.hpp"
@@ -31,6 +33,7 @@ struct TableStats {
     std::uint64_t index_size = 0;
     std::uint64_t file_bytes = 0;
     double seconds = 0;
+    std::vector<std::pair<std::string, double>> phase_seconds; // wall time of each phase
     std::string to_json() const;
 };
 

@@ -13,13 +13,22 @@ namespace {
 
     constexpr int kTranspose = 4;
 
-    constexpr Square apply(int t, Square s) {
+    constexpr Square compute_transform(int t, Square s) {
         int f = file_of(s), r = rank_of(s);
         if (t & 4) std::swap(f, r);
         if (t & 1) f = 7 - f;
         if (t & 2) r = 7 - r;
         return make_square(f, r);
     }
+
+    constexpr auto kTransforms = [] {
+        std::array<std::array<Square, 64>, 8> t {};
+        for (int i = 0; i < 8; ++i)
+            for (int s = 0; s < 64; ++s) t[i][s] = compute_transform(i, Square(s));
+        return t;
+    }();
+
+    inline Square apply(int t, Square s) { return kTransforms[t][s]; }
 
     bool adjacent_or_same(Square a, Square b) {
         return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b))) <= 1;
@@ -32,16 +41,20 @@ namespace {
         return r != f || rank_of(bk) <= file_of(bk); // on the diagonal: bk on or below it
     }
 
-    struct KingTables {
+} // namespace
+
+struct Index::KingTables {
         std::array<std::array<std::array<std::int16_t, 64>, 64>, 2> index; // -1: none
         std::array<std::array<std::array<std::uint8_t, 64>, 64>, 2> frame; // transform to canonical
         std::array<std::vector<std::pair<Square, Square>>, 2> pairs;
         std::array<int, 8> transposeAfter; // u with apply(u, s) == transpose(apply(t, s))
-    };
+};
 
-    const KingTables& king_tables() {
-        static const KingTables tables = [] {
-            KingTables t {};
+namespace {
+
+    const Index::KingTables& king_tables() {
+        static const Index::KingTables tables = [] {
+            Index::KingTables t {};
             for (int sym = 0; sym < 2; ++sym) {
                 const Symmetry s = Symmetry(sym);
                 const int transforms = s == Symmetry::Full8 ? 8 : 2;
@@ -120,7 +133,8 @@ Square transform(int t, Square s) { return apply(t, s); }
 int Index::king_pairs(Symmetry s) { return int(king_tables().pairs[int(s)].size()); }
 
 Index::Index(const Material& material)
-    : material_(material)
+    : kings_(&king_tables())
+    , material_(material)
     , symmetry_(material.symmetry()) {
     if (!material.is_canonical() || material.bare_kings() || !material.reachable())
         throw std::invalid_argument("no index for " + material.name());
@@ -136,7 +150,7 @@ Index::Index(const Material& material)
 }
 
 std::uint64_t Index::encode_in_frame(const Position& pos, int t) const {
-    const auto& kt = king_tables();
+    const auto& kt = *kings_;
     const int sym = int(symmetry_);
     std::uint64_t v = std::uint64_t(kt.index[sym][apply(t, pos.king_square(WHITE))]
                                             [apply(t, pos.king_square(BLACK))]);
@@ -156,7 +170,7 @@ std::uint64_t Index::encode_in_frame(const Position& pos, int t) const {
 }
 
 std::uint64_t Index::encode(const Position& pos) const {
-    const auto& kt = king_tables();
+    const auto& kt = *kings_;
     const Square wk = pos.king_square(WHITE), bk = pos.king_square(BLACK);
     const int t = kt.frame[int(symmetry_)][wk][bk];
     const std::uint64_t v = encode_in_frame(pos, t);
@@ -181,7 +195,7 @@ bool Index::decode(std::uint64_t i, Position& pos) const {
             pos.put_piece(make_piece(g->color, g->type), s);
         }
     }
-    const auto [wk, bk] = king_tables().pairs[int(symmetry_)][i];
+    const auto [wk, bk] = kings_->pairs[int(symmetry_)][i];
     if (!pos.empty(wk) || !pos.empty(bk)) return false;
     pos.put_piece(make_piece(WHITE, KHUN), wk);
     pos.put_piece(make_piece(BLACK, KHUN), bk);

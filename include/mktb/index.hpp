@@ -48,6 +48,12 @@ private:
     };
     std::uint64_t encode_in_frame(const Position& pos, int transform) const;
 
+public:
+    struct KingTables; // canonical king pairs of both symmetries (index.cpp), built once
+
+private:
+    const KingTables* kings_;
+
     Material material_;
     Symmetry symmetry_;
     std::vector<Group> groups_;
