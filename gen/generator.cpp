@@ -86,6 +86,8 @@ namespace {
         Progress* progress;
         std::vector<Cell> cells[COLOR_NB];
         std::atomic<unsigned> maxPending { 0 }; // largest value written ahead of its level
+        // Group of the index for each colour and kind (-1: kings), for incremental encoding.
+        int groupOf[COLOR_NB][PIECE_TYPE_NB];
         // One bit per slot and side: loss-checked at the current level already. A position
         // whose several successors were won at the same level is checked once per level.
         std::vector<std::uint64_t> checked[COLOR_NB];
@@ -97,6 +99,18 @@ namespace {
             , progress(p) {
             for (auto& v : cells) v.assign(index.size(), 0);
             for (auto& v : checked) v.assign((index.size() + 63) / 64, 0);
+            for (Color c : { WHITE, BLACK })
+                for (int pt = 0; pt < PIECE_TYPE_NB; ++pt) groupOf[c][pt] = index.group_of(c, PieceType(pt));
+        }
+
+        // The slot of `after`, reached from the board of `slot` (`before`, its frame the
+        // identity when `incremental`) by moving one man of colour c and kind pt. Non-king
+        // moves change one digit of the index; king moves may change the frame: re-encode.
+        std::uint64_t slot_after(std::uint64_t slot, const Position& before, const Position& after,
+            bool incremental, Color c, PieceType pt) const {
+            if (!incremental || pt == KHUN) return index.encode(after);
+            const int g = groupOf[c][pt];
+            return slot + (index.group_rank(after, g) - index.group_rank(before, g)) * index.stride(g);
         }
 
         // Marks the slot checked; false when it already was at this level.
@@ -249,17 +263,20 @@ namespace {
     // The one-ply loss check of the iteration at level L: every move must reach an opponent
     // win decided at L - 1 plies or fewer. Returns the loss value, or 0 when not (yet) lost.
     template<class Cell>
-    unsigned loss_value(Context<Cell>& ctx, Position& pos, unsigned level) {
+    unsigned loss_value(Context<Cell>& ctx, Position& pos, std::uint64_t slot, unsigned level) {
         const Color us = pos.side_to_move();
+        const bool incremental = ctx.index.frame_is_identity(pos);
         int longest = -1;
         for (Move m : legal_moves(pos)) {
             const bool conversion = is_conversion(pos, m);
+            const PieceType moved = type_of(pos.piece_on(from_sq(m)));
+            const Position before = pos;
             const auto u = pos.do_move(m);
             Value v;
             if (conversion) {
                 v = ctx.children.probe(pos);
             } else {
-                const unsigned cell = ctx.cells[~us][ctx.index.encode(pos)];
+                const unsigned cell = ctx.cells[~us][ctx.slot_after(slot, before, pos, incremental, us, moved)];
                 // Only wins decided at L - 1 plies or fewer count; later values are not final.
                 v = cell <= level ? Value::from_cell(cell) : Value::draw();
             }
@@ -286,13 +303,22 @@ namespace {
                         if (ctx.cells[c][i] != level) continue;
                         scanned.fetch_add(1, std::memory_order_relaxed);
                         pos.set_side_to_move(c);
-                        for_each_unmove(pos, kNoUncaptures, false, [&](Position& pred, UnMove) {
-                            const std::uint64_t q = ctx.index.encode(pred);
+                        const Position scannedPos = pos;
+                        const bool incremental = ctx.index.frame_is_identity(pos);
+                        // Illegal predecessors are not filtered here: their cells are invalid.
+                        for_each_unmove<false>(pos, kNoUncaptures, false, [&](Position& pred, UnMove u) {
+                            const PieceType moved = type_of(pred.piece_on(u.from));
+                            // Kings side by side have no slot at all.
+                            if (moved == KHUN
+                                && (attacks_bb(WHITE, KHUN, pred.king_square(WHITE)) & pred.pieces(BLACK, KHUN)))
+                                return;
+                            const std::uint64_t q = ctx.slot_after(i, scannedPos, pred, incremental, ~c, moved);
                             Cell& cell = ctx.cells[~c][q];
+                            if (cell == Context<Cell>::kInvalid) return;
                             if (scannedLost) {
                                 Context<Cell>::lower_win(cell, level + 1);
                             } else if (cell == 0 && ctx.first_check(~c, q)) {
-                                if (const unsigned v = loss_value(ctx, pred, level)) {
+                                if (const unsigned v = loss_value(ctx, pred, q, level)) {
                                     ctx.note_pending(v);
                                     Context<Cell>::fill(cell, v);
                                 }

@@ -19,8 +19,13 @@ commands:
                                    those on disk; print their statistics
   verify (ENDING... | --men N) [--tables DIR] [--threads N]
                                    check written tables against their successors
+  probe "<FEN>" [--json] [--tables DIR]
+                                   distance to mate of a position (no count) and
+                                   the value of every legal move
 
 DIR defaults to $MKTB_TABLES, else ./tables.
+Exit codes: 0 done, 1 failed (missing or damaged table, verification mismatch),
+2 bad input, 3 no table for the material (probe).
 )";
 
 } // namespace
@@ -36,6 +41,7 @@ int main(int argc, char** argv) {
     if (cmd == "perft") return mktb::cli::perft_command(rest);
     if (cmd == "gen") return mktb::cli::gen_command(rest);
     if (cmd == "verify") return mktb::cli::verify_command(rest);
+    if (cmd == "probe") return mktb::cli::probe_command(rest);
     std::fprintf(stderr, "mktb: unknown command '%s'\n%s", std::string(cmd).c_str(), kUsage);
     return mktb::cli::kExitBadInput;
 }

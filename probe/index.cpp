@@ -144,9 +144,11 @@ Index::Index(const Material& material)
             if (const int k = material.count[c][pt]) {
                 if (k > 4) throw std::invalid_argument("more than 4 identical men in " + material.name());
                 const int squares = pt == BIA ? 24 : 64;
-                groups_.push_back({ c, pt, k, squares, binomial(squares, k) });
+                groups_.push_back({ c, pt, k, squares, binomial(squares, k), 1 });
                 size_ *= groups_.back().size;
             }
+    for (std::size_t g = groups_.size(); g-- > 1;)
+        groups_[g - 1].stride = groups_[g].stride * groups_[g].size;
 }
 
 std::uint64_t Index::encode_in_frame(const Position& pos, int t) const {
@@ -202,6 +204,27 @@ bool Index::decode(std::uint64_t i, Position& pos) const {
     if (symmetry_ == Symmetry::Full8 && file_of(wk) == rank_of(wk) && file_of(bk) == rank_of(bk))
         return encode(pos) == original;
     return true;
+}
+
+bool Index::frame_is_identity(const Position& pos) const {
+    const Square wk = pos.king_square(WHITE), bk = pos.king_square(BLACK);
+    if (kings_->index[int(symmetry_)][wk][bk] < 0) return false;
+    return symmetry_ != Symmetry::Full8 || file_of(wk) != rank_of(wk) || file_of(bk) != rank_of(bk);
+}
+
+int Index::group_of(Color c, PieceType pt) const {
+    for (std::size_t g = 0; g < groups_.size(); ++g)
+        if (groups_[g].color == c && groups_[g].type == pt) return int(g);
+    return -1;
+}
+
+std::uint64_t Index::group_rank(const Position& pos, int g) const {
+    const Group& gr = groups_[std::size_t(g)];
+    int slots[8];
+    int n = 0;
+    const int base = gr.type == BIA ? bia_base(gr.color) : 0;
+    for (Bitboard b = pos.pieces(gr.color, gr.type); b && n < 8;) slots[n++] = pop_lsb(b) - base;
+    return rank_slots(slots, gr.k);
 }
 
 int Index::orbit_size(const Position& pos) const {

@@ -35,6 +35,15 @@ public:
     // How many distinct boards the slot's board stands for (its orbit under the symmetry).
     int orbit_size(const Position& pos) const;
 
+    // Incremental encoding, for the generator's inner loops. When a board's king pair is in its
+    // canonical form and not on the diagonal residue (frame_is_identity), moving one man of
+    // group g changes one digit only:
+    //   slot' = slot + (group_rank(after, g) - group_rank(before, g)) * stride(g).
+    bool frame_is_identity(const Position& pos) const;
+    int group_of(Color c, PieceType pt) const; // -1 for the kings
+    std::uint64_t group_rank(const Position& pos, int g) const;
+    std::uint64_t stride(int g) const { return groups_[std::size_t(g)].stride; }
+
     // The number of canonical king pairs of a symmetry (462 or 1806).
     static int king_pairs(Symmetry s);
 
@@ -45,6 +54,7 @@ private:
         int k; // identical men in the group
         int squares; // 64, or 24 for a Bia
         std::uint64_t size; // C(squares, k)
+        std::uint64_t stride; // product of the sizes of the groups after this one
     };
     std::uint64_t encode_in_frame(const Position& pos, int transform) const;
 

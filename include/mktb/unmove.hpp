@@ -47,8 +47,10 @@ void revert_unmove_in_place(Position& pos, UnMove u);
 // stays within the start position's men and a restored Bia on a Bia square), with `pos` turned
 // into that predecessor for the call and restored afterwards. Quiet un-moves are always
 // included; un-captures restore each kind in `uncapture`; un-promotions (by a step, and by a
-// capture for the kinds in `uncapture`) only when `unpromotions`.
-template<class F>
+// capture for the kinds in `uncapture`) only when `unpromotions`. With CheckLegal false the
+// predecessors are not checked for legality (the generator looks them up in a table that marks
+// illegal positions anyway).
+template<bool CheckLegal = true, class F>
 void for_each_unmove(Position& pos, KindSet uncapture, bool unpromotions, F&& f) {
     const Color them = pos.side_to_move(), us = ~them;
     const Bitboard occ = pos.pieces();
@@ -64,7 +66,7 @@ void for_each_unmove(Position& pos, KindSet uncapture, bool unpromotions, F&& f)
     auto visit = [&](UnMove u) {
         apply_unmove_in_place(pos, u);
         // The predecessor must be legal: the side not to move there (them) is not in check.
-        if (!pos.attacked_by(us, pos.king_square(them), pos.pieces())) f(pos, u);
+        if (!CheckLegal || !pos.attacked_by(us, pos.king_square(them), pos.pieces())) f(pos, u);
         revert_unmove_in_place(pos, u);
     };
     auto visit_all = [&](Square to, Bitboard quietFrom, Bitboard captureFrom, bool unpromote) {
