@@ -66,11 +66,15 @@ void write_table(const std::string& path, const Material& m, int cell_bytes,
     // Blocks are independent zstd frames (with zstd's own content checksum), compressed in
     // parallel; the result does not depend on the thread count.
     std::atomic<bool> failed { false };
-    tbb::combinable<std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)>> contexts(
-        [] { return std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)>(nullptr, &ZSTD_freeCCtx); });
+    struct Compressor {
+        std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx { nullptr, &ZSTD_freeCCtx };
+        std::vector<std::uint8_t> scratch; // one block's worst case, so frames take no more
+    };
+    tbb::combinable<Compressor> compressors;
     tbb::parallel_for(std::size_t(0), nblocks, [&](std::size_t b) {
-        auto& cctx = contexts.local();
+        auto& [cctx, scratch] = compressors.local();
         if (!cctx) {
+            scratch.resize(ZSTD_compressBound(std::size_t(kBlockCells) * std::size_t(cell_bytes)));
             cctx.reset(ZSTD_createCCtx());
             ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kZstdLevel);
             ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
@@ -79,34 +83,36 @@ void write_table(const std::string& path, const Material& m, int cell_bytes,
         const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
         const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
         const std::uint8_t* src = cells[c].data() + first * std::uint64_t(cell_bytes);
-        frames[b].resize(ZSTD_compressBound(n * std::uint64_t(cell_bytes)));
-        const std::size_t z = ZSTD_compress2(cctx.get(), frames[b].data(), frames[b].size(), src,
+        const std::size_t z = ZSTD_compress2(cctx.get(), scratch.data(), scratch.size(), src,
             n * std::uint64_t(cell_bytes));
         if (ZSTD_isError(z)) failed = true;
-        else frames[b].resize(z);
+        else frames[b].assign(scratch.begin(), scratch.begin() + std::ptrdiff_t(z));
     });
     if (failed) throw TableError(path + ": zstd compression failed");
     offsets[0] = sizeof(TableHeader) + (nblocks + 1) * sizeof(std::uint64_t);
     for (std::size_t b = 0; b < nblocks; ++b) offsets[b + 1] = offsets[b] + frames[b].size();
 
-    std::vector<std::uint8_t> out(offsets[nblocks]);
-    std::memcpy(out.data(), &h, sizeof h);
-    std::memcpy(out.data() + sizeof h, offsets.data(), offsets.size() * sizeof(std::uint64_t));
-    for (std::size_t b = 0; b < nblocks; ++b)
-        std::memcpy(out.data() + offsets[b], frames[b].data(), frames[b].size());
-    const std::uint64_t sum = checksum64(out);
-    out.resize(out.size() + sizeof sum);
-    std::memcpy(out.data() + out.size() - sizeof sum, &sum, sizeof sum);
-
-    // Whole or not at all: write a temporary file beside the target, then rename over it.
+    // Whole or not at all: stream into a temporary file beside the target, then rename it.
     const std::string tmp = path + ".tmp";
     {
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f.write(reinterpret_cast<const char*>(out.data()), std::streamsize(out.size()));
+        std::uint64_t sum = checksum64({});
+        auto put = [&](const void* data, std::size_t n) {
+            const auto* bytes = static_cast<const std::uint8_t*>(data);
+            sum = checksum64(std::span(bytes, n), sum);
+            f.write(reinterpret_cast<const char*>(bytes), std::streamsize(n));
+        };
+        put(&h, sizeof h);
+        put(offsets.data(), offsets.size() * sizeof(std::uint64_t));
+        for (auto& frame : frames) {
+            put(frame.data(), frame.size());
+            std::vector<std::uint8_t>().swap(frame);
+        }
+        f.write(reinterpret_cast<const char*>(&sum), sizeof sum);
         f.flush();
         if (!f) {
             std::remove(tmp.c_str());
-            throw TableError(tmp + ": write failed");
+            throw TableError(tmp + ": write failed (disk full?)");
         }
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
