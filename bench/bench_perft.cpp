@@ -15,14 +15,14 @@ void run_perft(benchmark::State& state, const char* fen, int depth, std::uint64_
     }
     if (expected && nodes != expected) state.SkipWithError("perft count differs from expected");
     state.counters["nodes"] = double(nodes);
-    state.counters["nps"]
-        = benchmark::Counter(double(nodes) * double(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["nps"] = benchmark::Counter(
+        double(nodes) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 } // namespace
 
-BENCHMARK_CAPTURE(run_perft, startpos_d5, "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", 5,
-    6223994)
+BENCHMARK_CAPTURE(
+    run_perft, startpos_d5, "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", 5, 6223994)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(run_perft, KRSvKM_d6, "4k3/3m4/8/8/8/2S5/8/R3K3 w - - 0 1", 6, 0)
     ->Unit(benchmark::kMillisecond);

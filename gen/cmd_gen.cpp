@@ -13,116 +13,123 @@ namespace mktb::cli {
 
 namespace {
 
-    std::string default_tables_dir() {
-        const char* env = std::getenv("MKTB_TABLES");
-        return env && *env ? env : "tables";
-    }
+std::string default_tables_dir() {
+    const char* env = std::getenv("MKTB_TABLES");
+    return env && *env ? env : "tables";
+}
 
-    std::string stats_path(const std::string& dir, const Material& m) {
-        return (std::filesystem::path(dir) / (m.name() + ".json")).string();
-    }
+std::string stats_path(const std::string& dir, const Material& m) {
+    return (std::filesystem::path(dir) / (m.name() + ".json")).string();
+}
 
-    // Reads back the figures of one side from the statistics JSON that generate() wrote.
-    struct Row {
-        std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
-        int longest = -1;
+// Reads back the figures of one side from the statistics JSON that generate() wrote.
+struct Row {
+    std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
+    int longest = -1;
+};
+bool read_rows(const std::string& path, Row rows[2]) {
+    std::ifstream in(path);
+    if (!in) return false;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    std::size_t at = 0;
+    auto number = [&](const std::string& key) -> long long {
+        at = text.find("\"" + key + "\": ", at);
+        if (at == std::string::npos) throw std::runtime_error("bad statistics file " + path);
+        at += key.size() + 4;
+        return std::stoll(text.substr(at, 24));
     };
-    bool read_rows(const std::string& path, Row rows[2]) {
-        std::ifstream in(path);
-        if (!in) return false;
-        std::stringstream ss;
-        ss << in.rdbuf();
-        const std::string text = ss.str();
-        std::size_t at = 0;
-        auto number = [&](const std::string& key) -> long long {
-            at = text.find("\"" + key + "\": ", at);
-            if (at == std::string::npos) throw std::runtime_error("bad statistics file " + path);
-            at += key.size() + 4;
-            return std::stoll(text.substr(at, 24));
-        };
-        try {
-            for (int c = 0; c < 2; ++c) {
-                rows[c].legal = std::uint64_t(number("legal"));
-                rows[c].wins = std::uint64_t(number("wins"));
-                rows[c].draws = std::uint64_t(number("draws"));
-                rows[c].losses = std::uint64_t(number("losses"));
-                rows[c].longest = int(number("longest_mate_plies"));
-            }
-        } catch (const std::exception&) {
-            return false;
-        }
-        return true;
-    }
-
-    void print_header() {
-        std::printf("%-10s %-6s %13s %13s %13s %13s %8s %8s\n", "ending", "move", "legal", "win",
-            "draw", "loss", "win %", "longest");
-    }
-
-    void print_rows(const std::string& name, const Row rows[2]) {
+    try {
         for (int c = 0; c < 2; ++c) {
-            const Row& r = rows[c];
-            const Value longest = Value::mate_in_plies(r.longest);
-            std::string lo = r.longest < 0 ? "-"
-                : longest.is_win()         ? "+" + std::to_string(longest.mate_in_moves())
-                                           : std::to_string(longest.mate_in_moves());
-            std::printf("%-10s %-6s %13llu %13llu %13llu %13llu %7.2f%% %8s\n",
-                c == 0 ? name.c_str() : "", c == 0 ? "white" : "black", (unsigned long long)r.legal,
-                (unsigned long long)r.wins, (unsigned long long)r.draws,
-                (unsigned long long)r.losses, r.legal ? 100.0 * double(r.wins) / double(r.legal) : 0.0,
-                lo.c_str());
+            rows[c].legal = std::uint64_t(number("legal"));
+            rows[c].wins = std::uint64_t(number("wins"));
+            rows[c].draws = std::uint64_t(number("draws"));
+            rows[c].losses = std::uint64_t(number("losses"));
+            rows[c].longest = int(number("longest_mate_plies"));
         }
+    } catch (const std::exception&) {
+        return false;
     }
+    return true;
+}
 
-    struct Options {
-        std::string tables = default_tables_dir();
-        int threads = 0;
-        int men = 0;
-        bool list = false;
-        std::vector<Material> endings;
-    };
+void print_header() {
+    std::printf("%-10s %-6s %13s %13s %13s %13s %8s %8s\n", "ending", "move", "legal", "win",
+        "draw", "loss", "win %", "longest");
+}
 
-    // Parses the options shared by gen and verify; returns false after printing an error.
-    bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) {
-        for (std::size_t i = 0; i < args.size(); ++i) {
-            const std::string_view a = args[i];
-            auto value = [&]() -> std::string {
-                if (i + 1 >= args.size()) return {};
-                return std::string(args[++i]);
-            };
-            if (a == "--tables") {
-                o.tables = value();
-                if (o.tables.empty()) return std::fprintf(stderr, "mktb %s: --tables needs a directory\n", cmd), false;
-            } else if (a == "--threads" || a == "--men") {
-                const std::string v = value();
-                int n = 0;
-                try {
-                    n = std::stoi(v);
-                } catch (...) {
-                    n = -1;
-                }
-                if (n < 1 || (a == "--men" && (n < 3 || n > 5)) || (a == "--threads" && n > 1024))
-                    return std::fprintf(stderr, "mktb %s: %s needs %s, got '%s'\n", cmd,
-                               std::string(a).c_str(), a == "--men" ? "a number from 3 to 5" : "a positive number",
-                               v.c_str()),
-                           false;
-                (a == "--men" ? o.men : o.threads) = n;
-            } else if (a == "--list") {
-                o.list = true;
-            } else if (a.starts_with("-")) {
-                return std::fprintf(stderr, "mktb %s: unknown option '%s'\n", cmd, std::string(a).c_str()), false;
-            } else {
-                std::string error;
-                const auto m = Material::parse(a, &error);
-                if (!m) return std::fprintf(stderr, "mktb %s: %s\n", cmd, error.c_str()), false;
-                if (m->bare_kings())
-                    return std::fprintf(stderr, "mktb %s: KvK is always a draw and has no table\n", cmd), false;
-                if (m->men() > 5) std::fprintf(stderr, "mktb %s: note: %s has %d men; generation above 5 men is untested\n", cmd, m->name().c_str(), m->men());
-                o.endings.push_back(m->canonical());
+void print_rows(const std::string& name, const Row rows[2]) {
+    for (int c = 0; c < 2; ++c) {
+        const Row& r = rows[c];
+        char lo[16] = "-";
+        if (const Value v = Value::mate_in_plies(r.longest); r.longest >= 0) // -0: mated now
+            std::snprintf(
+                lo, sizeof lo, "%c%d", v.is_win() ? '+' : '-', std::abs(v.mate_in_moves()));
+        std::printf("%-10s %-6s %13llu %13llu %13llu %13llu %7.2f%% %8s\n",
+            c == 0 ? name.c_str() : "", c == 0 ? "white" : "black", (unsigned long long)r.legal,
+            (unsigned long long)r.wins, (unsigned long long)r.draws, (unsigned long long)r.losses,
+            r.legal ? 100.0 * double(r.wins) / double(r.legal) : 0.0, lo);
+    }
+}
+
+struct Options {
+    std::string tables = default_tables_dir();
+    int threads = 0;
+    int men = 0;
+    bool list = false;
+    std::vector<Material> endings;
+};
+
+// Parses the options shared by gen and verify; returns false after printing an error.
+bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view a = args[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size()) return {};
+            return std::string(args[++i]);
+        };
+        if (a == "--tables") {
+            o.tables = value();
+            if (o.tables.empty())
+                return std::fprintf(stderr, "mktb %s: --tables needs a directory\n", cmd), false;
+        } else if (a == "--threads" || a == "--men") {
+            const std::string v = value();
+            int n = 0;
+            try {
+                n = std::stoi(v);
+            } catch (...) {
+                n = -1;
             }
+            if (n < 1 || (a == "--men" && (n < 3 || n > 5)) || (a == "--threads" && n > 1024))
+                return std::fprintf(stderr, "mktb %s: %s needs %s, got '%s'\n", cmd,
+                           std::string(a).c_str(),
+                           a == "--men" ? "a number from 3 to 5" : "a positive number", v.c_str()),
+                       false;
+            (a == "--men" ? o.men : o.threads) = n;
+        } else if (a == "--list") {
+            o.list = true;
+        } else if (a.starts_with("-")) {
+            return std::fprintf(
+                       stderr, "mktb %s: unknown option '%s'\n", cmd, std::string(a).c_str()),
+                   false;
+        } else {
+            std::string error;
+            const auto m = Material::parse(a, &error);
+            if (!m) return std::fprintf(stderr, "mktb %s: %s\n", cmd, error.c_str()), false;
+            if (m->bare_kings())
+                return std::fprintf(
+                           stderr, "mktb %s: KvK is always a draw and has no table\n", cmd),
+                       false;
+            if (m->men() > 5)
+                std::fprintf(stderr,
+                    "mktb %s: note: %s has %d men; generation above 5 men is untested\n", cmd,
+                    m->name().c_str(), m->men());
+            o.endings.push_back(m->canonical());
         }
-        return true;
     }
+    return true;
+}
 
 } // namespace
 
@@ -134,7 +141,8 @@ int gen_command(std::span<const std::string_view> args) {
         o.endings.insert(o.endings.end(), all.begin(), all.end());
     }
     if (o.endings.empty()) {
-        std::fputs("usage: mktb gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]\n", stderr);
+        std::fputs("usage: mktb gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]\n",
+            stderr);
         return kExitBadInput;
     }
     const std::vector<Material> order = build_order(o.endings);
@@ -146,20 +154,25 @@ int gen_command(std::span<const std::string_view> args) {
     std::error_code ec;
     std::filesystem::create_directories(o.tables, ec);
     if (ec) {
-        std::fprintf(stderr, "mktb gen: cannot create %s: %s\n", o.tables.c_str(), ec.message().c_str());
+        std::fprintf(
+            stderr, "mktb gen: cannot create %s: %s\n", o.tables.c_str(), ec.message().c_str());
         return kExitBadInput;
     }
     std::unique_ptr<tbb::global_control> limit;
     if (o.threads)
-        limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, o.threads);
+        limit = std::make_unique<tbb::global_control>(
+            tbb::global_control::max_allowed_parallelism, o.threads);
 
     Progress progress;
     const Tablebase tables(o.tables);
     print_header();
     for (const Material& m : order) {
         Row rows[2];
-        if (std::filesystem::exists(table_path(o.tables, m)) && read_rows(stats_path(o.tables, m), rows)) {
-            print_rows(m.name(), rows);
+        if (std::filesystem::exists(table_path(o.tables, m))) { // on disk: skipped, not checked
+            if (read_rows(stats_path(o.tables, m), rows))
+                print_rows(m.name(), rows);
+            else
+                std::printf("%-10s (on disk, no statistics file)\n", m.name().c_str());
             continue;
         }
         try {
@@ -190,12 +203,14 @@ int verify_command(std::span<const std::string_view> args) {
         o.endings.insert(o.endings.end(), all.begin(), all.end());
     }
     if (o.endings.empty()) {
-        std::fputs("usage: mktb verify (ENDING... | --men N) [--tables DIR] [--threads N]\n", stderr);
+        std::fputs(
+            "usage: mktb verify (ENDING... | --men N) [--tables DIR] [--threads N]\n", stderr);
         return kExitBadInput;
     }
     std::unique_ptr<tbb::global_control> limit;
     if (o.threads)
-        limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, o.threads);
+        limit = std::make_unique<tbb::global_control>(
+            tbb::global_control::max_allowed_parallelism, o.threads);
     Progress progress;
     const Tablebase tables(o.tables);
     int status = kExitOk;
@@ -204,8 +219,8 @@ int verify_command(std::span<const std::string_view> args) {
             std::string report;
             const std::uint64_t bad = verify(m, tables, &report, &progress);
             if (bad) {
-                std::printf("%s: %llu positions disagree with their successors\n%s", m.name().c_str(),
-                    (unsigned long long)bad, report.c_str());
+                std::printf("%s: %llu positions disagree with their successors\n%s",
+                    m.name().c_str(), (unsigned long long)bad, report.c_str());
                 status = kExitFailure;
             } else {
                 std::printf("%s: ok\n", m.name().c_str());

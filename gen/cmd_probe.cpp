@@ -15,30 +15,32 @@ namespace mktb::cli {
 
 namespace {
 
-    const char* kColorName[] = { "White", "Black" };
+const char* kColorName[] = { "White", "Black" };
 
-    // "White mates in 23", "Black is checkmated", "draw".
-    std::string sentence(Color stm, Value v) {
-        if (v.is_draw()) return "draw";
-        if (v.plies == 0) return std::string(kColorName[stm]) + " is checkmated";
-        const int n = v.mate_in_moves();
-        return n > 0 ? std::string(kColorName[stm]) + " mates in " + std::to_string(n)
-                     : std::string(kColorName[~stm]) + " mates in " + std::to_string(-n);
-    }
+// "White mates in 23", "Black is checkmated", "draw".
+std::string sentence(Color stm, Value v) {
+    if (v.is_draw()) return "draw";
+    if (v.plies == 0) return std::string(kColorName[stm]) + " is checkmated";
+    const int n = v.mate_in_moves();
+    return n > 0 ? std::string(kColorName[stm]) + " mates in " + std::to_string(n)
+                 : std::string(kColorName[~stm]) + " mates in " + std::to_string(-n);
+}
 
-    std::string json_value(Value v) {
-        const char* result = v.is_win() ? "win" : v.is_loss() ? "loss" : "draw";
-        return std::string("{\"result\": \"") + result + "\", \"mate_in\": "
-            + (v.is_draw() ? "null" : std::to_string(v.mate_in_moves())) + "}";
-    }
+std::string json_value(Value v) {
+    const char* result = v.is_win() ? "win" : v.is_loss() ? "loss" : "draw";
+    return std::string("{\"result\": \"") + result
+        + "\", \"mate_in\": " + (v.is_draw() ? "null" : std::to_string(v.mate_in_moves())) + "}";
+}
 
 } // namespace
 
 int probe_command(std::span<const std::string_view> args) {
     std::string fen, dir;
     bool json = false;
-    if (const char* env = std::getenv("MKTB_TABLES"); env && *env) dir = env;
-    else dir = "tables";
+    if (const char* env = std::getenv("MKTB_TABLES"); env && *env)
+        dir = env;
+    else
+        dir = "tables";
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--json") {
             json = true;
@@ -86,8 +88,8 @@ int probe_command(std::span<const std::string_view> args) {
             const std::optional<Value> v = tables.probe(next);
             if (!v) {
                 const Material mm = Material::of(next).canonical();
-                std::fprintf(stderr, "mktb probe: no table for %s (after %s) in %s\n", mm.name().c_str(),
-                    move_to_uci(m).c_str(), dir.c_str());
+                std::fprintf(stderr, "mktb probe: no table for %s (after %s) in %s\n",
+                    mm.name().c_str(), move_to_uci(m).c_str(), dir.c_str());
                 return kExitNoTable;
             }
             moves.push_back({ m, v->parent() });
@@ -104,7 +106,8 @@ int probe_command(std::span<const std::string_view> args) {
             std::printf("]}\n");
             return kExitOk;
         }
-        std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm], sentence(stm, *value).c_str());
+        std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm],
+            sentence(stm, *value).c_str());
         if (!moves.empty()) std::printf("moves (best first, * keeps the result):\n");
         for (const Scored& s : moves)
             std::printf("  %c %-6s %s\n", s.value == moves[0].value ? '*' : ' ',

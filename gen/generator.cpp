@@ -19,9 +19,9 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <set>
-#include <mutex>
 #include <limits>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
@@ -34,285 +34,295 @@ namespace mktb {
 
 namespace {
 
-    constexpr std::uint64_t kBlock = 4096; // slots per unit of parallel work
+constexpr std::uint64_t kBlock = 4096; // slots per unit of parallel work
 
-    // A level beyond what the cell type holds: generate again with wider cells.
-    struct NeedWiderCells { };
+// A level beyond what the cell type holds: generate again with wider cells.
+struct NeedWiderCells { };
 
-    // The smaller tables this ending converts into, looked up without locks.
-    class Children {
-    public:
-        Children(const Material& m, const Tablebase& tables) {
-            for (const Material& c : m.children()) {
-                const LoadedTable* t = tables.table(c);
-                if (!t)
-                    throw TableError("the table of " + c.name() + " (which " + m.name()
-                        + " converts into) is missing from " + tables.dir()
-                        + ": generate it first");
-                tables_.push_back({ c, t });
+// The smaller tables this ending converts into, looked up without locks.
+class Children {
+public:
+    Children(const Material& m, const Tablebase& tables) {
+        for (const Material& c : m.children()) {
+            const LoadedTable* t = tables.table(c);
+            if (!t)
+                throw TableError("the table of " + c.name() + " (which " + m.name()
+                    + " converts into) is missing from " + tables.dir() + ": generate it first");
+            tables_.push_back({ c, t });
+        }
+    }
+    // Value of a position reached by a conversion, for its side to move.
+    Value probe(const Position& pos) const {
+        const Material m = Material::of(pos);
+        if (m.bare_kings()) return Value::draw();
+        const bool swap = !m.is_canonical();
+        const Material canon = swap ? m.swapped() : m;
+        for (const auto& [mat, t] : tables_)
+            if (mat == canon) {
+                if (!swap) return t->value(pos.side_to_move(), t->index().encode(pos));
+                const Position p = colour_swapped(pos);
+                return t->value(p.side_to_move(), t->index().encode(p));
             }
-        }
-        // Value of a position reached by a conversion, for its side to move.
-        Value probe(const Position& pos) const {
-            const Material m = Material::of(pos);
-            if (m.bare_kings()) return Value::draw();
-            const bool swap = !m.is_canonical();
-            const Material canon = swap ? m.swapped() : m;
-            for (const auto& [mat, t] : tables_)
-                if (mat == canon) {
-                    if (!swap) return t->value(pos.side_to_move(), t->index().encode(pos));
-                    const Position p = colour_swapped(pos);
-                    return t->value(p.side_to_move(), t->index().encode(p));
-                }
-            throw TableError("no table for " + canon.name());
-        }
-
-    private:
-        std::vector<std::pair<Material, const LoadedTable*>> tables_;
-    };
-
-    bool is_conversion(const Position& pos, Move m) {
-        return is_promotion(m) || !pos.empty(to_sq(m));
+        throw TableError("no table for " + canon.name());
     }
 
-    template<class Cell>
-    struct Context {
-        static constexpr Cell kInvalid = std::numeric_limits<Cell>::max();
-        static constexpr unsigned kMaxValue = kInvalid - 1u; // largest plies + 1
+private:
+    std::vector<std::pair<Material, const LoadedTable*>> tables_;
+};
 
-        const Material& material;
-        Index index;
-        const Children& children;
-        Progress* progress;
-        std::vector<Cell> cells[COLOR_NB];
-        std::atomic<unsigned> maxPending { 0 }; // largest value written ahead of its level
-        // Group of the index for each colour and kind (-1: kings), for incremental encoding.
-        int groupOf[COLOR_NB][PIECE_TYPE_NB];
-        // One bit per slot and side: loss-checked at the current level already. A position
-        // whose several successors were won at the same level is checked once per level.
-        std::vector<std::uint64_t> checked[COLOR_NB];
+bool is_conversion(const Position& pos, Move m) { return is_promotion(m) || !pos.empty(to_sq(m)); }
 
-        Context(const Material& m, const Children& c, Progress* p)
-            : material(m)
-            , index(m)
-            , children(c)
-            , progress(p) {
-            for (auto& v : cells) v.assign(index.size(), 0);
-            for (auto& v : checked) v.assign((index.size() + 63) / 64, 0);
-            for (Color c : { WHITE, BLACK })
-                for (int pt = 0; pt < PIECE_TYPE_NB; ++pt) groupOf[c][pt] = index.group_of(c, PieceType(pt));
-        }
+template<class Cell>
+struct Context {
+    static constexpr Cell kInvalid = std::numeric_limits<Cell>::max();
+    static constexpr unsigned kMaxValue = kInvalid - 1u; // largest plies + 1
 
-        // The slot of `after`, reached from the board of `slot` (`before`, its frame the
-        // identity when `incremental`) by moving one man of colour c and kind pt. Non-king
-        // moves change one digit of the index; king moves may change the frame: re-encode.
-        std::uint64_t slot_after(std::uint64_t slot, const Position& before, const Position& after,
-            bool incremental, Color c, PieceType pt) const {
-            if (!incremental || pt == KHUN) return index.encode(after);
-            const int g = groupOf[c][pt];
-            return slot + (index.group_rank(after, g) - index.group_rank(before, g)) * index.stride(g);
-        }
+    const Material& material;
+    Index index;
+    const Children& children;
+    Progress* progress;
+    std::vector<Cell> cells[COLOR_NB];
+    std::atomic<unsigned> maxPending { 0 }; // largest value written ahead of its level
+    // Group of the index for each colour and kind (-1: kings), for incremental encoding.
+    int groupOf[COLOR_NB][PIECE_TYPE_NB];
+    // One bit per slot and side: loss-checked at the current level already. A position
+    // whose several successors were won at the same level is checked once per level.
+    std::vector<std::uint64_t> checked[COLOR_NB];
 
-        // Marks the slot checked; false when it already was at this level.
-        bool first_check(Color c, std::uint64_t i) {
-            const std::uint64_t bit = std::uint64_t(1) << (i & 63);
-            return !(std::atomic_ref<std::uint64_t>(checked[c][i >> 6]).fetch_or(bit, std::memory_order_relaxed) & bit);
-        }
+    Context(const Material& m, const Children& c, Progress* p)
+        : material(m)
+        , index(m)
+        , children(c)
+        , progress(p) {
+        for (auto& v : cells) v.assign(index.size(), 0);
+        for (auto& v : checked) v.assign((index.size() + 63) / 64, 0);
+        for (Color c : { WHITE, BLACK })
+            for (int pt = 0; pt < PIECE_TYPE_NB; ++pt)
+                groupOf[c][pt] = index.group_of(c, PieceType(pt));
+    }
 
-        // Runs fn(slot, pos-with-board) over every slot with a board and a valid side, in
-        // parallel blocks.
-        template<class Fn>
-        void for_each_board(const std::string& phase, Fn&& fn) {
-            for_each_board(phase, [&](std::uint64_t i, std::uint64_t end) {
+    // The slot of `after`, reached from the board of `slot` (`before`, its frame the
+    // identity when `incremental`) by moving one man of colour c and kind pt. Non-king
+    // moves change one digit of the index; king moves may change the frame: re-encode.
+    std::uint64_t slot_after(std::uint64_t slot, const Position& before, const Position& after,
+        bool incremental, Color c, PieceType pt) const {
+        if (!incremental || pt == KHUN) return index.encode(after);
+        const int g = groupOf[c][pt];
+        return slot + (index.group_rank(after, g) - index.group_rank(before, g)) * index.stride(g);
+    }
+
+    // Marks the slot checked; false when it already was at this level.
+    bool first_check(Color c, std::uint64_t i) {
+        const std::uint64_t bit = std::uint64_t(1) << (i & 63);
+        return !(std::atomic_ref<std::uint64_t>(checked[c][i >> 6])
+                     .fetch_or(bit, std::memory_order_relaxed)
+            & bit);
+    }
+
+    // Runs fn(slot, pos-with-board) over every slot with a board and a valid side, in
+    // parallel blocks.
+    template<class Fn>
+    void for_each_board(const std::string& phase, Fn&& fn) {
+        for_each_board(
+            phase,
+            [&](std::uint64_t i, std::uint64_t end) {
                 while (i < end && cells[WHITE][i] == kInvalid && cells[BLACK][i] == kInvalid) ++i;
                 return i;
-            }, fn);
-        }
-        // The first slot of [i, end) holding `value` on either side, or end: the scan of the
-        // iteration, the one loop that runs over every slot at every level.
-        std::uint64_t find_value(std::uint64_t i, std::uint64_t end, Cell value) const {
-            if constexpr (sizeof(Cell) == 1) {
-                // Eight cells at a time: a byte equal to `value` makes (x ^ pattern) hold a zero
-                // byte, which the classic has-zero-byte test detects.
-                constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-                const std::uint64_t pattern = ones * value;
-                while (i < end && (i & 7)) {
-                    if (cells[WHITE][i] == value || cells[BLACK][i] == value) return i;
-                    ++i;
-                }
-                for (; i + 8 <= end; i += 8) {
-                    std::uint64_t w, b;
-                    std::memcpy(&w, &cells[WHITE][i], 8);
-                    std::memcpy(&b, &cells[BLACK][i], 8);
-                    w ^= pattern, b ^= pattern;
-                    if (((w - ones) & ~w & highs) || ((b - ones) & ~b & highs)) break;
-                }
-            }
-            for (; i < end; ++i)
+            },
+            fn);
+    }
+    // The first slot of [i, end) holding `value` on either side, or end: the scan of the
+    // iteration, the one loop that runs over every slot at every level.
+    std::uint64_t find_value(std::uint64_t i, std::uint64_t end, Cell value) const {
+        if constexpr (sizeof(Cell) == 1) {
+            // Eight cells at a time: a byte equal to `value` makes (x ^ pattern) hold a zero
+            // byte, which the classic has-zero-byte test detects.
+            constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+            const std::uint64_t pattern = ones * value;
+            while (i < end && (i & 7)) {
                 if (cells[WHITE][i] == value || cells[BLACK][i] == value) return i;
-            return end;
+                ++i;
+            }
+            for (; i + 8 <= end; i += 8) {
+                std::uint64_t w, b;
+                std::memcpy(&w, &cells[WHITE][i], 8);
+                std::memcpy(&b, &cells[BLACK][i], 8);
+                w ^= pattern, b ^= pattern;
+                if (((w - ones) & ~w & highs) || ((b - ones) & ~b & highs)) break;
+            }
         }
-        // The same over the slots that next(i, end) selects (the first wanted slot at or after
-        // i, or end), tested before the board is decoded.
-        template<class Next, class Fn>
-        void for_each_board(const std::string& phase, Next&& wanted, Fn&& fn) {
-            const std::uint64_t n = index.size();
-            if (progress) progress->phase(material.name() + ": " + phase, n);
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
-                [&](const tbb::blocked_range<std::uint64_t>& r) {
-                    for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-                        const std::uint64_t end = std::min(n, (b + 1) * kBlock);
-                        for (std::uint64_t i = wanted(b * kBlock, end); i < end; i = wanted(i + 1, end)) {
-                            Position pos;
-                            if (index.decode(i, pos)) fn(i, pos);
-                        }
-                        if (progress) progress->advance(end - b * kBlock);
-                    }
-                });
-        }
-
-        void note_pending(unsigned value) {
-            if (value > kMaxValue) throw NeedWiderCells {};
-            unsigned cur = maxPending.load(std::memory_order_relaxed);
-            while (cur < value && !maxPending.compare_exchange_weak(cur, value)) { }
-        }
-
-        // Monotone writes: fill an undecided cell, or lower a win to a faster win.
-        static void fill(Cell& cell, unsigned value) {
-            Cell expected = 0;
-            std::atomic_ref<Cell>(cell).compare_exchange_strong(expected, Cell(value));
-        }
-        static void lower_win(Cell& cell, unsigned value) {
-            std::atomic_ref<Cell> a(cell);
-            Cell cur = a.load(std::memory_order_relaxed);
-            // A cell holding a loss (odd value) is never lowered: it cannot hold one here.
-            while ((cur == 0 || (cur > value && !(cur & 1))) && !a.compare_exchange_weak(cur, Cell(value))) { }
-        }
-    };
-
-    // Phase "invalid": slots that are no board, and boards whose side not to move is in check.
-    template<class Cell>
-    void phase_invalid(Context<Cell>& ctx) {
-        const std::uint64_t n = ctx.index.size();
-        if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": invalid", n);
+        for (; i < end; ++i)
+            if (cells[WHITE][i] == value || cells[BLACK][i] == value) return i;
+        return end;
+    }
+    // The same over the slots that next(i, end) selects (the first wanted slot at or after
+    // i, or end), tested before the board is decoded.
+    template<class Next, class Fn>
+    void for_each_board(const std::string& phase, Next&& wanted, Fn&& fn) {
+        const std::uint64_t n = index.size();
+        if (progress) progress->phase(material.name() + ": " + phase, n);
         tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
             [&](const tbb::blocked_range<std::uint64_t>& r) {
                 for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
                     const std::uint64_t end = std::min(n, (b + 1) * kBlock);
-                    for (std::uint64_t i = b * kBlock; i < end; ++i) {
+                    for (std::uint64_t i = wanted(b * kBlock, end); i < end;
+                         i = wanted(i + 1, end)) {
                         Position pos;
-                        const bool board = ctx.index.decode(i, pos);
-                        for (Color c : { WHITE, BLACK })
-                            if (!board || pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
-                                ctx.cells[c][i] = Context<Cell>::kInvalid;
+                        if (index.decode(i, pos)) fn(i, pos);
                     }
-                    if (ctx.progress) ctx.progress->advance(end - b * kBlock);
+                    if (progress) progress->advance(end - b * kBlock);
                 }
             });
     }
 
-    // Phase "conversions": captures and promotions, valued by the smaller tables. A position
-    // whose every move converts is decided outright; one with a winning conversion gets that
-    // win as a bound the iteration may still lower.
-    template<class Cell>
-    void phase_conversions(Context<Cell>& ctx) {
-        ctx.for_each_board("conversions", [&](std::uint64_t i, Position& pos) {
-            for (Color c : { WHITE, BLACK }) {
-                if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
-                pos.set_side_to_move(c);
-                const MoveList moves = legal_moves(pos);
-                bool inTable = false, anyConversion = false;
-                Value best = Value::mate_in_plies(0); // worse than any real outcome
-                for (Move m : moves) {
-                    if (!is_conversion(pos, m)) {
-                        inTable = true;
-                        continue;
-                    }
-                    anyConversion = true;
-                    const auto u = pos.do_move(m);
-                    const Value v = ctx.children.probe(pos).parent();
-                    pos.undo_move(m, u);
-                    if (better(v, best)) best = v;
+    void note_pending(unsigned value) {
+        if (value > kMaxValue) throw NeedWiderCells {};
+        unsigned cur = maxPending.load(std::memory_order_relaxed);
+        while (cur < value && !maxPending.compare_exchange_weak(cur, value)) { }
+    }
+
+    // Monotone writes: fill an undecided cell, or lower a win to a faster win.
+    static void fill(Cell& cell, unsigned value) {
+        Cell expected = 0;
+        std::atomic_ref<Cell>(cell).compare_exchange_strong(expected, Cell(value));
+    }
+    static void lower_win(Cell& cell, unsigned value) {
+        std::atomic_ref<Cell> a(cell);
+        Cell cur = a.load(std::memory_order_relaxed);
+        // A cell holding a loss (odd value) is never lowered: it cannot hold one here.
+        while ((cur == 0 || (cur > value && !(cur & 1)))
+            && !a.compare_exchange_weak(cur, Cell(value))) { }
+    }
+};
+
+// Phase "invalid": slots that are no board, and boards whose side not to move is in check.
+template<class Cell>
+void phase_invalid(Context<Cell>& ctx) {
+    const std::uint64_t n = ctx.index.size();
+    if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": invalid", n);
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
+        [&](const tbb::blocked_range<std::uint64_t>& r) {
+            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+                const std::uint64_t end = std::min(n, (b + 1) * kBlock);
+                for (std::uint64_t i = b * kBlock; i < end; ++i) {
+                    Position pos;
+                    const bool board = ctx.index.decode(i, pos);
+                    for (Color c : { WHITE, BLACK })
+                        if (!board || pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
+                            ctx.cells[c][i] = Context<Cell>::kInvalid;
                 }
-                if (!anyConversion) continue;
-                if (!inTable) {
-                    if (!best.is_draw()) {
-                        ctx.note_pending(best.cell());
-                        ctx.cells[c][i] = Cell(best.cell());
-                    }
-                } else if (best.is_win()) {
+                if (ctx.progress) ctx.progress->advance(end - b * kBlock);
+            }
+        });
+}
+
+// Phase "conversions": captures and promotions, valued by the smaller tables. A position
+// whose every move converts is decided outright; one with a winning conversion gets that
+// win as a bound the iteration may still lower.
+template<class Cell>
+void phase_conversions(Context<Cell>& ctx) {
+    ctx.for_each_board("conversions", [&](std::uint64_t i, Position& pos) {
+        for (Color c : { WHITE, BLACK }) {
+            if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
+            pos.set_side_to_move(c);
+            const MoveList moves = legal_moves(pos);
+            bool inTable = false, anyConversion = false;
+            Value best = Value::mate_in_plies(0); // worse than any real outcome
+            for (Move m : moves) {
+                if (!is_conversion(pos, m)) {
+                    inTable = true;
+                    continue;
+                }
+                anyConversion = true;
+                const auto u = pos.do_move(m);
+                const Value v = ctx.children.probe(pos).parent();
+                pos.undo_move(m, u);
+                if (better(v, best)) best = v;
+            }
+            if (!anyConversion) continue;
+            if (!inTable) {
+                if (!best.is_draw()) {
                     ctx.note_pending(best.cell());
                     ctx.cells[c][i] = Cell(best.cell());
                 }
+            } else if (best.is_win()) {
+                ctx.note_pending(best.cell());
+                ctx.cells[c][i] = Cell(best.cell());
             }
-        });
-    }
-
-    // Phase "mates": the side to move is checkmated (stalemate stays a draw).
-    template<class Cell>
-    void phase_mates(Context<Cell>& ctx) {
-        ctx.for_each_board("mates", [&](std::uint64_t i, Position& pos) {
-            for (Color c : { WHITE, BLACK }) {
-                if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
-                pos.set_side_to_move(c);
-                if (is_checkmate(pos)) ctx.cells[c][i] = Cell(Value::mate_in_plies(0).cell());
-            }
-        });
-    }
-
-    // The one-ply loss check of the iteration at level L: every move must reach an opponent
-    // win decided at L - 1 plies or fewer. Returns the loss value, or 0 when not (yet) lost.
-    template<class Cell>
-    unsigned loss_value(Context<Cell>& ctx, Position& pos, std::uint64_t slot, unsigned level) {
-        const Color us = pos.side_to_move();
-        const bool incremental = ctx.index.frame_is_identity(pos);
-        int longest = -1;
-        for (Move m : legal_moves(pos)) {
-            const bool conversion = is_conversion(pos, m);
-            const PieceType moved = type_of(pos.piece_on(from_sq(m)));
-            const Position before = pos;
-            const auto u = pos.do_move(m);
-            Value v;
-            if (conversion) {
-                v = ctx.children.probe(pos);
-            } else {
-                const unsigned cell = ctx.cells[~us][ctx.slot_after(slot, before, pos, incremental, us, moved)];
-                // Only wins decided at L - 1 plies or fewer count; later values are not final.
-                v = cell <= level ? Value::from_cell(cell) : Value::draw();
-            }
-            pos.undo_move(m, u);
-            if (!v.is_win()) return 0;
-            longest = std::max(longest, v.plies);
         }
-        return Value::mate_in_plies(longest + 1).cell();
-    }
+    });
+}
 
-    // Phase "iterate": level by level until no level is left to scan.
-    template<class Cell>
-    void phase_iterate(Context<Cell>& ctx) {
-        for (unsigned level = 1;; ++level) {
-            if (level + 1 > Context<Cell>::kMaxValue) throw NeedWiderCells {};
-            std::atomic<std::uint64_t> scanned { 0 };
-            if (level % 2 == 0)
-                for (auto& v : ctx.checked) std::fill(v.begin(), v.end(), 0);
-            const bool scannedLost = (level - 1) % 2 == 0; // cells of value L hold L - 1 plies
-            ctx.for_each_board("iterate, mate distance " + std::to_string(level) + " plies",
-                [&](std::uint64_t i, std::uint64_t end) { return ctx.find_value(i, end, Cell(level)); },
-                [&](std::uint64_t i, Position& pos) {
-                    for (Color c : { WHITE, BLACK }) {
-                        if (ctx.cells[c][i] != level) continue;
-                        scanned.fetch_add(1, std::memory_order_relaxed);
-                        pos.set_side_to_move(c);
-                        const Position scannedPos = pos;
-                        const bool incremental = ctx.index.frame_is_identity(pos);
-                        // Illegal predecessors are not filtered here: their cells are invalid.
-                        for_each_unmove<false>(pos, kNoUncaptures, false, [&](Position& pred, UnMove u) {
+// Phase "mates": the side to move is checkmated (stalemate stays a draw).
+template<class Cell>
+void phase_mates(Context<Cell>& ctx) {
+    ctx.for_each_board("mates", [&](std::uint64_t i, Position& pos) {
+        for (Color c : { WHITE, BLACK }) {
+            if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
+            pos.set_side_to_move(c);
+            if (is_checkmate(pos)) ctx.cells[c][i] = Cell(Value::mate_in_plies(0).cell());
+        }
+    });
+}
+
+// The one-ply loss check of the iteration at level L: every move must reach an opponent
+// win decided at L - 1 plies or fewer. Returns the loss value, or 0 when not (yet) lost.
+template<class Cell>
+unsigned loss_value(Context<Cell>& ctx, Position& pos, std::uint64_t slot, unsigned level) {
+    const Color us = pos.side_to_move();
+    const bool incremental = ctx.index.frame_is_identity(pos);
+    int longest = -1;
+    for (Move m : legal_moves(pos)) {
+        const bool conversion = is_conversion(pos, m);
+        const PieceType moved = type_of(pos.piece_on(from_sq(m)));
+        const Position before = pos;
+        const auto u = pos.do_move(m);
+        Value v;
+        if (conversion) {
+            v = ctx.children.probe(pos);
+        } else {
+            const unsigned cell
+                = ctx.cells[~us][ctx.slot_after(slot, before, pos, incremental, us, moved)];
+            // Only wins decided at L - 1 plies or fewer count; later values are not final.
+            v = cell <= level ? Value::from_cell(cell) : Value::draw();
+        }
+        pos.undo_move(m, u);
+        if (!v.is_win()) return 0;
+        longest = std::max(longest, v.plies);
+    }
+    return Value::mate_in_plies(longest + 1).cell();
+}
+
+// Phase "iterate": level by level until no level is left to scan.
+template<class Cell>
+void phase_iterate(Context<Cell>& ctx) {
+    for (unsigned level = 1;; ++level) {
+        if (level + 1 > Context<Cell>::kMaxValue) throw NeedWiderCells {};
+        std::atomic<std::uint64_t> scanned { 0 };
+        if (level % 2 == 0)
+            for (auto& v : ctx.checked) std::fill(v.begin(), v.end(), 0);
+        const bool scannedLost = (level - 1) % 2 == 0; // cells of value L hold L - 1 plies
+        ctx.for_each_board(
+            "iterate, mate distance " + std::to_string(level) + " plies",
+            [&](std::uint64_t i, std::uint64_t end) { return ctx.find_value(i, end, Cell(level)); },
+            [&](std::uint64_t i, Position& pos) {
+                for (Color c : { WHITE, BLACK }) {
+                    if (ctx.cells[c][i] != level) continue;
+                    scanned.fetch_add(1, std::memory_order_relaxed);
+                    pos.set_side_to_move(c);
+                    const Position scannedPos = pos;
+                    const bool incremental = ctx.index.frame_is_identity(pos);
+                    // Illegal predecessors are not filtered here: their cells are invalid.
+                    for_each_unmove<false>(
+                        pos, kNoUncaptures, false, [&](Position& pred, UnMove u) {
                             const PieceType moved = type_of(pred.piece_on(u.from));
                             // Kings side by side have no slot at all.
                             if (moved == KHUN
-                                && (attacks_bb(WHITE, KHUN, pred.king_square(WHITE)) & pred.pieces(BLACK, KHUN)))
+                                && (attacks_bb(WHITE, KHUN, pred.king_square(WHITE))
+                                    & pred.pieces(BLACK, KHUN)))
                                 return;
-                            const std::uint64_t q = ctx.slot_after(i, scannedPos, pred, incremental, ~c, moved);
+                            const std::uint64_t q
+                                = ctx.slot_after(i, scannedPos, pred, incremental, ~c, moved);
                             Cell& cell = ctx.cells[~c][q];
                             if (cell == Context<Cell>::kInvalid) return;
                             if (scannedLost) {
@@ -324,133 +334,134 @@ namespace {
                                 }
                             }
                         });
-                    }
-                });
-            if (scanned == 0 && level >= ctx.maxPending.load()) break;
-        }
+                }
+            });
+        if (scanned == 0 && level >= ctx.maxPending.load()) break;
     }
+}
 
-    // Phase "statistics": per side to move, weighted by the boards each slot stands for.
-    template<class Cell>
-    TableStats phase_statistics(Context<Cell>& ctx) {
-        struct Local {
-            std::array<SideStats, COLOR_NB> side;
-            std::array<std::uint64_t, COLOR_NB> longestSlot { ~0ULL, ~0ULL };
-        };
-        tbb::combinable<Local> locals;
-        ctx.for_each_board("statistics", [&](std::uint64_t i, Position& pos) {
-            Local& l = locals.local();
-            const int orbit = ctx.index.orbit_size(pos);
-            for (Color c : { WHITE, BLACK }) {
-                if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
-                SideStats& s = l.side[c];
-                const Value v = Value::from_cell(ctx.cells[c][i]);
-                s.legal += orbit;
-                if (v.is_draw()) {
-                    s.draws += orbit;
-                    continue;
-                }
-                (v.is_win() ? s.wins : s.losses) += orbit;
-                (v.is_win() ? s.win_moves : s.loss_moves)[std::abs(v.mate_in_moves())] += orbit;
-                if (v.plies > s.longest_plies || (v.plies == s.longest_plies && i < l.longestSlot[c])) {
-                    s.longest_plies = v.plies;
-                    l.longestSlot[c] = i;
-                }
-            }
-        });
-        Local total;
-        locals.combine_each([&](const Local& l) {
-            for (Color c : { WHITE, BLACK }) {
-                SideStats& t = total.side[c];
-                const SideStats& s = l.side[c];
-                t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
-                for (auto [k, n] : s.win_moves) t.win_moves[k] += n;
-                for (auto [k, n] : s.loss_moves) t.loss_moves[k] += n;
-                if (s.longest_plies > t.longest_plies
-                    || (s.longest_plies == t.longest_plies && l.longestSlot[c] < total.longestSlot[c])) {
-                    t.longest_plies = s.longest_plies;
-                    total.longestSlot[c] = l.longestSlot[c];
-                }
-            }
-        });
-        TableStats stats;
-        stats.name = ctx.material.name();
-        stats.index_size = ctx.index.size();
-        stats.side = total.side;
-        for (Color c : { WHITE, BLACK })
-            if (total.side[c].longest_plies >= 0) {
-                Position pos;
-                ctx.index.decode(total.longestSlot[c], pos);
-                pos.set_side_to_move(c);
-                stats.side[c].longest_fen = pos.fen();
-            }
-        return stats;
-    }
-
-    // Phase "compress": don't-care slots take the value before them (runs compress well), the
-    // narrowest cell that holds every value is chosen, and the file is written. The cells are
-    // rewritten in place: the table is not needed in memory after this.
-    template<class Cell>
-    void phase_compress(Context<Cell>& ctx, const std::string& path, TableStats& stats) {
-        if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": compress", 0);
-        unsigned maxValue = 0;
-        for (auto& side : ctx.cells) {
-            Cell last = 0;
-            for (Cell& v : side) {
-                if (v == Context<Cell>::kInvalid)
-                    v = last;
-                else
-                    last = v;
-                maxValue = std::max<unsigned>(maxValue, v);
-            }
-        }
-        const int cellBytes = maxValue <= 0xFF ? 1 : 2;
-        std::vector<std::uint8_t> narrow[COLOR_NB];
-        std::span<const std::uint8_t> spans[COLOR_NB];
+// Phase "statistics": per side to move, weighted by the boards each slot stands for.
+template<class Cell>
+TableStats phase_statistics(Context<Cell>& ctx) {
+    struct Local {
+        std::array<SideStats, COLOR_NB> side;
+        std::array<std::uint64_t, COLOR_NB> longestSlot { ~0ULL, ~0ULL };
+    };
+    tbb::combinable<Local> locals;
+    ctx.for_each_board("statistics", [&](std::uint64_t i, Position& pos) {
+        Local& l = locals.local();
+        const int orbit = ctx.index.orbit_size(pos);
         for (Color c : { WHITE, BLACK }) {
-            if (sizeof(Cell) == std::size_t(cellBytes)) { // little-endian cells are the file's bytes
-                spans[c] = { reinterpret_cast<const std::uint8_t*>(ctx.cells[c].data()),
-                    ctx.cells[c].size() * sizeof(Cell) };
-            } else {
-                narrow[c].assign(ctx.cells[c].begin(), ctx.cells[c].end());
-                std::vector<Cell>().swap(ctx.cells[c]);
-                spans[c] = narrow[c];
+            if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
+            SideStats& s = l.side[c];
+            const Value v = Value::from_cell(ctx.cells[c][i]);
+            s.legal += orbit;
+            if (v.is_draw()) {
+                s.draws += orbit;
+                continue;
+            }
+            (v.is_win() ? s.wins : s.losses) += orbit;
+            (v.is_win() ? s.win_moves : s.loss_moves)[std::abs(v.mate_in_moves())] += orbit;
+            if (v.plies > s.longest_plies || (v.plies == s.longest_plies && i < l.longestSlot[c])) {
+                s.longest_plies = v.plies;
+                l.longestSlot[c] = i;
             }
         }
-        write_table(path, ctx.material, cellBytes, spans);
-        stats.cell_bytes = cellBytes;
-    }
-
-    template<class Cell>
-    TableStats run(const Material& m, const Children& children, const Tablebase& tables,
-        const GenOptions& options) {
-        Context<Cell> ctx(m, children, options.progress);
-        std::vector<std::pair<std::string, double>> times;
-        auto timed = [&](const char* name, auto&& phase) {
-            const auto start = std::chrono::steady_clock::now();
-            phase();
-            times.emplace_back(name,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        };
-        TableStats stats;
-        timed("invalid", [&] { phase_invalid(ctx); });
-        timed("conversions", [&] { phase_conversions(ctx); });
-        timed("mates", [&] { phase_mates(ctx); });
-        timed("iterate", [&] { phase_iterate(ctx); });
-        timed("statistics", [&] { stats = phase_statistics(ctx); });
-        timed("compress", [&] { phase_compress(ctx, table_path(tables.dir(), m), stats); });
-        stats.phase_seconds = times;
-        return stats;
-    }
-
-    std::string json_escape(const std::string& s) {
-        std::string o;
-        for (char ch : s) {
-            if (ch == '"' || ch == '\\') o += '\\';
-            o += ch;
+    });
+    Local total;
+    locals.combine_each([&](const Local& l) {
+        for (Color c : { WHITE, BLACK }) {
+            SideStats& t = total.side[c];
+            const SideStats& s = l.side[c];
+            t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
+            for (auto [k, n] : s.win_moves) t.win_moves[k] += n;
+            for (auto [k, n] : s.loss_moves) t.loss_moves[k] += n;
+            if (s.longest_plies > t.longest_plies
+                || (s.longest_plies == t.longest_plies
+                    && l.longestSlot[c] < total.longestSlot[c])) {
+                t.longest_plies = s.longest_plies;
+                total.longestSlot[c] = l.longestSlot[c];
+            }
         }
-        return o;
+    });
+    TableStats stats;
+    stats.name = ctx.material.name();
+    stats.index_size = ctx.index.size();
+    stats.side = total.side;
+    for (Color c : { WHITE, BLACK })
+        if (total.side[c].longest_plies >= 0) {
+            Position pos;
+            ctx.index.decode(total.longestSlot[c], pos);
+            pos.set_side_to_move(c);
+            stats.side[c].longest_fen = pos.fen();
+        }
+    return stats;
+}
+
+// Phase "compress": don't-care slots take the value before them (runs compress well), the
+// narrowest cell that holds every value is chosen, and the file is written. The cells are
+// rewritten in place: the table is not needed in memory after this.
+template<class Cell>
+void phase_compress(Context<Cell>& ctx, const std::string& path, TableStats& stats) {
+    if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": compress", 0);
+    unsigned maxValue = 0;
+    for (auto& side : ctx.cells) {
+        Cell last = 0;
+        for (Cell& v : side) {
+            if (v == Context<Cell>::kInvalid)
+                v = last;
+            else
+                last = v;
+            maxValue = std::max<unsigned>(maxValue, v);
+        }
     }
+    const int cellBytes = maxValue <= 0xFF ? 1 : 2;
+    std::vector<std::uint8_t> narrow[COLOR_NB];
+    std::span<const std::uint8_t> spans[COLOR_NB];
+    for (Color c : { WHITE, BLACK }) {
+        if (sizeof(Cell) == std::size_t(cellBytes)) { // little-endian cells are the file's bytes
+            spans[c] = { reinterpret_cast<const std::uint8_t*>(ctx.cells[c].data()),
+                ctx.cells[c].size() * sizeof(Cell) };
+        } else {
+            narrow[c].assign(ctx.cells[c].begin(), ctx.cells[c].end());
+            std::vector<Cell>().swap(ctx.cells[c]);
+            spans[c] = narrow[c];
+        }
+    }
+    write_table(path, ctx.material, cellBytes, spans);
+    stats.cell_bytes = cellBytes;
+}
+
+template<class Cell>
+TableStats run(const Material& m, const Children& children, const Tablebase& tables,
+    const GenOptions& options) {
+    Context<Cell> ctx(m, children, options.progress);
+    std::vector<std::pair<std::string, double>> times;
+    auto timed = [&](const char* name, auto&& phase) {
+        const auto start = std::chrono::steady_clock::now();
+        phase();
+        times.emplace_back(
+            name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    };
+    TableStats stats;
+    timed("invalid", [&] { phase_invalid(ctx); });
+    timed("conversions", [&] { phase_conversions(ctx); });
+    timed("mates", [&] { phase_mates(ctx); });
+    timed("iterate", [&] { phase_iterate(ctx); });
+    timed("statistics", [&] { stats = phase_statistics(ctx); });
+    timed("compress", [&] { phase_compress(ctx, table_path(tables.dir(), m), stats); });
+    stats.phase_seconds = times;
+    return stats;
+}
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\') o += '\\';
+        o += ch;
+    }
+    return o;
+}
 
 } // namespace
 
@@ -470,11 +481,15 @@ TableStats generate(const Material& m, const Tablebase& tables, const GenOptions
     const auto start = std::chrono::steady_clock::now();
     const Children children(m, tables);
     TableStats stats;
-    try {
-        stats = run<std::uint8_t>(m, children, tables, options);
-    } catch (const NeedWiderCells&) {
-        stats = run<std::uint16_t>(m, children, tables, options);
+    bool wide = options.wide_cells;
+    if (!wide) {
+        try {
+            stats = run<std::uint8_t>(m, children, tables, options);
+        } catch (const NeedWiderCells&) {
+            wide = true; // a mate longer than 8-bit cells hold: start again with 16 bits
+        }
     }
+    if (wide) stats = run<std::uint16_t>(m, children, tables, options);
     if (options.progress) options.progress->finish();
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::error_code ec;
@@ -482,8 +497,8 @@ TableStats generate(const Material& m, const Tablebase& tables, const GenOptions
     return stats;
 }
 
-std::uint64_t verify(const Material& m, const Tablebase& tables, std::string* report,
-    Progress* progress) {
+std::uint64_t verify(
+    const Material& m, const Tablebase& tables, std::string* report, Progress* progress) {
     const LoadedTable* table = tables.table(m);
     if (!table) throw TableError("no table of " + m.name() + " in " + tables.dir());
     const Children children(m, tables);
@@ -508,9 +523,10 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, std::string* re
                             const Move mv = moves.moves[k];
                             const bool conversion = is_conversion(pos, mv);
                             const auto u = pos.do_move(mv);
-                            const Value v = (conversion ? children.probe(pos)
-                                                        : table->value(pos.side_to_move(), index.encode(pos)))
-                                                .parent();
+                            const Value v
+                                = (conversion ? children.probe(pos)
+                                              : table->value(pos.side_to_move(), index.encode(pos)))
+                                      .parent();
                             pos.undo_move(mv, u);
                             if (k == 0 || better(v, expected)) expected = v;
                         }
@@ -518,8 +534,8 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, std::string* re
                         if (stored == expected) continue;
                         if (bad.fetch_add(1) < 5 && report) {
                             std::lock_guard lock(reportMutex);
-                            *report += pos.fen() + ": stored " + describe(stored) + ", successors give "
-                                + describe(expected) + "\n";
+                            *report += pos.fen() + ": stored " + describe(stored)
+                                + ", successors give " + describe(expected) + "\n";
                         }
                     }
                 }
@@ -536,7 +552,8 @@ std::string TableStats::to_json() const {
        << ",\n  \"cell_bytes\": " << cell_bytes << ",\n  \"file_bytes\": " << file_bytes
        << ",\n  \"seconds\": " << seconds << ",\n  \"phase_seconds\": {";
     for (std::size_t k = 0; k < phase_seconds.size(); ++k)
-        os << (k ? ", " : "") << "\"" << phase_seconds[k].first << "\": " << phase_seconds[k].second;
+        os << (k ? ", " : "") << "\"" << phase_seconds[k].first
+           << "\": " << phase_seconds[k].second;
     os << "},\n  \"sides\": {";
     for (Color c : { WHITE, BLACK }) {
         const SideStats& s = side[c];
@@ -546,10 +563,12 @@ std::string TableStats::to_json() const {
            << ",\n      \"longest_mate_plies\": " << s.longest_plies << ", \"longest_mate_fen\": \""
            << json_escape(s.longest_fen) << "\",\n      \"win_in_moves\": {";
         bool first = true;
-        for (auto [k, n] : s.win_moves) os << (first ? "" : ", ") << "\"" << k << "\": " << n, first = false;
+        for (auto [k, n] : s.win_moves)
+            os << (first ? "" : ", ") << "\"" << k << "\": " << n, first = false;
         os << "},\n      \"loss_in_moves\": {";
         first = true;
-        for (auto [k, n] : s.loss_moves) os << (first ? "" : ", ") << "\"" << k << "\": " << n, first = false;
+        for (auto [k, n] : s.loss_moves)
+            os << (first ? "" : ", ") << "\"" << k << "\": " << n, first = false;
         os << "}\n    }";
     }
     os << "\n  }\n}\n";

@@ -39,6 +39,8 @@ struct TableStats {
 
 struct GenOptions {
     Progress* progress = nullptr;
+    // Work in 16-bit cells from the start (normally only when 8 bits overflow); for tests.
+    bool wide_cells = false;
 };
 
 // The endings to build for a request, each after every ending it converts into.
@@ -51,7 +53,7 @@ TableStats generate(const Material& m, const Tablebase& tables, const GenOptions
 // Checks every valid position of the written table of `m` against a one-ply search over its
 // moves (conversions read from the smaller tables). Returns the number of positions that
 // disagree; the first few are described in *report.
-std::uint64_t verify(const Material& m, const Tablebase& tables, std::string* report,
-    Progress* progress = nullptr);
+std::uint64_t verify(
+    const Material& m, const Tablebase& tables, std::string* report, Progress* progress = nullptr);
 
 } // namespace mktb

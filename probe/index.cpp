@@ -11,120 +11,120 @@ namespace mktb {
 
 namespace {
 
-    constexpr int kTranspose = 4;
+constexpr int kTranspose = 4;
 
-    constexpr Square compute_transform(int t, Square s) {
-        int f = file_of(s), r = rank_of(s);
-        if (t & 4) std::swap(f, r);
-        if (t & 1) f = 7 - f;
-        if (t & 2) r = 7 - r;
-        return make_square(f, r);
-    }
+constexpr Square compute_transform(int t, Square s) {
+    int f = file_of(s), r = rank_of(s);
+    if (t & 4) std::swap(f, r);
+    if (t & 1) f = 7 - f;
+    if (t & 2) r = 7 - r;
+    return make_square(f, r);
+}
 
-    constexpr auto kTransforms = [] {
-        std::array<std::array<Square, 64>, 8> t {};
-        for (int i = 0; i < 8; ++i)
-            for (int s = 0; s < 64; ++s) t[i][s] = compute_transform(i, Square(s));
-        return t;
-    }();
+constexpr auto kTransforms = [] {
+    std::array<std::array<Square, 64>, 8> t {};
+    for (int i = 0; i < 8; ++i)
+        for (int s = 0; s < 64; ++s) t[i][s] = compute_transform(i, Square(s));
+    return t;
+}();
 
-    inline Square apply(int t, Square s) { return kTransforms[t][s]; }
+inline Square apply(int t, Square s) { return kTransforms[t][s]; }
 
-    bool adjacent_or_same(Square a, Square b) {
-        return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b))) <= 1;
-    }
+bool adjacent_or_same(Square a, Square b) {
+    return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b))) <= 1;
+}
 
-    bool canonical_pair(Symmetry sym, Square wk, Square bk) {
-        if (sym == Symmetry::MirrorOnly) return file_of(wk) <= 3;
-        const int f = file_of(wk), r = rank_of(wk);
-        if (f > 3 || r > f) return false; // the a1-d1-d4 triangle
-        return r != f || rank_of(bk) <= file_of(bk); // on the diagonal: bk on or below it
-    }
+bool canonical_pair(Symmetry sym, Square wk, Square bk) {
+    if (sym == Symmetry::MirrorOnly) return file_of(wk) <= 3;
+    const int f = file_of(wk), r = rank_of(wk);
+    if (f > 3 || r > f) return false; // the a1-d1-d4 triangle
+    return r != f || rank_of(bk) <= file_of(bk); // on the diagonal: bk on or below it
+}
 
 } // namespace
 
 struct Index::KingTables {
-        std::array<std::array<std::array<std::int16_t, 64>, 64>, 2> index; // -1: none
-        std::array<std::array<std::array<std::uint8_t, 64>, 64>, 2> frame; // transform to canonical
-        std::array<std::vector<std::pair<Square, Square>>, 2> pairs;
-        std::array<int, 8> transposeAfter; // u with apply(u, s) == transpose(apply(t, s))
+    std::array<std::array<std::array<std::int16_t, 64>, 64>, 2> index; // -1: none
+    std::array<std::array<std::array<std::uint8_t, 64>, 64>, 2> frame; // transform to canonical
+    std::array<std::vector<std::pair<Square, Square>>, 2> pairs;
+    std::array<int, 8> transposeAfter; // u with apply(u, s) == transpose(apply(t, s))
 };
 
 namespace {
 
-    const Index::KingTables& king_tables() {
-        static const Index::KingTables tables = [] {
-            Index::KingTables t {};
-            for (int sym = 0; sym < 2; ++sym) {
-                const Symmetry s = Symmetry(sym);
-                const int transforms = s == Symmetry::Full8 ? 8 : 2;
-                for (int wk = 0; wk < 64; ++wk)
-                    for (int bk = 0; bk < 64; ++bk) {
-                        t.index[sym][wk][bk] = -1;
-                        t.frame[sym][wk][bk] = 0;
-                        if (adjacent_or_same(Square(wk), Square(bk))) continue;
-                        for (int tr = 0; tr < transforms; ++tr)
-                            if (canonical_pair(s, apply(tr, Square(wk)), apply(tr, Square(bk)))) {
-                                t.frame[sym][wk][bk] = std::uint8_t(tr);
-                                break;
-                            }
-                        if (canonical_pair(s, Square(wk), Square(bk))) {
-                            t.index[sym][wk][bk] = std::int16_t(t.pairs[sym].size());
-                            t.pairs[sym].push_back({ Square(wk), Square(bk) });
+const Index::KingTables& king_tables() {
+    static const Index::KingTables tables = [] {
+        Index::KingTables t {};
+        for (int sym = 0; sym < 2; ++sym) {
+            const Symmetry s = Symmetry(sym);
+            const int transforms = s == Symmetry::Full8 ? 8 : 2;
+            for (int wk = 0; wk < 64; ++wk)
+                for (int bk = 0; bk < 64; ++bk) {
+                    t.index[sym][wk][bk] = -1;
+                    t.frame[sym][wk][bk] = 0;
+                    if (adjacent_or_same(Square(wk), Square(bk))) continue;
+                    for (int tr = 0; tr < transforms; ++tr)
+                        if (canonical_pair(s, apply(tr, Square(wk)), apply(tr, Square(bk)))) {
+                            t.frame[sym][wk][bk] = std::uint8_t(tr);
+                            break;
                         }
+                    if (canonical_pair(s, Square(wk), Square(bk))) {
+                        t.index[sym][wk][bk] = std::int16_t(t.pairs[sym].size());
+                        t.pairs[sym].push_back({ Square(wk), Square(bk) });
                     }
-            }
-            for (int tr = 0; tr < 8; ++tr)
-                for (int u = 0; u < 8; ++u) {
-                    bool same = true;
-                    for (int s = 0; s < 64; ++s)
-                        same &= apply(u, Square(s)) == apply(kTranspose, apply(tr, Square(s)));
-                    if (same) t.transposeAfter[tr] = u;
                 }
-            return t;
-        }();
-        return tables;
-    }
-
-    constexpr std::uint64_t binomial(int n, int k) {
-        if (k < 0 || n < k) return 0;
-        std::uint64_t r = 1;
-        for (int i = 1; i <= k; ++i) r = r * std::uint64_t(n - k + i) / std::uint64_t(i);
-        return r;
-    }
-
-    // C(n, k) for n <= 64 and k <= 4 (a group has at most 3 men with 5 men in all; 4 leaves room).
-    constexpr auto kBinomial = [] {
-        std::array<std::array<std::uint64_t, 5>, 65> b {};
-        for (int n = 0; n <= 64; ++n)
-            for (int k = 0; k <= 4; ++k) b[n][k] = binomial(n, k);
-        return b;
+        }
+        for (int tr = 0; tr < 8; ++tr)
+            for (int u = 0; u < 8; ++u) {
+                bool same = true;
+                for (int s = 0; s < 64; ++s)
+                    same &= apply(u, Square(s)) == apply(kTranspose, apply(tr, Square(s)));
+                if (same) t.transposeAfter[tr] = u;
+            }
+        return t;
     }();
+    return tables;
+}
 
-    // Slot of a square within a group: the square itself, or 0..23 for a Bia.
-    constexpr int bia_base(Color c) { return c == WHITE ? 16 : 24; }
+constexpr std::uint64_t binomial(int n, int k) {
+    if (k < 0 || n < k) return 0;
+    std::uint64_t r = 1;
+    for (int i = 1; i <= k; ++i) r = r * std::uint64_t(n - k + i) / std::uint64_t(i);
+    return r;
+}
 
-    // Combination rank of ascending slots: sum of C(slot_j, j + 1).
-    std::uint64_t rank_slots(const int* slots, int k) {
-        std::uint64_t r = 0;
-        for (int j = 0; j < k; ++j) r += kBinomial[slots[j]][j + 1];
-        return r;
+// C(n, k) for n <= 64 and k <= 4 (a group has at most 3 men with 5 men in all; 4 leaves room).
+constexpr auto kBinomial = [] {
+    std::array<std::array<std::uint64_t, 5>, 65> b {};
+    for (int n = 0; n <= 64; ++n)
+        for (int k = 0; k <= 4; ++k) b[n][k] = binomial(n, k);
+    return b;
+}();
+
+// Slot of a square within a group: the square itself, or 0..23 for a Bia.
+constexpr int bia_base(Color c) { return c == WHITE ? 16 : 24; }
+
+// Combination rank of ascending slots: sum of C(slot_j, j + 1).
+std::uint64_t rank_slots(const int* slots, int k) {
+    std::uint64_t r = 0;
+    for (int j = 0; j < k; ++j) r += kBinomial[slots[j]][j + 1];
+    return r;
+}
+
+// Inverse of rank_slots: the largest slot first.
+void unrank_slots(std::uint64_t r, int k, int n, int* slots) {
+    if (k == 1) {
+        slots[0] = int(r);
+        return;
     }
-
-    // Inverse of rank_slots: the largest slot first.
-    void unrank_slots(std::uint64_t r, int k, int n, int* slots) {
-        if (k == 1) {
-            slots[0] = int(r);
-            return;
-        }
-        int c = n;
-        for (int j = k; j >= 1; --j) {
-            do --c;
-            while (kBinomial[c][j] > r);
-            slots[j - 1] = c;
-            r -= kBinomial[c][j];
-        }
+    int c = n;
+    for (int j = k; j >= 1; --j) {
+        do --c;
+        while (kBinomial[c][j] > r);
+        slots[j - 1] = c;
+        r -= kBinomial[c][j];
     }
+}
 
 } // namespace
 
@@ -142,7 +142,8 @@ Index::Index(const Material& material)
     for (Color c : { WHITE, BLACK })
         for (PieceType pt : kNameOrder)
             if (const int k = material.count[c][pt]) {
-                if (k > 4) throw std::invalid_argument("more than 4 identical men in " + material.name());
+                if (k > 4)
+                    throw std::invalid_argument("more than 4 identical men in " + material.name());
                 const int squares = pt == BIA ? 24 : 64;
                 groups_.push_back({ c, pt, k, squares, binomial(squares, k), 1 });
                 size_ *= groups_.back().size;
@@ -154,8 +155,8 @@ Index::Index(const Material& material)
 std::uint64_t Index::encode_in_frame(const Position& pos, int t) const {
     const auto& kt = *kings_;
     const int sym = int(symmetry_);
-    std::uint64_t v = std::uint64_t(kt.index[sym][apply(t, pos.king_square(WHITE))]
-                                            [apply(t, pos.king_square(BLACK))]);
+    std::uint64_t v = std::uint64_t(
+        kt.index[sym][apply(t, pos.king_square(WHITE))][apply(t, pos.king_square(BLACK))]);
     for (const Group& g : groups_) {
         int slots[8];
         int n = 0;
@@ -165,7 +166,8 @@ std::uint64_t Index::encode_in_frame(const Position& pos, int t) const {
             slots[n++] = s;
         }
         for (int a = 1; a < n; ++a) // insertion sort: a group has at most 4 men
-            for (int j = a; j > 0 && slots[j - 1] > slots[j]; --j) std::swap(slots[j - 1], slots[j]);
+            for (int j = a; j > 0 && slots[j - 1] > slots[j]; --j)
+                std::swap(slots[j - 1], slots[j]);
         v = v * g.size + rank_slots(slots, g.k);
     }
     return v;

@@ -9,16 +9,16 @@ namespace mktb {
 
 namespace {
 
-    // Ordering weight of a kind, only used to decide which side is written first.
-    constexpr int kWeight[PIECE_TYPE_NB] = { 0, 0, 4, 7, 6, 10, 2 };
+// Ordering weight of a kind, only used to decide which side is written first.
+constexpr int kWeight[PIECE_TYPE_NB] = { 0, 0, 4, 7, 6, 10, 2 };
 
-    // Sort key of one side: total weight, then counts in name order. Larger = stronger.
-    auto strength(const Material& m, Color c) {
-        std::array<int, 6> key {};
-        for (PieceType pt : kNameOrder) key[0] += kWeight[pt] * m.count[c][pt];
-        for (std::size_t i = 0; i < kNameOrder.size(); ++i) key[i + 1] = m.count[c][kNameOrder[i]];
-        return key;
-    }
+// Sort key of one side: total weight, then counts in name order. Larger = stronger.
+auto strength(const Material& m, Color c) {
+    std::array<int, 6> key {};
+    for (PieceType pt : kNameOrder) key[0] += kWeight[pt] * m.count[c][pt];
+    for (std::size_t i = 0; i < kNameOrder.size(); ++i) key[i + 1] = m.count[c][kNameOrder[i]];
+    return key;
+}
 
 } // namespace
 
@@ -49,8 +49,8 @@ std::optional<Material> Material::parse(std::string_view name, std::string* erro
             const PieceType pt = piece_type_from_letter(s[i]);
             if (pt == NO_PIECE_TYPE || pt == KHUN)
                 return fail(std::string("unknown man '") + s[i] + "' (use R S N M P after the K)");
-            const auto order = std::size_t(std::find(kNameOrder.begin(), kNameOrder.end(), pt)
-                - kNameOrder.begin());
+            const auto order = std::size_t(
+                std::find(kNameOrder.begin(), kNameOrder.end(), pt) - kNameOrder.begin());
             if (order < lastOrder) return fail("men must be written in the order R S N M P");
             lastOrder = order;
             ++m.count[c][pt];

@@ -11,33 +11,31 @@ namespace mktb {
 
 namespace {
 
-    std::vector<std::string_view> split_fields(std::string_view s) {
-        std::vector<std::string_view> out;
-        std::size_t i = 0;
-        while (i < s.size()) {
-            while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-            const std::size_t start = i;
-            while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-            if (i > start) out.push_back(s.substr(start, i - start));
-        }
-        return out;
+std::vector<std::string_view> split_fields(std::string_view s) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+        const std::size_t start = i;
+        while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+        if (i > start) out.push_back(s.substr(start, i - start));
     }
+    return out;
+}
 
-    // A non-negative decimal integer of at most 6 digits; -1 when malformed.
-    int parse_uint(std::string_view s) {
-        if (s.empty() || s.size() > 6) return -1;
-        int v = 0;
-        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        return ec == std::errc() && p == s.data() + s.size() && v >= 0 ? v : -1;
-    }
+// A non-negative decimal integer of at most 6 digits; -1 when malformed.
+int parse_uint(std::string_view s) {
+    if (s.empty() || s.size() > 6) return -1;
+    int v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return ec == std::errc() && p == s.data() + s.size() && v >= 0 ? v : -1;
+}
 
-    std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 } // namespace
 
-std::string square_name(Square s) {
-    return { char('a' + file_of(s)), char('1' + rank_of(s)) };
-}
+std::string square_name(Square s) { return { char('a' + file_of(s)), char('1' + rank_of(s)) }; }
 
 std::string move_to_uci(Move m) {
     return square_name(from_sq(m)) + square_name(to_sq(m)) + (is_promotion(m) ? "m" : "");
@@ -176,7 +174,8 @@ Position Position::from_fen(std::string_view fen) {
             file = 0;
         } else if (ch >= '1' && ch <= '8') {
             file += ch - '0';
-            if (file > 8) throw FenError("rank " + std::to_string(rank + 1) + " is longer than 8 squares");
+            if (file > 8)
+                throw FenError("rank " + std::to_string(rank + 1) + " is longer than 8 squares");
         } else if (ch == '~') {
             // Fairy-Stockfish marks a promoted Bia as "M~": accepted after a Met only.
             if (i == 0 || (board[i - 1] != 'M' && board[i - 1] != 'm'))

@@ -2,11 +2,11 @@
 // directory reader.
 #include "mktb/tablefile.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <atomic>
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 #include <zstd.h>
@@ -17,21 +17,22 @@ namespace mktb {
 
 namespace {
 
-    static_assert(std::endian::native == std::endian::little, "table files are little-endian");
+static_assert(std::endian::native == std::endian::little, "table files are little-endian");
 
-    // zstd level 12: within a few percent of level 19's size on these tables at several times
-    // its speed (see the closing figures of bench-gen).
-    constexpr int kZstdLevel = 12;
+// zstd level 12: within a few percent of level 19's size on these tables at several times
+// its speed (see the closing figures of bench-gen).
+constexpr int kZstdLevel = 12;
 
-    std::vector<std::uint8_t> read_file(const std::string& path) {
-        std::ifstream in(path, std::ios::binary | std::ios::ate);
-        if (!in) throw TableError(path + ": cannot be opened");
-        const std::streamsize n = in.tellg();
-        std::vector<std::uint8_t> bytes(std::size_t(std::max<std::streamsize>(n, 0)));
-        in.seekg(0);
-        if (!in.read(reinterpret_cast<char*>(bytes.data()), n)) throw TableError(path + ": read failed");
-        return bytes;
-    }
+std::vector<std::uint8_t> read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) throw TableError(path + ": cannot be opened");
+    const std::streamsize n = in.tellg();
+    std::vector<std::uint8_t> bytes(std::size_t(std::max<std::streamsize>(n, 0)));
+    in.seekg(0);
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), n))
+        throw TableError(path + ": read failed");
+    return bytes;
+}
 
 } // namespace
 
@@ -83,10 +84,12 @@ void write_table(const std::string& path, const Material& m, int cell_bytes,
         const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
         const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
         const std::uint8_t* src = cells[c].data() + first * std::uint64_t(cell_bytes);
-        const std::size_t z = ZSTD_compress2(cctx.get(), scratch.data(), scratch.size(), src,
-            n * std::uint64_t(cell_bytes));
-        if (ZSTD_isError(z)) failed = true;
-        else frames[b].assign(scratch.begin(), scratch.begin() + std::ptrdiff_t(z));
+        const std::size_t z = ZSTD_compress2(
+            cctx.get(), scratch.data(), scratch.size(), src, n * std::uint64_t(cell_bytes));
+        if (ZSTD_isError(z))
+            failed = true;
+        else
+            frames[b].assign(scratch.begin(), scratch.begin() + std::ptrdiff_t(z));
     });
     if (failed) throw TableError(path + ": zstd compression failed");
     offsets[0] = sizeof(TableHeader) + (nblocks + 1) * sizeof(std::uint64_t);
@@ -128,7 +131,8 @@ LoadedTable LoadedTable::load(const std::string& path, const Material& expected)
     if (bytes.size() < sizeof h + 2 * sizeof(std::uint64_t))
         throw damaged("too short to be a table file (truncated?)");
     std::memcpy(&h, bytes.data(), sizeof h);
-    if (std::memcmp(h.magic, kTableMagic, sizeof h.magic) != 0) throw damaged("not an mktb table file");
+    if (std::memcmp(h.magic, kTableMagic, sizeof h.magic) != 0)
+        throw damaged("not an mktb table file");
     if (h.version != kTableVersion)
         throw damaged("format version " + std::to_string(h.version) + ", this reader knows "
             + std::to_string(kTableVersion));

@@ -13,7 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!pos.validity_error().empty() || !(mktb::Position::from_fen(pos.fen()) == pos))
             std::abort();
         (void)mktb::legal_moves(pos);
-    } catch (const mktb::FenError&) {
-    }
+    } catch (const mktb::FenError&) { }
     return 0;
 }

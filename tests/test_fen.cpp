@@ -42,7 +42,8 @@ TEST_CASE("Bad FEN gets an error naming what is wrong", "[fen]") {
     CHECK_THAT(error_of("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1"), Contains("Black Bia on d2"));
     CHECK_THAT(error_of("4k3/8/8/8/8/8/8/PPPPPPPK w - - 0 1"), Contains("never occupy"));
     CHECK_THAT(error_of("8/8/8/8/8/8/4k3/4K3 w - - 0 1"), Contains("next to each other"));
-    CHECK_THAT(error_of("4k3/8/8/8/8/8/8/4R2K w - - 0 1"), Contains("side not to move (Black) is in check"));
+    CHECK_THAT(error_of("4k3/8/8/8/8/8/8/4R2K w - - 0 1"),
+        Contains("side not to move (Black) is in check"));
     CHECK_THAT(error_of("4k3/8/8/8/8/8/8/RRR4K w - - 0 1"), Contains("3 ruea"));
     CHECK_THAT(error_of("4k3/8/8/8/8/8/8/NNN4K w - - 0 1"), Contains("3 ma"));
     CHECK_THAT(error_of("4k3/8/8/8/PPPPPPPP/MM6/8/7K w - - 0 1"), Contains("bia + met"));
@@ -73,10 +74,18 @@ TEST_CASE("Mutated FENs never crash the parser and parsed ones round-trip", "[fe
         for (int e = 0; e < edits && !s.empty(); ++e) {
             const std::size_t at = std::uniform_int_distribution<std::size_t>(0, s.size() - 1)(rng);
             switch (op(rng)) {
-            case 0: s[at] = alphabet[std::size_t(ch(rng))]; break;
-            case 1: s.erase(at, 1); break;
-            case 2: s.insert(at, 1, alphabet[std::size_t(ch(rng))]); break;
-            default: s.resize(at); break;
+            case 0:
+                s[at] = alphabet[std::size_t(ch(rng))];
+                break;
+            case 1:
+                s.erase(at, 1);
+                break;
+            case 2:
+                s.insert(at, 1, alphabet[std::size_t(ch(rng))]);
+                break;
+            default:
+                s.resize(at);
+                break;
             }
         }
         try {

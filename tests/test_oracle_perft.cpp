@@ -28,7 +28,8 @@ std::string divide_difference(Position pos, int depth, const test::Engine::Perft
                << (theirs.divide.contains(move) ? std::to_string(theirs.divide.at(move)) : "absent")
                << "\n";
     for (const auto& [move, n] : theirs.divide)
-        if (!ours.contains(move)) os << "  " << move << ": ours absent, fairy-stockfish " << n << "\n";
+        if (!ours.contains(move))
+            os << "  " << move << ": ours absent, fairy-stockfish " << n << "\n";
     return os.str();
 }
 
@@ -48,8 +49,9 @@ TEST_CASE("Perft matches fairy-stockfish on at least 300 random positions", "[or
     int checks = 0, mates = 0, stalemates = 0;
     while (checks < 20 || mates < 10 || stalemates < 10) {
         const Position p = test::random_placement(rng, 3 + int(rng() % 4));
-        if (is_checkmate(p) ? mates++ < 10 : is_stalemate(p) ? stalemates++ < 10
-                                                               : p.in_check() && checks++ < 20)
+        if (is_checkmate(p)       ? mates++ < 10
+                : is_stalemate(p) ? stalemates++ < 10
+                                  : p.in_check() && checks++ < 20)
             cases.push_back({ p, 4 });
     }
     REQUIRE(cases.size() >= 300);
@@ -57,7 +59,8 @@ TEST_CASE("Perft matches fairy-stockfish on at least 300 random positions", "[or
         const std::string fen = pos.fen();
         const auto theirs = engine.perft(fen, depth);
         const std::uint64_t ours = perft(pos, depth);
-        INFO("FEN " << fen << " depth " << depth << "\n" << (ours != theirs.nodes ? divide_difference(pos, depth, theirs) : ""));
+        INFO("FEN " << fen << " depth " << depth << "\n"
+                    << (ours != theirs.nodes ? divide_difference(pos, depth, theirs) : ""));
         REQUIRE(ours == theirs.nodes);
     }
 }

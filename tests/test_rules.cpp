@@ -29,8 +29,7 @@ TEST_CASE("Step-vector tables match the moves of spec section 1", "[rules]") {
     // A Bia never stands on its ranks 1, 2, 6, 7, 8, so it has no moves there.
     CHECK(quiets_bb(WHITE, BIA, SQ_D2) == 0);
     CHECK(quiets_bb(BLACK, BIA, SQ_D7) == 0);
-    CHECK(rook_attacks(SQ_A1, bb({ SQ_A4, SQ_C1 }))
-        == bb({ SQ_A2, SQ_A3, SQ_A4, SQ_B1, SQ_C1 }));
+    CHECK(rook_attacks(SQ_A1, bb({ SQ_A4, SQ_C1 })) == bb({ SQ_A2, SQ_A3, SQ_A4, SQ_B1, SQ_C1 }));
     CHECK(popcount(rook_attacks(SQ_D4, 0)) == 14);
     CHECK(kBiaSquares[WHITE] == 0x000000FFFFFF0000ULL);
     CHECK(kBiaSquares[BLACK] == 0x0000FFFFFF000000ULL);

@@ -19,12 +19,15 @@ TEST_CASE("Un-move tables are the inverse of the move tables", "[unmove]") {
                 const Bitboard occ = rng() & rng(); // random blockers for the Ruea
                 for (int from = 0; from < 64; ++from)
                     for (int to = 0; to < 64; ++to) {
-                        const Bitboard occFT = occ & ~square_bb(Square(from)) & ~square_bb(Square(to));
+                        const Bitboard occFT
+                            = occ & ~square_bb(Square(from)) & ~square_bb(Square(to));
                         const bool moves = (pt == RUEA ? rook_attacks(Square(from), occFT)
                                                        : quiets_bb(c, pt, Square(from)))
-                            >> to & 1;
+                                >> to
+                            & 1;
                         const bool captures = attacks_bb(c, pt, Square(from), occFT) >> to & 1;
-                        REQUIRE(moves == bool(retro_quiets_bb(c, pt, Square(to), occFT) >> from & 1));
+                        REQUIRE(
+                            moves == bool(retro_quiets_bb(c, pt, Square(to), occFT) >> from & 1));
                         REQUIRE(captures
                             == bool(retro_captures_bb(c, pt, Square(to), occFT) >> from & 1));
                     }
@@ -76,7 +79,8 @@ TEST_CASE("Un-moves restore only the kinds asked for", "[unmove]") {
     const Position pos = Position::from_fen("R3k3/8/8/8/8/8/8/4K3 b - - 0 1");
     for (const UnMove& u : unmoves(pos, kNoUncaptures)) CHECK(u.uncaptured == NO_PIECE_TYPE);
     const UnMoveList withMa = unmoves(pos, kind_bit(MA));
-    CHECK(std::any_of(withMa.begin(), withMa.end(), [](const UnMove& u) { return u.uncaptured == MA; }));
+    CHECK(std::any_of(
+        withMa.begin(), withMa.end(), [](const UnMove& u) { return u.uncaptured == MA; }));
     CHECK(std::none_of(withMa.begin(), withMa.end(),
         [](const UnMove& u) { return u.uncaptured != MA && u.uncaptured != NO_PIECE_TYPE; }));
 }

@@ -30,7 +30,8 @@ struct CountState {
     bool operator==(const CountState&) const = default;
 };
 
-inline constexpr std::string_view kStartFen = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1";
+inline constexpr std::string_view kStartFen
+    = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1";
 
 class Position {
 public:

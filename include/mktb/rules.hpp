@@ -73,106 +73,106 @@ inline constexpr std::array<int, PIECE_TYPE_NB> kStartCount = { 0, 1, 1, 2, 2, 2
 
 namespace detail {
 
-    constexpr bool on_board(int f, int r) { return f >= 0 && f < 8 && r >= 0 && r < 8; }
+constexpr bool on_board(int f, int r) { return f >= 0 && f < 8 && r >= 0 && r < 8; }
 
-    // Targets of the leaper steps (or the slider's first steps on an empty board when `slide`).
-    constexpr Bitboard step_targets(const std::array<Step, 8>& v, int n, Color c, Square s,
-        bool slide) {
-        Bitboard b = 0;
-        for (int i = 0; i < n; ++i) {
-            int f = file_of(s), r = rank_of(s);
-            const int dr = c == WHITE ? v[i].dr : -v[i].dr;
-            do {
-                f += v[i].df;
-                r += dr;
-                if (!on_board(f, r)) break;
-                b |= square_bb(make_square(f, r));
-            } while (slide);
-        }
-        return b;
+// Targets of the leaper steps (or the slider's first steps on an empty board when `slide`).
+constexpr Bitboard step_targets(
+    const std::array<Step, 8>& v, int n, Color c, Square s, bool slide) {
+    Bitboard b = 0;
+    for (int i = 0; i < n; ++i) {
+        int f = file_of(s), r = rank_of(s);
+        const int dr = c == WHITE ? v[i].dr : -v[i].dr;
+        do {
+            f += v[i].df;
+            r += dr;
+            if (!on_board(f, r)) break;
+            b |= square_bb(make_square(f, r));
+        } while (slide);
     }
+    return b;
+}
 
-    constexpr Bitboard rank_bb(int r) { return Bitboard(0xFF) << (8 * r); }
+constexpr Bitboard rank_bb(int r) { return Bitboard(0xFF) << (8 * r); }
 
-    constexpr Bitboard bia_squares(Color c) {
-        Bitboard b = 0;
-        for (int r = 2; r <= 4; ++r) b |= rank_bb(relative_rank(c, r));
-        return b;
-    }
+constexpr Bitboard bia_squares(Color c) {
+    Bitboard b = 0;
+    for (int r = 2; r <= 4; ++r) b |= rank_bb(relative_rank(c, r));
+    return b;
+}
 
-    struct Tables {
-        // [colour][kind][square]: empty-board captures and quiet moves.
-        Bitboard attacks[COLOR_NB][PIECE_TYPE_NB][SQUARE_NB] {};
-        Bitboard quiets[COLOR_NB][PIECE_TYPE_NB][SQUARE_NB] {};
-        // Un-move tables, the inverse relations: squares a man of that kind and colour can have
-        // come from to reach `to`, by a quiet move or by a capture. Derived by inverting the
-        // forward tables, never written by hand. Bia origins are restricted to Bia squares.
-        Bitboard retro_quiets[COLOR_NB][PIECE_TYPE_NB][SQUARE_NB] {};
-        Bitboard retro_captures[COLOR_NB][PIECE_TYPE_NB][SQUARE_NB] {};
-        // Rook rays per direction (N, E, S, W) for the classical slider lookup.
-        Bitboard rays[4][SQUARE_NB] {};
-        // Squares strictly between two squares on a common line (rank, file, diagonal), and the
-        // whole line through both; 0 when not aligned.
-        Bitboard between[SQUARE_NB][SQUARE_NB] {};
-        Bitboard line[SQUARE_NB][SQUARE_NB] {};
-    };
+struct Tables {
+    // [colour][kind][square]: empty-board captures and quiet moves.
+    Bitboard attacks[COLOR_NB][PIECE_TYPE_NB][SQUARE_NB] {};
+    Bitboard quiets[COLOR_NB][PIECE_TYPE_NB][SQUARE_NB] {};
+    // Un-move tables, the inverse relations: squares a man of that kind and colour can have
+    // come from to reach `to`, by a quiet move or by a capture. Derived by inverting the
+    // forward tables, never written by hand. Bia origins are restricted to Bia squares.
+    Bitboard retro_quiets[COLOR_NB][PIECE_TYPE_NB][SQUARE_NB] {};
+    Bitboard retro_captures[COLOR_NB][PIECE_TYPE_NB][SQUARE_NB] {};
+    // Rook rays per direction (N, E, S, W) for the classical slider lookup.
+    Bitboard rays[4][SQUARE_NB] {};
+    // Squares strictly between two squares on a common line (rank, file, diagonal), and the
+    // whole line through both; 0 when not aligned.
+    Bitboard between[SQUARE_NB][SQUARE_NB] {};
+    Bitboard line[SQUARE_NB][SQUARE_NB] {};
+};
 
-    constexpr Tables make_tables() {
-        Tables t {};
-        for (int c = 0; c < COLOR_NB; ++c)
-            for (int pt = KHUN; pt < PIECE_TYPE_NB; ++pt)
-                for (int s = 0; s < SQUARE_NB; ++s) {
-                    const PieceRule& r = kRules[pt];
-                    const bool can_stand = pt != BIA || (bia_squares(Color(c)) >> s & 1);
-                    if (!can_stand) continue;
-                    t.attacks[c][pt][s]
-                        = step_targets(r.captures, r.ncaptures, Color(c), Square(s), r.slides);
-                    t.quiets[c][pt][s]
-                        = step_targets(r.quiets, r.nquiets, Color(c), Square(s), r.slides);
-                }
-        for (int c = 0; c < COLOR_NB; ++c)
-            for (int pt = KHUN; pt < PIECE_TYPE_NB; ++pt)
-                for (int from = 0; from < SQUARE_NB; ++from)
-                    for (int to = 0; to < SQUARE_NB; ++to) {
-                        if (t.quiets[c][pt][from] >> to & 1)
-                            t.retro_quiets[c][pt][to] |= square_bb(Square(from));
-                        if (t.attacks[c][pt][from] >> to & 1)
-                            t.retro_captures[c][pt][to] |= square_bb(Square(from));
-                    }
-        constexpr Step dirs[4] = { { 0, 1 }, { 1, 0 }, { 0, -1 }, { -1, 0 } };
-        for (int d = 0; d < 4; ++d)
+constexpr Tables make_tables() {
+    Tables t {};
+    for (int c = 0; c < COLOR_NB; ++c)
+        for (int pt = KHUN; pt < PIECE_TYPE_NB; ++pt)
             for (int s = 0; s < SQUARE_NB; ++s) {
-                std::array<Step, 8> v {};
-                v[0] = dirs[d];
-                t.rays[d][s] = step_targets(v, 1, WHITE, Square(s), true);
+                const PieceRule& r = kRules[pt];
+                const bool can_stand = pt != BIA || (bia_squares(Color(c)) >> s & 1);
+                if (!can_stand) continue;
+                t.attacks[c][pt][s]
+                    = step_targets(r.captures, r.ncaptures, Color(c), Square(s), r.slides);
+                t.quiets[c][pt][s]
+                    = step_targets(r.quiets, r.nquiets, Color(c), Square(s), r.slides);
             }
-        constexpr Step lines[8] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { 1, -1 },
-            { -1, 1 }, { -1, -1 } };
-        for (int a = 0; a < SQUARE_NB; ++a)
-            for (const Step& d : lines) {
-                Bitboard walked = 0;
-                int f = file_of(Square(a)) + d.df, r = rank_of(Square(a)) + d.dr;
-                for (; on_board(f, r); f += d.df, r += d.dr) {
-                    const Square b = make_square(f, r);
-                    t.between[a][b] = walked;
-                    walked |= square_bb(b);
+    for (int c = 0; c < COLOR_NB; ++c)
+        for (int pt = KHUN; pt < PIECE_TYPE_NB; ++pt)
+            for (int from = 0; from < SQUARE_NB; ++from)
+                for (int to = 0; to < SQUARE_NB; ++to) {
+                    if (t.quiets[c][pt][from] >> to & 1)
+                        t.retro_quiets[c][pt][to] |= square_bb(Square(from));
+                    if (t.attacks[c][pt][from] >> to & 1)
+                        t.retro_captures[c][pt][to] |= square_bb(Square(from));
                 }
-                std::array<Step, 8> v {};
-                v[0] = d;
-                v[1] = { -d.df, -d.dr };
-                const Bitboard full = step_targets(v, 2, WHITE, Square(a), true) | square_bb(Square(a));
-                for (Bitboard w = step_targets(v, 1, WHITE, Square(a), true); w; w &= w - 1)
-                    t.line[a][std::countr_zero(w)] = full;
+    constexpr Step dirs[4] = { { 0, 1 }, { 1, 0 }, { 0, -1 }, { -1, 0 } };
+    for (int d = 0; d < 4; ++d)
+        for (int s = 0; s < SQUARE_NB; ++s) {
+            std::array<Step, 8> v {};
+            v[0] = dirs[d];
+            t.rays[d][s] = step_targets(v, 1, WHITE, Square(s), true);
+        }
+    constexpr Step lines[8]
+        = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } };
+    for (int a = 0; a < SQUARE_NB; ++a)
+        for (const Step& d : lines) {
+            Bitboard walked = 0;
+            int f = file_of(Square(a)) + d.df, r = rank_of(Square(a)) + d.dr;
+            for (; on_board(f, r); f += d.df, r += d.dr) {
+                const Square b = make_square(f, r);
+                t.between[a][b] = walked;
+                walked |= square_bb(b);
             }
-        return t;
-    }
+            std::array<Step, 8> v {};
+            v[0] = d;
+            v[1] = { -d.df, -d.dr };
+            const Bitboard full = step_targets(v, 2, WHITE, Square(a), true) | square_bb(Square(a));
+            for (Bitboard w = step_targets(v, 1, WHITE, Square(a), true); w; w &= w - 1)
+                t.line[a][std::countr_zero(w)] = full;
+        }
+    return t;
+}
 
-    inline constexpr Tables kTables = make_tables();
+inline constexpr Tables kTables = make_tables();
 
 } // namespace detail
 
-inline constexpr Bitboard kBiaSquares[COLOR_NB] = { detail::bia_squares(WHITE),
-    detail::bia_squares(BLACK) };
+inline constexpr Bitboard kBiaSquares[COLOR_NB]
+    = { detail::bia_squares(WHITE), detail::bia_squares(BLACK) };
 inline constexpr Bitboard kPromotionRankBB[COLOR_NB]
     = { detail::rank_bb(kPromotionRank), detail::rank_bb(7 - kPromotionRank) };
 

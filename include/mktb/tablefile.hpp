@@ -99,6 +99,7 @@ private:
 };
 
 // FNV-1a 64 of a byte range: the per-file checksum.
-std::uint64_t checksum64(std::span<const std::uint8_t> bytes, std::uint64_t seed = 0xcbf29ce484222325ULL);
+std::uint64_t checksum64(
+    std::span<const std::uint8_t> bytes, std::uint64_t seed = 0xcbf29ce484222325ULL);
 
 } // namespace mktb

@@ -86,7 +86,8 @@ void for_each_unmove(Position& pos, KindSet uncapture, bool unpromotions, F&& f)
         const PieceType pt = type_of(pos.piece_on(to));
         visit_all(to, retro_quiets_bb(us, pt, to, occ), retro_captures_bb(us, pt, to, occ), false);
         if (unpromotions && pt == MET && (kPromotionRankBB[us] & square_bb(to)))
-            visit_all(to, retro_quiets_bb(us, BIA, to, occ), retro_captures_bb(us, BIA, to, occ), true);
+            visit_all(
+                to, retro_quiets_bb(us, BIA, to, occ), retro_captures_bb(us, BIA, to, occ), true);
     }
 }
 
