@@ -1,6 +1,6 @@
 // cmd_probe.cpp - `mktb probe "<FEN>"`: the pure game value of a position (distance to mate, no
-// count) and every legal move with its value, best first. Counting-rule answers come with the
-// counting tables (see the README's status).
+// count), the answer under the count where the tables give it (pieces' honour: a bare defender),
+// and every legal move with its values, best first.
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "mktb/counting.hpp"
 #include "mktb/movegen.hpp"
 #include "mktb/tablefile.hpp"
 
@@ -32,11 +33,64 @@ std::string json_value(Value v) {
         + "\", \"mate_in\": " + (v.is_draw() ? "null" : std::to_string(v.mate_in_moves())) + "}";
 }
 
+    const char* result_name(CountedValue::Result r) {
+        return r == CountedValue::Result::Win ? "win" : r == CountedValue::Result::Loss ? "loss" : "draw";
+    }
+
+    std::string json_counted(const CountedValue& c) {
+        return std::string("{\"result\": \"") + result_name(c.result) + "\", \"moves_needed\": "
+            + (c.moves_needed < 0 ? "null" : std::to_string(c.moves_needed))
+            + ", \"moves_available\": " + std::to_string(std::max(c.moves_available, 0)) + "}";
+    }
+
+    // The counted value of the side that moved into a position, from that position's.
+    CountedValue parent(CountedValue c) {
+        c.result = CountedValue::Result(-int(c.result));
+        return c;
+    }
+
+    // Parses --count pieces:C / board:C: the defender's last announced count C.
+    bool parse_count(std::string_view text, const Position& pos, const CountRules& rules, CountState& out,
+        std::string& error) {
+        const auto colon = text.find(':');
+        const std::string_view kind = text.substr(0, colon);
+        int c = -1;
+        if (colon != std::string_view::npos) {
+            try {
+                c = std::stoi(std::string(text.substr(colon + 1)));
+            } catch (...) {
+            }
+        }
+        if ((kind != "pieces" && kind != "board") || c < 0 || c > 64) {
+            error = "--count takes pieces:C or board:C with C the count the defender last announced (0-64)";
+            return false;
+        }
+        const std::optional<Color> attacker = pieces_honour_attacker(pos);
+        if (kind == "pieces" && !attacker) {
+            error = "--count pieces:C needs a bare defending king (pieces' honour)";
+            return false;
+        }
+        if (kind == "board" && count_phase(pos) == CountPhase::NoCount) {
+            error = "no count runs while a Bia is on the board";
+            return false;
+        }
+        const int limit = kind == "pieces" ? 2 * pieces_honour_limit(pos, *attacker, rules) : 128;
+        // After the defender's move counted c the ply is 2c - 1 (attacker to move); 2c once the
+        // attacker has replied. Which side defends under board's honour: the side not to move
+        // when it is the attacker's turn, so the ply follows the side to move alone.
+        const bool attackerToMove = attacker ? pos.side_to_move() == *attacker : true;
+        out = { limit, attackerToMove ? 2 * c - 1 : 2 * c };
+        if (out.ply < 0) out.ply = 0;
+        return true;
+    }
+
 } // namespace
 
 int probe_command(std::span<const std::string_view> args) {
     std::string fen, dir;
+    std::string_view countText;
     bool json = false;
+    CountRules rules;
     if (const char* env = std::getenv("MKTB_TABLES"); env && *env)
         dir = env;
     else
@@ -46,6 +100,22 @@ int probe_command(std::span<const std::string_view> args) {
             json = true;
         } else if (args[i] == "--tables" && i + 1 < args.size()) {
             dir = std::string(args[++i]);
+        } else if (args[i] == "--count" && i + 1 < args.size()) {
+            countText = args[++i];
+        } else if (args[i] == "--draw-when" && i + 1 < args.size()) {
+            const std::string_view v = args[++i];
+            if (v != "exceeded" && v != "reached") {
+                std::fputs("mktb probe: --draw-when takes exceeded or reached\n", stderr);
+                return kExitBadInput;
+            }
+            rules.draw_when = v == "reached" ? DrawWhen::Reached : DrawWhen::Exceeded;
+        } else if (args[i] == "--limit-precedence" && i + 1 < args.size()) {
+            const std::string_view v = args[++i];
+            if (v != "min" && v != "khon_before_knights") {
+                std::fputs("mktb probe: --limit-precedence takes min or khon_before_knights\n", stderr);
+                return kExitBadInput;
+            }
+            rules.limit_precedence = v == "min" ? LimitPrecedence::Min : LimitPrecedence::KhonBeforeKnights;
         } else if (args[i].starts_with("--")) {
             std::fprintf(stderr, "mktb probe: unknown option '%s'\n", std::string(args[i]).c_str());
             return kExitBadInput;
@@ -58,7 +128,10 @@ int probe_command(std::span<const std::string_view> args) {
         }
     }
     if (fen.empty()) {
-        std::fputs("usage: mktb probe \"<FEN>\" [--json] [--tables DIR]\n", stderr);
+        std::fputs("usage: mktb probe \"<FEN>\" [--json] [--count pieces:C|board:C] [--draw-when "
+                   "exceeded|reached]\n                  [--limit-precedence min|khon_before_knights] "
+                   "[--tables DIR]\n",
+            stderr);
         return kExitBadInput;
     }
     Position pos;
@@ -68,6 +141,21 @@ int probe_command(std::span<const std::string_view> args) {
         std::fprintf(stderr, "mktb probe: bad FEN: %s\n", e.what());
         return kExitBadInput;
     }
+    // The count: from --count, else from FEN fields 4-5, else the one the position starts now.
+    CountState count = pos.count_state().limit ? pos.count_state() : fresh_count(pos, rules);
+    if (!countText.empty()) {
+        std::string error;
+        if (!parse_count(countText, pos, rules, count, error)) {
+            std::fprintf(stderr, "mktb probe: %s\n", error.c_str());
+            return kExitBadInput;
+        }
+    }
+    const CountPhase phase = count_phase(pos);
+    const bool counted = phase == CountPhase::PiecesHonour || phase == CountPhase::BareKings;
+    const char* uncounted = phase == CountPhase::NoCount
+        ? "a Bia is on the board: the value under the count that its conversion starts is not computed yet"
+        : "board's honour (both sides have men): its counted metric is not computed yet";
+
     const Tablebase tables(dir);
     try {
         const std::optional<Value> value = tables.probe(pos);
@@ -80,7 +168,9 @@ int probe_command(std::span<const std::string_view> args) {
         struct Scored {
             Move move;
             Value value; // for the side that moves
+            CountedValue count; // likewise, when counted
         };
+        const CountedValue here = counted_pieces_honour(pos, *value, count, rules);
         std::vector<Scored> moves;
         for (Move m : legal_moves(pos)) {
             Position next = pos;
@@ -88,30 +178,51 @@ int probe_command(std::span<const std::string_view> args) {
             const std::optional<Value> v = tables.probe(next);
             if (!v) {
                 const Material mm = Material::of(next).canonical();
-                std::fprintf(stderr, "mktb probe: no table for %s (after %s) in %s\n",
-                    mm.name().c_str(), move_to_uci(m).c_str(), dir.c_str());
+                std::fprintf(stderr, "mktb probe: no table for %s (after %s) in %s\n", mm.name().c_str(),
+                    move_to_uci(m).c_str(), dir.c_str());
                 return kExitNoTable;
             }
-            moves.push_back({ m, v->parent() });
+            // Under pieces' honour the count runs on, one ply per move, and never restarts.
+            const CountState after { count.limit, count.ply + 1 };
+            moves.push_back({ m, v->parent(), parent(counted_pieces_honour(next, *v, after, rules)) });
         }
-        std::stable_sort(moves.begin(), moves.end(),
-            [](const Scored& a, const Scored& b) { return better(a.value, b.value); });
+        std::stable_sort(moves.begin(), moves.end(), [&](const Scored& a, const Scored& b) {
+            if (counted && a.count.result != b.count.result) return a.count.result > b.count.result;
+            return better(a.value, b.value);
+        });
         const Color stm = pos.side_to_move();
         if (json) {
-            std::printf("{\"fen\": \"%s\", \"pure\": %s, \"moves\": [", pos.fen().c_str(),
-                json_value(*value).c_str());
+            std::printf("{\"fen\": \"%s\", \"pure\": %s, \"counted\": %s", pos.fen().c_str(),
+                json_value(*value).c_str(), counted ? json_counted(here).c_str() : "null");
+            if (!counted) std::printf(", \"counted_unavailable\": \"%s\"", uncounted);
+            std::printf(", \"moves\": [");
             for (std::size_t i = 0; i < moves.size(); ++i)
-                std::printf("%s{\"uci\": \"%s\", \"pure\": %s}", i ? ", " : "",
-                    move_to_uci(moves[i].move).c_str(), json_value(moves[i].value).c_str());
+                std::printf("%s{\"uci\": \"%s\", \"pure\": %s, \"counted\": %s}", i ? ", " : "",
+                    move_to_uci(moves[i].move).c_str(), json_value(moves[i].value).c_str(),
+                    counted ? json_counted(moves[i].count).c_str() : "null");
             std::printf("]}\n");
             return kExitOk;
         }
-        std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm],
-            sentence(stm, *value).c_str());
-        if (!moves.empty()) std::printf("moves (best first, * keeps the result):\n");
-        for (const Scored& s : moves)
-            std::printf("  %c %-6s %s\n", s.value == moves[0].value ? '*' : ' ',
-                move_to_uci(s.move).c_str(), sentence(stm, s.value).c_str());
+        std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm], sentence(stm, *value).c_str());
+        if (phase == CountPhase::PiecesHonour) {
+            const int left = here.moves_available;
+            std::printf("count: pieces' honour, limit %d, %d attacker move%s left%s\n", count.limit / 2,
+                std::max(left, 0), left == 1 ? "" : "s", left <= 0 ? " (drawn by the count)" : "");
+            if (here.moves_needed > 0 && here.result == CountedValue::Result::Draw)
+                std::printf("but only %d moves remain in the count: draw under the count\n", std::max(left, 0));
+            else if (here.moves_needed > 0)
+                std::printf("won within the count: %d of %d moves needed\n", here.moves_needed, left);
+        } else if (!counted) {
+            std::printf("under the count: not answered (%s)\n", uncounted);
+        }
+        if (!moves.empty()) std::printf("moves (best first, * keeps the best result):\n");
+        for (const Scored& m : moves) {
+            const bool best = m.value == moves[0].value && (!counted || m.count.result == moves[0].count.result);
+            std::printf("  %c %-6s %-22s", best ? '*' : ' ', move_to_uci(m.move).c_str(),
+                sentence(stm, m.value).c_str());
+            if (counted) std::printf(" counted: %s", result_name(m.count.result));
+            std::printf("\n");
+        }
         return kExitOk;
     } catch (const TableError& e) {
         std::fprintf(stderr, "mktb probe: %s\n", e.what());

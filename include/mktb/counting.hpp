@@ -1,0 +1,69 @@
+// mktb/counting.hpp - Makruk's counting rules (spec §2-3) as data and arithmetic: the phase a
+// position is in, the pieces' honour limit of the attacker's material, the count a position
+// starts, and how many moves the attacker has left under a count state.
+//
+// The count state is Fairy-Stockfish's (countingLimit, countingPly) in plies. Its one rule is
+// "drawn once countingPly > countingLimit and the side to move is not mated", so the attacker
+// may move while the ply before its move is <= the limit, which gives both honours' budgets:
+// a fresh board count leaves 64 attacker moves with the defender to move and 65 with the
+// attacker to move; a pieces' honour count leaves A = L - c (defender to move) or L - c + 1.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "mktb/position.hpp"
+#include "mktb/value.hpp"
+
+namespace mktb {
+
+enum class LimitPrecedence : std::uint8_t {
+    Min, // the least limit of the clauses that hold (Fairy-Stockfish)
+    KhonBeforeKnights // one Khon (44) overrides two Mas (32)
+};
+enum class DrawWhen : std::uint8_t {
+    Exceeded, // drawn when the defender completes the move counted L + 1 (default)
+    Reached // drawn when it completes the move counted L (Cambodian): one move fewer
+};
+
+// The rule options of spec §2; the defaults reproduce Fairy-Stockfish.
+struct CountRules {
+    LimitPrecedence limit_precedence = LimitPrecedence::Min;
+    DrawWhen draw_when = DrawWhen::Exceeded;
+    bool operator==(const CountRules&) const = default;
+};
+
+enum class CountPhase : std::uint8_t {
+    NoCount, // a Bia is on the board: no deadline
+    PiecesHonour, // one side has a bare king, the other has men
+    BoardHonour, // both sides have men
+    BareKings // nothing left to win
+};
+
+CountPhase count_phase(const Position& pos);
+
+// The side with men when the other is bare (pieces' honour); nullopt otherwise.
+std::optional<Color> pieces_honour_attacker(const Position& pos);
+
+// L of spec §2.1, read from the attacker's men.
+int pieces_honour_limit(const Position& pos, Color attacker, const CountRules& rules);
+
+// The count a position would start now (spec §2.2-2.3): pieces' honour at c = N, board's
+// honour at ply 0; no count with a Bia on the board or bare kings.
+CountState fresh_count(const Position& pos, const CountRules& rules);
+
+// Attacker moves left under `count` (may be <= 0: drawn by the count).
+int attacker_moves_left(CountState count, bool attacker_to_move, const CountRules& rules);
+
+// The answer under the count for a pieces' honour position, from its pure value for the side
+// to move: won (or lost) within the count iff the mate needs at most the attacker moves left.
+struct CountedValue {
+    enum class Result : std::int8_t { Loss = -1, Draw = 0, Win = 1 };
+    Result result = Result::Draw; // for the side to move
+    int moves_needed = -1; // attacker moves to mate (pure), -1 when there is no forced mate
+    int moves_available = 0; // attacker moves left in the count
+};
+CountedValue counted_pieces_honour(const Position& pos, Value pure, CountState count,
+    const CountRules& rules);
+
+} // namespace mktb

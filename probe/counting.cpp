@@ -1,0 +1,82 @@
+// counting.cpp - the counting rules' arithmetic (see mktb/counting.hpp).
+#include "mktb/counting.hpp"
+
+#include <algorithm>
+
+namespace mktb {
+
+namespace {
+
+    bool bare(const Position& pos, Color c) { return pos.pieces(c) == pos.pieces(c, KHUN); }
+
+} // namespace
+
+CountPhase count_phase(const Position& pos) {
+    if (pos.pieces(BIA)) return CountPhase::NoCount;
+    const bool w = bare(pos, WHITE), b = bare(pos, BLACK);
+    if (w && b) return CountPhase::BareKings;
+    return w || b ? CountPhase::PiecesHonour : CountPhase::BoardHonour;
+}
+
+std::optional<Color> pieces_honour_attacker(const Position& pos) {
+    if (count_phase(pos) != CountPhase::PiecesHonour) return std::nullopt;
+    return bare(pos, WHITE) ? BLACK : WHITE;
+}
+
+int pieces_honour_limit(const Position& pos, Color attacker, const CountRules& rules) {
+    // Spec §2.1: the least limit among the clauses that hold.
+    const int r = pos.count(attacker, RUEA), s = pos.count(attacker, KHON), n = pos.count(attacker, MA);
+    int limit = 64;
+    if (r >= 2) limit = std::min(limit, 8);
+    if (r == 1) limit = std::min(limit, 16);
+    if (s >= 2) limit = std::min(limit, 22);
+    if (n >= 2 && !(rules.limit_precedence == LimitPrecedence::KhonBeforeKnights && s == 1))
+        limit = std::min(limit, 32);
+    if (s == 1) limit = std::min(limit, 44);
+    return limit;
+}
+
+CountState fresh_count(const Position& pos, const CountRules& rules) {
+    switch (count_phase(pos)) {
+    case CountPhase::PiecesHonour: {
+        const Color attacker = *pieces_honour_attacker(pos);
+        const int men = popcount(pos.pieces());
+        // c = N: countingPly = 2N with the defender to move, 2N - 1 with the attacker to move.
+        return { 2 * pieces_honour_limit(pos, attacker, rules),
+            2 * men - (pos.side_to_move() == attacker ? 1 : 0) };
+    }
+    case CountPhase::BoardHonour:
+        return { 128, 0 };
+    default:
+        return {};
+    }
+}
+
+int attacker_moves_left(CountState count, bool attacker_to_move, const CountRules& rules) {
+    // The attacker moves at plies p, p + 2, ... (or p + 1, p + 3, ...) while they are <= limit.
+    const int p = count.ply + (attacker_to_move ? 0 : 1);
+    const int moves = p <= count.limit ? (count.limit - p) / 2 + 1 : 0;
+    return rules.draw_when == DrawWhen::Reached ? moves - 1 : moves;
+}
+
+CountedValue counted_pieces_honour(const Position& pos, Value pure, CountState count,
+    const CountRules& rules) {
+    CountedValue v;
+    const std::optional<Color> attacker = pieces_honour_attacker(pos);
+    if (!attacker) return v;
+    const bool attackerToMove = pos.side_to_move() == *attacker;
+    v.moves_available = attacker_moves_left(count, attackerToMove, rules);
+    if (pure.is_draw()) return v;
+    // Attacker moves to mate: the attacker mates in N, or the defender is mated in N (= N
+    // attacker moves). A bare king never mates.
+    v.moves_needed = std::abs(pure.mate_in_moves());
+    if (pure.plies == 0) { // the defender is already mated: the count cannot take that back
+        v.result = CountedValue::Result::Loss;
+        return v;
+    }
+    if (v.moves_needed <= v.moves_available)
+        v.result = attackerToMove ? CountedValue::Result::Win : CountedValue::Result::Loss;
+    return v;
+}
+
+} // namespace mktb

@@ -1,0 +1,156 @@
+// test_counting.cpp - the counting rules' arithmetic against spec §2 and the published KMITL
+// figure, and pieces' honour answers against fairy-stockfish with counting on.
+#include <catch2/catch.hpp>
+
+#include "mktb/counting.hpp"
+#include "mktb/movegen.hpp"
+#include "support/engine.hpp"
+#include "support/random_positions.hpp"
+#include "support/tables.hpp"
+
+using namespace mktb;
+
+namespace {
+
+Position fen(const char* f) { return Position::from_fen(f); }
+
+int limit_of(const char* f, CountRules rules = {}) {
+    const Position pos = fen(f);
+    return pieces_honour_limit(pos, *pieces_honour_attacker(pos), rules);
+}
+
+} // namespace
+
+TEST_CASE("Pieces' honour limits follow the table of spec 2.1", "[counting]") {
+    CHECK(limit_of("7k/8/8/8/8/8/8/KRR5 w") == 8);
+    CHECK(limit_of("7k/8/8/8/8/8/8/KR6 w") == 16);
+    CHECK(limit_of("7k/8/8/8/8/8/8/KRSS4 w") == 16); // the least clause wins
+    CHECK(limit_of("7k/8/8/8/8/8/8/KSS5 w") == 22);
+    CHECK(limit_of("7k/8/8/8/8/8/8/KNN5 w") == 32);
+    CHECK(limit_of("7k/8/8/8/8/8/8/KS6 w") == 44);
+    CHECK(limit_of("7k/8/8/8/8/8/8/KN6 w") == 64);
+    CHECK(limit_of("7k/8/8/8/8/8/8/KMMM4 w") == 64);
+    // Khon + 2 Ma: 32 by default, 44 when one Khon takes precedence.
+    CHECK(limit_of("7k/8/8/8/8/8/8/KSNN4 w") == 32);
+    CHECK(limit_of("7k/8/8/8/8/8/8/KSNN4 w", { LimitPrecedence::KhonBeforeKnights }) == 44);
+    // Black as the attacker.
+    CHECK(limit_of("7K/8/8/8/8/8/8/krr5 w") == 8);
+}
+
+TEST_CASE("Fresh counts and the attacker's moves left (spec 2.1-2.3)", "[counting]") {
+    // The spec's example is the count K+Khon+Met vs K starts with Black (defender) to move.
+    const Position ksm = fen("8/3k4/6M1/2K1S3/8/8/8/8 b - - 0 1");
+    CHECK(fresh_count(ksm, {}) == CountState { 88, 8 });
+    CHECK(attacker_moves_left(fresh_count(ksm, {}), false, {}) == 40); // A = L - N
+    // KMITL: K+Khon+Met vs K with the attacker to move has 41 moves from a fresh count.
+    const Position ksmW = fen("8/3k4/6M1/2K1S3/8/8/8/8 w - - 0 1");
+    CHECK(attacker_moves_left(fresh_count(ksmW, {}), true, {}) == 41);
+    // KRvK: 13 moves with the defender to move, 14 with the attacker to move.
+    CHECK(attacker_moves_left(fresh_count(fen("8/8/8/4k3/8/8/8/R3K3 b"), {}), false, {}) == 13);
+    CHECK(attacker_moves_left(fresh_count(fen("8/8/8/4k3/8/8/8/R3K3 w"), {}), true, {}) == 14);
+    // The Cambodian "reached" rule: one move fewer.
+    CHECK(attacker_moves_left({ 32, 6 }, true, { LimitPrecedence::Min, DrawWhen::Reached }) == 13);
+    // Board's honour from a fresh start: 64 moves with the defender to move, 65 with the attacker.
+    const Position board = fen("7k/7m/8/8/8/8/8/KR6 w");
+    CHECK(count_phase(board) == CountPhase::BoardHonour);
+    CHECK(fresh_count(board, {}) == CountState { 128, 0 });
+    CHECK(attacker_moves_left({ 128, 0 }, false, {}) == 64);
+    CHECK(attacker_moves_left({ 128, 0 }, true, {}) == 65);
+    // After the defender's move counted c the ply is 2c - 1; past the limit nothing is left.
+    CHECK(attacker_moves_left({ 32, 31 }, true, {}) == 1); // counted 16 = L: one last move
+    CHECK(attacker_moves_left({ 32, 33 }, true, {}) == 0); // counted 17: drawn
+    // A <= 0 at the start: 2 Rueas (L = 8) with 8 men on the board: drawn at once.
+    const Position crowded = fen("7k/8/8/8/8/8/8/KRRSSNN1 b");
+    CHECK(attacker_moves_left(fresh_count(crowded, {}), false, {}) == 0);
+    CHECK(counted_pieces_honour(crowded, Value::mate_in_plies(2), fresh_count(crowded, {}), {}).result
+        == CountedValue::Result::Draw);
+    // No count with a Bia on the board.
+    CHECK(count_phase(fen("7k/8/8/8/8/P7/8/K7 w")) == CountPhase::NoCount);
+    CHECK(fresh_count(fen("7k/8/8/8/8/P7/8/K7 w"), {}) == CountState {});
+}
+
+TEST_CASE("The count turns 278,040 K+Khon+Met vs K wins into draws (KMITL 2026)", "[counting][gen]") {
+    // Published: with the attacker to move, 85.77 % won without counting, 83.49 % under a
+    // fresh count (41 moves), 278,040 positions fewer.
+    const Tablebase tables(test::tables_up_to_4_men());
+    const LoadedTable& t = *tables.table(test::material("KSMvK"));
+    std::uint64_t legal = 0, pure = 0, counted = 0;
+    for (std::uint64_t i = 0; i < t.index().size(); ++i) {
+        Position pos;
+        if (!t.index().decode(i, pos)) continue;
+        pos.set_side_to_move(WHITE);
+        if (pos.attacked_by(WHITE, pos.king_square(BLACK), pos.pieces())) continue;
+        const int boards = t.index().orbit_size(pos);
+        const Value v = t.value(WHITE, i);
+        legal += boards;
+        pure += v.is_win() ? boards : 0;
+        if (counted_pieces_honour(pos, v, fresh_count(pos, {}), {}).result == CountedValue::Result::Win)
+            counted += boards;
+    }
+    CHECK(pure - counted == 278040);
+    CHECK(std::round(10000.0 * double(pure) / double(legal)) == 8577);
+    CHECK(std::round(10000.0 * double(counted) / double(legal)) == 8349);
+}
+
+TEST_CASE("Exceeded and reached differ by exactly one move", "[counting][gen]") {
+    const Tablebase tables(test::tables_up_to_4_men());
+    // White mates in 14 (the table), 14 moves left on a fresh KRvK count with White to move.
+    const Position pos = fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+    const Value v = *tables.probe(pos);
+    REQUIRE(v.mate_in_moves() == 14);
+    CHECK(counted_pieces_honour(pos, v, fresh_count(pos, {}), {}).result == CountedValue::Result::Win);
+    const CountRules reached { LimitPrecedence::Min, DrawWhen::Reached };
+    CHECK(counted_pieces_honour(pos, v, fresh_count(pos, reached), reached).result
+        == CountedValue::Result::Draw);
+}
+
+TEST_CASE("Pieces' honour answers agree with fairy-stockfish's mate proofs (count on)",
+    "[counting][gen][oracle]") {
+    const Tablebase tables(test::tables_up_to_4_men());
+    test::Engine engine(test::engine_path()); // plain makruk: counting on
+    test::Rng rng(2026);
+    int proofs = 0, countDraws = 0, n = 0;
+    for (const char* name : { "KRvK", "KRRvK", "KSSvK", "KSMvK", "KSNvK", "KRSvK", "KNMvK", "KRMvK" }) {
+        const Material m = test::material(name);
+        const Index index(m);
+        for (int k = 0; k < 40;) {
+            Position pos;
+            if (!index.decode(rng() % index.size(), pos)) continue;
+            pos.set_side_to_move(Color(rng() & 1));
+            if (!pos.validity_error().empty() || legal_moves(pos).size == 0) continue;
+            // A random count state of this material, the root itself not yet drawn.
+            const CountState fresh = fresh_count(pos, {});
+            const int ply = fresh.ply + int(rng() % std::uint64_t(fresh.limit - fresh.ply + 1));
+            pos.set_count_state({ fresh.limit, ply });
+            ++k, ++n;
+            const Value pure = *tables.probe(pos);
+            const CountedValue ours = counted_pieces_honour(pos, pure, pos.count_state(), {});
+            if (ours.result == CountedValue::Result::Draw && !pure.is_draw()) ++countDraws;
+            engine.send("position fen " + pos.fen());
+            engine.send("go nodes 100000");
+            int mate = 0;
+            bool proved = false;
+            for (std::string line = engine.read_line(); !line.starts_with("bestmove"); line = engine.read_line()) {
+                if (line.find("bound") != std::string::npos) continue;
+                if (const auto at = line.find(" score mate "); at != std::string::npos) {
+                    mate = std::stoi(line.substr(at + 12));
+                    proved = true;
+                } else if (line.find(" score cp ") != std::string::npos) {
+                    proved = false;
+                }
+            }
+            INFO(pos.fen() << ": pure " << describe(pure) << ", " << ours.moves_available
+                           << " attacker moves left, engine mate " << mate);
+            if (!proved) continue;
+            ++proofs;
+            // A proof under the count: we must call it won (or lost) within the count, in at most
+            // as many moves; a position we call drawn by the count must have no proof.
+            REQUIRE(ours.result != CountedValue::Result::Draw);
+            REQUIRE(ours.result == (mate > 0 ? CountedValue::Result::Win : CountedValue::Result::Loss));
+            REQUIRE(ours.moves_needed <= std::abs(mate));
+        }
+    }
+    CHECK(n == 320);
+    CHECK(proofs >= 30); // the comparison must not be vacuous
+    CHECK(countDraws >= 20); // pure wins the count turns into draws were exercised
+}
