@@ -36,6 +36,21 @@ namespace {
 
 constexpr std::uint64_t kBlock = 4096; // slots per unit of parallel work
 
+// Runs fn(begin, end) over [0, n) cut in blocks of kBlock slots, in parallel, reporting
+// progress; the one parallel loop every phase and the verifier use.
+template<class Fn>
+void parallel_blocks(std::uint64_t n, Progress* progress, const std::string& phase, Fn&& fn) {
+    if (progress) progress->phase(phase, n);
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
+        [&](const tbb::blocked_range<std::uint64_t>& r) {
+            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
+                const std::uint64_t end = std::min(n, (b + 1) * kBlock);
+                fn(b * kBlock, end);
+                if (progress) progress->advance(end - b * kBlock);
+            }
+        });
+}
+
 // A level beyond what the cell type holds: generate again with wider cells.
 struct NeedWiderCells { };
 
@@ -55,14 +70,9 @@ public:
     Value probe(const Position& pos) const {
         const Material m = Material::of(pos);
         if (m.bare_kings()) return Value::draw();
-        const bool swap = !m.is_canonical();
-        const Material canon = swap ? m.swapped() : m;
+        const Material canon = m.canonical();
         for (const auto& [mat, t] : tables_)
-            if (mat == canon) {
-                if (!swap) return t->value(pos.side_to_move(), t->index().encode(pos));
-                const Position p = colour_swapped(pos);
-                return t->value(p.side_to_move(), t->index().encode(p));
-            }
+            if (mat == canon) return t->probe(pos);
         throw TableError("no table for " + canon.name());
     }
 
@@ -159,18 +169,11 @@ struct Context {
     // i, or end), tested before the board is decoded.
     template<class Next, class Fn>
     void for_each_board(const std::string& phase, Next&& wanted, Fn&& fn) {
-        const std::uint64_t n = index.size();
-        if (progress) progress->phase(material.name() + ": " + phase, n);
-        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
-            [&](const tbb::blocked_range<std::uint64_t>& r) {
-                for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-                    const std::uint64_t end = std::min(n, (b + 1) * kBlock);
-                    for (std::uint64_t i = wanted(b * kBlock, end); i < end;
-                         i = wanted(i + 1, end)) {
-                        Position pos;
-                        if (index.decode(i, pos)) fn(i, pos);
-                    }
-                    if (progress) progress->advance(end - b * kBlock);
+        parallel_blocks(index.size(), progress, material.name() + ": " + phase,
+            [&](std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t i = wanted(begin, end); i < end; i = wanted(i + 1, end)) {
+                    Position pos;
+                    if (index.decode(i, pos)) fn(i, pos);
                 }
             });
     }
@@ -198,20 +201,14 @@ struct Context {
 // Phase "invalid": slots that are no board, and boards whose side not to move is in check.
 template<class Cell>
 void phase_invalid(Context<Cell>& ctx) {
-    const std::uint64_t n = ctx.index.size();
-    if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": invalid", n);
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
-        [&](const tbb::blocked_range<std::uint64_t>& r) {
-            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-                const std::uint64_t end = std::min(n, (b + 1) * kBlock);
-                for (std::uint64_t i = b * kBlock; i < end; ++i) {
-                    Position pos;
-                    const bool board = ctx.index.decode(i, pos);
-                    for (Color c : { WHITE, BLACK })
-                        if (!board || pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
-                            ctx.cells[c][i] = Context<Cell>::kInvalid;
-                }
-                if (ctx.progress) ctx.progress->advance(end - b * kBlock);
+    parallel_blocks(ctx.index.size(), ctx.progress, ctx.material.name() + ": invalid",
+        [&](std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t i = begin; i < end; ++i) {
+                Position pos;
+                const bool board = ctx.index.decode(i, pos);
+                for (Color c : { WHITE, BLACK })
+                    if (!board || pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
+                        ctx.cells[c][i] = Context<Cell>::kInvalid;
             }
         });
 }
@@ -505,43 +502,35 @@ std::uint64_t verify(
     const Index& index = table->index();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;
-    const std::uint64_t n = index.size();
-    if (progress) progress->phase(m.name() + ": verify", n);
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
-        [&](const tbb::blocked_range<std::uint64_t>& r) {
-            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-                const std::uint64_t end = std::min(n, (b + 1) * kBlock);
-                for (std::uint64_t i = b * kBlock; i < end; ++i) {
-                    Position pos;
-                    if (!index.decode(i, pos)) continue;
-                    for (Color c : { WHITE, BLACK }) {
-                        pos.set_side_to_move(c);
-                        if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
-                        const MoveList moves = legal_moves(pos);
-                        Value expected = pos.in_check() ? Value::mate_in_plies(0) : Value::draw();
-                        for (std::size_t k = 0; k < std::size_t(moves.size); ++k) {
-                            const Move mv = moves.moves[k];
-                            const bool conversion = is_conversion(pos, mv);
-                            const auto u = pos.do_move(mv);
-                            const Value v
-                                = (conversion ? children.probe(pos)
-                                              : table->value(pos.side_to_move(), index.encode(pos)))
-                                      .parent();
-                            pos.undo_move(mv, u);
-                            if (k == 0 || better(v, expected)) expected = v;
-                        }
-                        const Value stored = table->value(c, i);
-                        if (stored == expected) continue;
-                        if (bad.fetch_add(1) < 5 && report) {
-                            std::lock_guard lock(reportMutex);
-                            *report += pos.fen() + ": stored " + describe(stored)
-                                + ", successors give " + describe(expected) + "\n";
-                        }
-                    }
+    parallel_blocks(index.size(), progress, m.name() + ": verify", [&](std::uint64_t begin, std::uint64_t end) {
+        for (std::uint64_t i = begin; i < end; ++i) {
+            Position pos;
+            if (!index.decode(i, pos)) continue;
+            for (Color c : { WHITE, BLACK }) {
+                pos.set_side_to_move(c);
+                if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
+                // The value a one-ply search gives: mated or stalemated without moves, else
+                // the best successor seen from this side.
+                const MoveList moves = legal_moves(pos);
+                Value expected = pos.in_check() ? Value::mate_in_plies(0) : Value::draw();
+                for (int k = 0; k < moves.size; ++k) {
+                    const Move mv = moves.moves[std::size_t(k)];
+                    const bool conversion = is_conversion(pos, mv);
+                    const auto u = pos.do_move(mv);
+                    const Value v = (conversion ? children.probe(pos) : table->probe(pos)).parent();
+                    pos.undo_move(mv, u);
+                    if (k == 0 || better(v, expected)) expected = v;
                 }
-                if (progress) progress->advance(end - b * kBlock);
+                const Value stored = table->value(c, i);
+                if (stored == expected) continue;
+                if (bad.fetch_add(1) < 5 && report) {
+                    std::lock_guard lock(reportMutex);
+                    *report += pos.fen() + ": stored " + describe(stored) + ", successors give "
+                        + describe(expected) + "\n";
+                }
             }
-        });
+        }
+    });
     if (progress) progress->finish();
     return bad;
 }

@@ -185,15 +185,18 @@ const LoadedTable* Tablebase::table(const Material& canonical) const {
     return (tables_[name] = std::move(t)).get();
 }
 
+Value LoadedTable::probe(const Position& pos) const {
+    if (Material::of(pos) == index_.material()) return value(pos.side_to_move(), index_.encode(pos));
+    const Position p = colour_swapped(pos);
+    return value(p.side_to_move(), index_.encode(p));
+}
+
 std::optional<Value> Tablebase::probe(const Position& pos) const {
     const Material m = Material::of(pos);
     if (m.bare_kings()) return Value::draw();
-    const bool swap = !m.is_canonical();
-    const LoadedTable* t = table(swap ? m.swapped() : m);
+    const LoadedTable* t = table(m.canonical());
     if (!t) return std::nullopt;
-    if (!swap) return t->value(pos.side_to_move(), t->index().encode(pos));
-    const Position p = colour_swapped(pos);
-    return t->value(p.side_to_move(), t->index().encode(p));
+    return t->probe(pos);
 }
 
 std::string describe(Value v) {

@@ -66,7 +66,9 @@ public:
         const std::uint8_t* p = cells_[stm].data() + slot * std::size_t(cell_bytes_);
         return Value::from_cell(cell_bytes_ == 1 ? p[0] : unsigned(p[0] | p[1] << 8));
     }
-    std::span<const std::uint8_t> raw_cells(Color stm) const { return cells_[stm]; }
+    // The value of a position of this table's material in either colour orientation (a
+    // position whose stronger side is Black is looked up as its colour-swapped twin).
+    Value probe(const Position& pos) const;
 
 private:
     explicit LoadedTable(const Material& m)
