@@ -151,10 +151,9 @@ int probe_command(std::span<const std::string_view> args) {
         }
     }
     const CountPhase phase = count_phase(pos);
-    const bool counted = phase == CountPhase::PiecesHonour || phase == CountPhase::BareKings;
-    const char* uncounted = phase == CountPhase::NoCount
-        ? "a Bia is on the board: the value under the count that its conversion starts is not computed yet"
-        : "board's honour (both sides have men): its counted metric is not computed yet";
+    const bool counted = phase != CountPhase::NoCount;
+    const char* uncounted
+        = "a Bia is on the board: the value under the count its conversion starts is not computed yet";
 
     const Tablebase tables(dir);
     try {
@@ -170,7 +169,7 @@ int probe_command(std::span<const std::string_view> args) {
             Value value; // for the side that moves
             CountedValue count; // likewise, when counted
         };
-        const CountedValue here = counted_pieces_honour(pos, *value, count, rules);
+        const CountedValue here = counted ? *tables.probe_counted(pos, count, rules) : CountedValue {};
         std::vector<Scored> moves;
         for (Move m : legal_moves(pos)) {
             Position next = pos;
@@ -182,9 +181,15 @@ int probe_command(std::span<const std::string_view> args) {
                     move_to_uci(m).c_str(), dir.c_str());
                 return kExitNoTable;
             }
-            // Under pieces' honour the count runs on, one ply per move, and never restarts.
-            const CountState after { count.limit, count.ply + 1 };
-            moves.push_back({ m, v->parent(), parent(counted_pieces_honour(next, *v, after, rules)) });
+            // The count runs on, one ply per move, and never restarts, except that baring the
+            // defender under board's honour starts a fresh pieces' honour count.
+            CountedValue c;
+            if (counted) {
+                const bool bares = phase == CountPhase::BoardHonour && count_phase(next) == CountPhase::PiecesHonour;
+                const CountState after = bares ? fresh_count(next, rules) : CountState { count.limit, count.ply + 1 };
+                c = parent(*tables.probe_counted(next, after, rules));
+            }
+            moves.push_back({ m, v->parent(), c });
         }
         std::stable_sort(moves.begin(), moves.end(), [&](const Scored& a, const Scored& b) {
             if (counted && a.count.result != b.count.result) return a.count.result > b.count.result;
@@ -204,14 +209,24 @@ int probe_command(std::span<const std::string_view> args) {
             return kExitOk;
         }
         std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm], sentence(stm, *value).c_str());
-        if (phase == CountPhase::PiecesHonour) {
-            const int left = here.moves_available;
-            std::printf("count: pieces' honour, limit %d, %d attacker move%s left%s\n", count.limit / 2,
-                std::max(left, 0), left == 1 ? "" : "s", left <= 0 ? " (drawn by the count)" : "");
-            if (here.moves_needed > 0 && here.result == CountedValue::Result::Draw)
-                std::printf("but only %d moves remain in the count: draw under the count\n", std::max(left, 0));
-            else if (here.moves_needed > 0)
+        if (counted && phase != CountPhase::BareKings) {
+            const int left = std::max(here.moves_available, 0);
+            if (phase == CountPhase::PiecesHonour)
+                std::printf("count: pieces' honour, limit %d, %d attacker move%s left\n", count.limit / 2,
+                    left, left == 1 ? "" : "s");
+            else
+                std::printf("count: board's honour, %d plies of %d played, %d moves left to the side that "
+                            "would win\n",
+                    count.ply, count.limit, left);
+            if (here.result == CountedValue::Result::Win)
                 std::printf("won within the count: %d of %d moves needed\n", here.moves_needed, left);
+            else if (here.result == CountedValue::Result::Loss)
+                std::printf("lost within the count: the opponent needs %d of %d moves\n", here.moves_needed, left);
+            else if (here.moves_needed > 0)
+                std::printf("but only %d moves remain in the count (%d needed): draw under the count\n", left,
+                    here.moves_needed);
+            else if (!value->is_draw())
+                std::printf("no mate or winning capture can be forced in time: draw under the count\n");
         } else if (!counted) {
             std::printf("under the count: not answered (%s)\n", uncounted);
         }

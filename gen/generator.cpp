@@ -27,6 +27,7 @@
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 
+#include "mktb/counting.hpp"
 #include "mktb/movegen.hpp"
 #include "mktb/unmove.hpp"
 
@@ -54,15 +55,22 @@ void parallel_blocks(std::uint64_t n, Progress* progress, const std::string& pha
 // A level beyond what the cell type holds: generate again with wider cells.
 struct NeedWiderCells { };
 
-// The smaller tables this ending converts into, looked up without locks.
+// The smaller tables this ending converts into, looked up without locks, and the value of a
+// conversion in the metric being generated.
 class Children {
 public:
-    Children(const Material& m, const Tablebase& tables) {
+    Children(const Material& m, const Tablebase& tables, Metric metric, const CountRules& rules)
+        : metric_(metric)
+        , rules_(rules) {
         for (const Material& c : m.children()) {
             const LoadedTable* t = tables.table(c);
             if (!t)
                 throw TableError("the table of " + c.name() + " (which " + m.name()
                     + " converts into) is missing from " + tables.dir() + ": generate it first");
+            if (metric == Metric::Board && count_phase(c) == CountPhase::BoardHonour
+                && (!t->has(Metric::Board) || t->rules() != encode(rules)))
+                throw TableError("the table of " + c.name() + " lacks the board's honour values "
+                    + "for these counting options: generate it again");
             tables_.push_back({ c, t });
         }
     }
@@ -72,11 +80,24 @@ public:
         if (m.bare_kings()) return Value::draw();
         const Material canon = m.canonical();
         for (const auto& [mat, t] : tables_)
-            if (mat == canon) return t->probe(pos);
+            if (mat == canon) {
+                if (metric_ == Metric::Dtm) return t->probe(pos);
+                // Board's honour: a capture that keeps men on both sides continues the count,
+                // one that bares the defender succeeds when its fresh pieces' honour count
+                // still wins (the defender, to move there, is then "mated" for this metric).
+                if (count_phase(pos) == CountPhase::BoardHonour)
+                    return t->probe(Metric::Board, pos);
+                const CountedValue c
+                    = counted_pieces_honour(pos, t->probe(pos), fresh_count(pos, rules_), rules_);
+                return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0)
+                                                              : Value::draw();
+            }
         throw TableError("no table for " + canon.name());
     }
 
 private:
+    Metric metric_;
+    CountRules rules_;
     std::vector<std::pair<Material, const LoadedTable*>> tables_;
 };
 
@@ -88,6 +109,8 @@ struct Context {
     static constexpr unsigned kMaxValue = kInvalid - 1u; // largest plies + 1
 
     const Material& material;
+    Metric metric;
+    CountRules rules;
     Index index;
     const Children& children;
     Progress* progress;
@@ -99,8 +122,10 @@ struct Context {
     // whose several successors were won at the same level is checked once per level.
     std::vector<std::uint64_t> checked[COLOR_NB];
 
-    Context(const Material& m, const Children& c, Progress* p)
+    Context(const Material& m, Metric mt, const CountRules& r, const Children& c, Progress* p)
         : material(m)
+        , metric(mt)
+        , rules(r)
         , index(m)
         , children(c)
         , progress(p) {
@@ -169,7 +194,8 @@ struct Context {
     // i, or end), tested before the board is decoded.
     template<class Next, class Fn>
     void for_each_board(const std::string& phase, Next&& wanted, Fn&& fn) {
-        parallel_blocks(index.size(), progress, material.name() + ": " + phase,
+        parallel_blocks(index.size(), progress,
+            material.name() + (metric == Metric::Board ? " board's honour: " : ": ") + phase,
             [&](std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = wanted(begin, end); i < end; i = wanted(i + 1, end)) {
                     Position pos;
@@ -345,6 +371,10 @@ TableStats phase_statistics(Context<Cell>& ctx) {
         std::array<std::uint64_t, COLOR_NB> longestSlot { ~0ULL, ~0ULL };
     };
     tbb::combinable<Local> locals;
+    // The counted view, from a fresh count: pieces' honour from DTM, board's honour from its
+    // own metric (64 attacker moves with the defender to move, 65 with the attacker to move).
+    const CountPhase phase = count_phase(ctx.material);
+    const bool counted = ctx.metric == Metric::Board || phase == CountPhase::PiecesHonour;
     ctx.for_each_board("statistics", [&](std::uint64_t i, Position& pos) {
         Local& l = locals.local();
         const int orbit = ctx.index.orbit_size(pos);
@@ -352,6 +382,15 @@ TableStats phase_statistics(Context<Cell>& ctx) {
             if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
             SideStats& s = l.side[c];
             const Value v = Value::from_cell(ctx.cells[c][i]);
+            pos.set_side_to_move(c);
+            if (counted && !v.is_draw()) {
+                const int left = ctx.metric == Metric::Board
+                    ? attacker_moves_left({ 128, 0 }, v.is_win(), ctx.rules)
+                    : counted_pieces_honour(pos, v, fresh_count(pos, ctx.rules), ctx.rules)
+                          .moves_available;
+                if (std::abs(v.mate_in_moves()) <= left)
+                    (v.is_win() ? s.counted_wins : s.counted_losses) += orbit;
+            }
             s.legal += orbit;
             if (v.is_draw()) {
                 s.draws += orbit;
@@ -371,6 +410,7 @@ TableStats phase_statistics(Context<Cell>& ctx) {
             SideStats& t = total.side[c];
             const SideStats& s = l.side[c];
             t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
+            t.counted_wins += s.counted_wins, t.counted_losses += s.counted_losses;
             for (auto [k, n] : s.win_moves) t.win_moves[k] += n;
             for (auto [k, n] : s.loss_moves) t.loss_moves[k] += n;
             if (s.longest_plies > t.longest_plies
@@ -385,6 +425,7 @@ TableStats phase_statistics(Context<Cell>& ctx) {
     stats.name = ctx.material.name();
     stats.index_size = ctx.index.size();
     stats.side = total.side;
+    stats.counted = counted;
     for (Color c : { WHITE, BLACK })
         if (total.side[c].longest_plies >= 0) {
             Position pos;
@@ -399,7 +440,7 @@ TableStats phase_statistics(Context<Cell>& ctx) {
 // narrowest cell that holds every value is chosen, and the file is written. The cells are
 // rewritten in place: the table is not needed in memory after this.
 template<class Cell>
-void phase_compress(Context<Cell>& ctx, const std::string& path, TableStats& stats) {
+void phase_compress(Context<Cell>& ctx, TableWriter& writer, TableStats& stats) {
     if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": compress", 0);
     unsigned maxValue = 0;
     for (auto& side : ctx.cells) {
@@ -425,20 +466,21 @@ void phase_compress(Context<Cell>& ctx, const std::string& path, TableStats& sta
             spans[c] = narrow[c];
         }
     }
-    write_table(path, ctx.material, cellBytes, spans);
-    stats.cell_bytes = cellBytes;
+    writer.add(ctx.metric, cellBytes, spans);
+    stats.cell_bytes = std::max(stats.cell_bytes, cellBytes);
 }
 
 template<class Cell>
-TableStats run(const Material& m, const Children& children, const Tablebase& tables,
+TableStats run(const Material& m, Metric metric, const Children& children, TableWriter& writer,
     const GenOptions& options) {
-    Context<Cell> ctx(m, children, options.progress);
+    Context<Cell> ctx(m, metric, options.rules, children, options.progress);
     std::vector<std::pair<std::string, double>> times;
+    const std::string prefix = metric == Metric::Board ? "board " : "";
     auto timed = [&](const char* name, auto&& phase) {
         const auto start = std::chrono::steady_clock::now();
         phase();
-        times.emplace_back(
-            name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        times.emplace_back(prefix + name,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     };
     TableStats stats;
     timed("invalid", [&] { phase_invalid(ctx); });
@@ -446,9 +488,23 @@ TableStats run(const Material& m, const Children& children, const Tablebase& tab
     timed("mates", [&] { phase_mates(ctx); });
     timed("iterate", [&] { phase_iterate(ctx); });
     timed("statistics", [&] { stats = phase_statistics(ctx); });
-    timed("compress", [&] { phase_compress(ctx, table_path(tables.dir(), m), stats); });
+    timed("compress", [&] { phase_compress(ctx, writer, stats); });
     stats.phase_seconds = times;
     return stats;
+}
+
+// One metric, in 8-bit cells unless a distance needs 16.
+TableStats run_metric(const Material& m, Metric metric, const Tablebase& tables,
+    TableWriter& writer, const GenOptions& options) {
+    const Children children(m, tables, metric, options.rules);
+    if (!options.wide_cells) {
+        try {
+            return run<std::uint8_t>(m, metric, children, writer, options);
+        } catch (const NeedWiderCells&) {
+            // a distance longer than 8-bit cells hold: start again with 16 bits
+        }
+    }
+    return run<std::uint16_t>(m, metric, children, writer, options);
 }
 
 std::string json_escape(const std::string& s) {
@@ -476,17 +532,21 @@ std::vector<Material> build_order(const std::vector<Material>& wanted) {
 
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options) {
     const auto start = std::chrono::steady_clock::now();
-    const Children children(m, tables);
-    TableStats stats;
-    bool wide = options.wide_cells;
-    if (!wide) {
-        try {
-            stats = run<std::uint8_t>(m, children, tables, options);
-        } catch (const NeedWiderCells&) {
-            wide = true; // a mate longer than 8-bit cells hold: start again with 16 bits
+    TableWriter writer(m, encode(options.rules));
+    TableStats stats = run_metric(m, Metric::Dtm, tables, writer, options);
+    if (count_phase(m) == CountPhase::BoardHonour) {
+        // Board's honour values beside DTM: the counted view comes from them.
+        const TableStats board = run_metric(m, Metric::Board, tables, writer, options);
+        for (Color c : { WHITE, BLACK }) {
+            stats.side[c].counted_wins = board.side[c].counted_wins;
+            stats.side[c].counted_losses = board.side[c].counted_losses;
         }
+        stats.counted = true;
+        stats.cell_bytes = std::max(stats.cell_bytes, board.cell_bytes);
+        stats.phase_seconds.insert(
+            stats.phase_seconds.end(), board.phase_seconds.begin(), board.phase_seconds.end());
     }
-    if (wide) stats = run<std::uint16_t>(m, children, tables, options);
+    writer.write(table_path(tables.dir(), m));
     if (options.progress) options.progress->finish();
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::error_code ec;
@@ -498,39 +558,48 @@ std::uint64_t verify(
     const Material& m, const Tablebase& tables, std::string* report, Progress* progress) {
     const LoadedTable* table = tables.table(m);
     if (!table) throw TableError("no table of " + m.name() + " in " + tables.dir());
-    const Children children(m, tables);
     const Index& index = table->index();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;
-    parallel_blocks(index.size(), progress, m.name() + ": verify", [&](std::uint64_t begin, std::uint64_t end) {
-        for (std::uint64_t i = begin; i < end; ++i) {
-            Position pos;
-            if (!index.decode(i, pos)) continue;
-            for (Color c : { WHITE, BLACK }) {
-                pos.set_side_to_move(c);
-                if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
-                // The value a one-ply search gives: mated or stalemated without moves, else
-                // the best successor seen from this side.
-                const MoveList moves = legal_moves(pos);
-                Value expected = pos.in_check() ? Value::mate_in_plies(0) : Value::draw();
-                for (int k = 0; k < moves.size; ++k) {
-                    const Move mv = moves.moves[std::size_t(k)];
-                    const bool conversion = is_conversion(pos, mv);
-                    const auto u = pos.do_move(mv);
-                    const Value v = (conversion ? children.probe(pos) : table->probe(pos)).parent();
-                    pos.undo_move(mv, u);
-                    if (k == 0 || better(v, expected)) expected = v;
+    for (Metric metric : { Metric::Dtm, Metric::Board }) {
+        if (!table->has(metric)) continue;
+        const Children children(m, tables, metric, decode_rules(table->rules()));
+        parallel_blocks(index.size(), progress,
+            m.name() + (metric == Metric::Board ? ": verify board's honour" : ": verify"),
+            [&](std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t i = begin; i < end; ++i) {
+                    Position pos;
+                    if (!index.decode(i, pos)) continue;
+                    for (Color c : { WHITE, BLACK }) {
+                        pos.set_side_to_move(c);
+                        if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
+                        // The value a one-ply search gives: mated or stalemated without moves, else
+                        // the best successor seen from this side.
+                        const MoveList moves = legal_moves(pos);
+                        Value expected = pos.in_check() ? Value::mate_in_plies(0) : Value::draw();
+                        for (int k = 0; k < moves.size; ++k) {
+                            const Move mv = moves.moves[std::size_t(k)];
+                            const bool conversion = is_conversion(pos, mv);
+                            const auto u = pos.do_move(mv);
+                            const Value v
+                                = (conversion ? children.probe(pos) : table->probe(metric, pos))
+                                      .parent();
+                            pos.undo_move(mv, u);
+                            if (k == 0 || better(v, expected)) expected = v;
+                        }
+                        const Value stored = table->value(metric, c, i);
+                        if (stored == expected) continue;
+                        if (bad.fetch_add(1) < 5 && report) {
+                            std::lock_guard lock(reportMutex);
+                            *report += pos.fen()
+                                + (metric == Metric::Board ? " (board's honour)" : "") + ": stored "
+                                + describe(stored) + ", successors give " + describe(expected)
+                                + "\n";
+                        }
+                    }
                 }
-                const Value stored = table->value(c, i);
-                if (stored == expected) continue;
-                if (bad.fetch_add(1) < 5 && report) {
-                    std::lock_guard lock(reportMutex);
-                    *report += pos.fen() + ": stored " + describe(stored) + ", successors give "
-                        + describe(expected) + "\n";
-                }
-            }
-        }
-    });
+            });
+    }
     if (progress) progress->finish();
     return bad;
 }
@@ -550,7 +619,10 @@ std::string TableStats::to_json() const {
            << "_to_move\": {\n      \"legal\": " << s.legal << ", \"wins\": " << s.wins
            << ", \"draws\": " << s.draws << ", \"losses\": " << s.losses
            << ",\n      \"longest_mate_plies\": " << s.longest_plies << ", \"longest_mate_fen\": \""
-           << json_escape(s.longest_fen) << "\",\n      \"win_in_moves\": {";
+           << json_escape(s.longest_fen)
+           << "\",\n      \"counted_wins\": " << (counted ? std::to_string(s.counted_wins) : "null")
+           << ", \"counted_losses\": " << (counted ? std::to_string(s.counted_losses) : "null")
+           << ",\n      \"win_in_moves\": {";
         bool first = true;
         for (auto [k, n] : s.win_moves)
             os << (first ? "" : ", ") << "\"" << k << "\": " << n, first = false;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "mktb/counting.hpp"
 #include "mktb/tablefile.hpp"
 #include "progress.hpp"
 
@@ -21,6 +22,8 @@ namespace mktb {
 // reduction; identical men are indistinguishable), so they compare with published figures.
 struct SideStats {
     std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
+    // Under a fresh count (when the table gives it): won and lost within the count.
+    std::uint64_t counted_wins = 0, counted_losses = 0;
     int longest_plies = -1; // longest mate, for either side, in plies (-1: no mate)
     std::string longest_fen; // one position that attains it (the lowest slot)
     std::map<int, std::uint64_t> win_moves, loss_moves; // histogram: mate in N moves -> boards
@@ -29,6 +32,7 @@ struct SideStats {
 struct TableStats {
     std::string name;
     std::array<SideStats, COLOR_NB> side; // [side to move]
+    bool counted = false; // counted_wins/losses are known (no Bia in this ending)
     int cell_bytes = 1;
     std::uint64_t index_size = 0;
     std::uint64_t file_bytes = 0;
@@ -39,6 +43,7 @@ struct TableStats {
 
 struct GenOptions {
     Progress* progress = nullptr;
+    CountRules rules; // the counting options of the board's honour values
     // Work in 16-bit cells from the start (normally only when 8 bits overflow); for tests.
     bool wide_cells = false;
 };

@@ -7,7 +7,7 @@ namespace mktb {
 
 namespace {
 
-    bool bare(const Position& pos, Color c) { return pos.pieces(c) == pos.pieces(c, KHUN); }
+bool bare(const Position& pos, Color c) { return pos.pieces(c) == pos.pieces(c, KHUN); }
 
 } // namespace
 
@@ -18,6 +18,19 @@ CountPhase count_phase(const Position& pos) {
     return w || b ? CountPhase::PiecesHonour : CountPhase::BoardHonour;
 }
 
+CountPhase count_phase(const Material& m) {
+    if (m.has(BIA)) return CountPhase::NoCount;
+    const bool w = m.men(WHITE) == 1, b = m.men(BLACK) == 1;
+    if (w && b) return CountPhase::BareKings;
+    return w || b ? CountPhase::PiecesHonour : CountPhase::BoardHonour;
+}
+
+std::string describe(const CountRules& r) {
+    return std::string("limit_precedence=")
+        + (r.limit_precedence == LimitPrecedence::Min ? "min" : "khon_before_knights")
+        + " draw_when=" + (r.draw_when == DrawWhen::Exceeded ? "exceeded" : "reached");
+}
+
 std::optional<Color> pieces_honour_attacker(const Position& pos) {
     if (count_phase(pos) != CountPhase::PiecesHonour) return std::nullopt;
     return bare(pos, WHITE) ? BLACK : WHITE;
@@ -25,7 +38,8 @@ std::optional<Color> pieces_honour_attacker(const Position& pos) {
 
 int pieces_honour_limit(const Position& pos, Color attacker, const CountRules& rules) {
     // Spec §2.1: the least limit among the clauses that hold.
-    const int r = pos.count(attacker, RUEA), s = pos.count(attacker, KHON), n = pos.count(attacker, MA);
+    const int r = pos.count(attacker, RUEA), s = pos.count(attacker, KHON),
+              n = pos.count(attacker, MA);
     int limit = 64;
     if (r >= 2) limit = std::min(limit, 8);
     if (r == 1) limit = std::min(limit, 16);
@@ -59,8 +73,8 @@ int attacker_moves_left(CountState count, bool attacker_to_move, const CountRule
     return rules.draw_when == DrawWhen::Reached ? moves - 1 : moves;
 }
 
-CountedValue counted_pieces_honour(const Position& pos, Value pure, CountState count,
-    const CountRules& rules) {
+CountedValue counted_pieces_honour(
+    const Position& pos, Value pure, CountState count, const CountRules& rules) {
     CountedValue v;
     const std::optional<Color> attacker = pieces_honour_attacker(pos);
     if (!attacker) return v;

@@ -45,25 +45,29 @@ std::string table_path(const std::string& dir, const Material& m) {
     return (std::filesystem::path(dir) / (m.name() + ".mktb")).string();
 }
 
-void write_table(const std::string& path, const Material& m, int cell_bytes,
-    const std::span<const std::uint8_t> cells[COLOR_NB]) {
+TableWriter::TableWriter(const Material& m, std::uint32_t rules) {
     const Index index(m);
-    TableHeader h {};
+    TableHeader& h = header_;
     std::memcpy(h.magic, kTableMagic, sizeof h.magic);
     h.version = kTableVersion;
     h.header_bytes = sizeof(TableHeader);
     const std::string name = m.name();
     std::memcpy(h.signature, name.data(), std::min(name.size(), sizeof h.signature - 1));
     h.index_scheme = kIndexScheme;
-    h.metric = kMetricDtm;
-    h.cell_bytes = std::uint32_t(cell_bytes);
+    h.rules = rules;
     h.block_cells = kBlockCells;
     h.index_size = index.size();
     h.blocks_per_side = (index.size() + kBlockCells - 1) / kBlockCells;
+}
 
+void TableWriter::add(
+    Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB]) {
+    TableHeader& h = header_;
+    h.metrics |= 1u << int(metric);
+    h.cell_bytes[int(metric)] = std::uint8_t(cell_bytes);
+    auto& frames = frames_[int(metric)];
     const std::size_t nblocks = std::size_t(2 * h.blocks_per_side);
-    std::vector<std::uint64_t> offsets(nblocks + 1);
-    std::vector<std::vector<std::uint8_t>> frames(nblocks);
+    frames.assign(nblocks, {});
     // Blocks are independent zstd frames (with zstd's own content checksum), compressed in
     // parallel; the result does not depend on the thread count.
     std::atomic<bool> failed { false };
@@ -91,9 +95,17 @@ void write_table(const std::string& path, const Material& m, int cell_bytes,
         else
             frames[b].assign(scratch.begin(), scratch.begin() + std::ptrdiff_t(z));
     });
-    if (failed) throw TableError(path + ": zstd compression failed");
-    offsets[0] = sizeof(TableHeader) + (nblocks + 1) * sizeof(std::uint64_t);
-    for (std::size_t b = 0; b < nblocks; ++b) offsets[b + 1] = offsets[b] + frames[b].size();
+    if (failed) throw TableError(std::string(h.signature) + ": zstd compression failed");
+}
+
+void TableWriter::write(const std::string& path) const {
+    // Block order: metrics in increasing number, then White to move, then Black to move.
+    std::vector<const std::vector<std::uint8_t>*> blocks;
+    for (const auto& frames : frames_)
+        for (const auto& f : frames) blocks.push_back(&f);
+    std::vector<std::uint64_t> offsets(blocks.size() + 1);
+    offsets[0] = sizeof(TableHeader) + offsets.size() * sizeof(std::uint64_t);
+    for (std::size_t b = 0; b < blocks.size(); ++b) offsets[b + 1] = offsets[b] + blocks[b]->size();
 
     // Whole or not at all: stream into a temporary file beside the target, then rename it.
     const std::string tmp = path + ".tmp";
@@ -105,12 +117,9 @@ void write_table(const std::string& path, const Material& m, int cell_bytes,
             sum = checksum64(std::span(bytes, n), sum);
             f.write(reinterpret_cast<const char*>(bytes), std::streamsize(n));
         };
-        put(&h, sizeof h);
+        put(&header_, sizeof header_);
         put(offsets.data(), offsets.size() * sizeof(std::uint64_t));
-        for (auto& frame : frames) {
-            put(frame.data(), frame.size());
-            std::vector<std::uint8_t>().swap(frame);
-        }
+        for (const auto* frame : blocks) put(frame->data(), frame->size());
         f.write(reinterpret_cast<const char*>(&sum), sizeof sum);
         f.flush();
         if (!f) {
@@ -135,7 +144,7 @@ LoadedTable LoadedTable::load(const std::string& path, const Material& expected)
         throw damaged("not an mktb table file");
     if (h.version != kTableVersion)
         throw damaged("format version " + std::to_string(h.version) + ", this reader knows "
-            + std::to_string(kTableVersion));
+            + std::to_string(kTableVersion) + " (generate the table again)");
     std::uint64_t stored;
     std::memcpy(&stored, bytes.data() + bytes.size() - sizeof stored, sizeof stored);
     if (checksum64(std::span(bytes.data(), bytes.size() - sizeof stored)) != stored)
@@ -143,28 +152,40 @@ LoadedTable LoadedTable::load(const std::string& path, const Material& expected)
     const std::string name(h.signature, strnlen(h.signature, sizeof h.signature));
     if (name != expected.name()) throw damaged("holds " + name + ", expected " + expected.name());
     LoadedTable t(expected);
-    if (h.header_bytes != sizeof h || h.index_scheme != kIndexScheme || h.metric != kMetricDtm
-        || (h.cell_bytes != 1 && h.cell_bytes != 2) || h.block_cells == 0
-        || h.index_size != t.index_.size()
-        || h.blocks_per_side != (h.index_size + h.block_cells - 1) / h.block_cells)
-        throw damaged("header does not describe a table of " + name + " this reader knows");
-    t.cell_bytes_ = int(h.cell_bytes);
-    const std::size_t nblocks = std::size_t(2 * h.blocks_per_side);
+    bool sane = h.header_bytes == sizeof h && h.index_scheme == kIndexScheme && h.block_cells != 0
+        && h.index_size == t.index_.size() && (h.metrics & 1) && h.metrics < (1u << int(Metric::NB))
+        && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells;
+    std::vector<Metric> metrics;
+    for (int m = 0; m < int(Metric::NB) && sane; ++m)
+        if (h.metrics >> m & 1) {
+            sane = h.cell_bytes[m] == 1 || h.cell_bytes[m] == 2;
+            metrics.push_back(Metric(m));
+        }
+    if (!sane) throw damaged("header does not describe a table of " + name + " this reader knows");
+    t.rules_ = h.rules;
+    const std::size_t perMetric = std::size_t(2 * h.blocks_per_side);
+    const std::size_t nblocks = perMetric * metrics.size();
     const std::size_t tableEnd = sizeof h + (nblocks + 1) * sizeof(std::uint64_t);
     if (bytes.size() < tableEnd + sizeof stored) throw damaged("block index truncated");
     std::vector<std::uint64_t> offsets(nblocks + 1);
     std::memcpy(offsets.data(), bytes.data() + sizeof h, offsets.size() * sizeof(std::uint64_t));
-    for (Color c : { WHITE, BLACK }) t.cells_[c].resize(h.index_size * h.cell_bytes);
+    for (Metric m : metrics) {
+        const int mi = int(m);
+        t.cell_bytes_[mi] = h.cell_bytes[mi];
+        for (Color c : { WHITE, BLACK }) t.cells_[mi][c].resize(h.index_size * h.cell_bytes[mi]);
+    }
     for (std::size_t b = 0; b < nblocks; ++b) {
         if (offsets[b] < tableEnd || offsets[b + 1] < offsets[b]
             || offsets[b + 1] > bytes.size() - sizeof stored)
             throw damaged("block " + std::to_string(b) + " lies outside the file");
-        const Color c = Color(b / h.blocks_per_side);
+        const int mi = int(metrics[b / perMetric]);
+        const std::uint32_t cb = h.cell_bytes[mi];
+        const Color c = Color(b % perMetric / h.blocks_per_side);
         const std::uint64_t first = (b % h.blocks_per_side) * h.block_cells;
         const std::uint64_t n = std::min<std::uint64_t>(h.block_cells, h.index_size - first);
-        const std::size_t z = ZSTD_decompress(t.cells_[c].data() + first * h.cell_bytes,
-            n * h.cell_bytes, bytes.data() + offsets[b], offsets[b + 1] - offsets[b]);
-        if (ZSTD_isError(z) || z != n * h.cell_bytes)
+        const std::size_t z = ZSTD_decompress(t.cells_[mi][c].data() + first * cb, n * cb,
+            bytes.data() + offsets[b], offsets[b + 1] - offsets[b]);
+        if (ZSTD_isError(z) || z != n * cb)
             throw damaged("block " + std::to_string(b) + " does not decompress: "
                 + (ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size"));
     }
@@ -185,10 +206,11 @@ const LoadedTable* Tablebase::table(const Material& canonical) const {
     return (tables_[name] = std::move(t)).get();
 }
 
-Value LoadedTable::probe(const Position& pos) const {
-    if (Material::of(pos) == index_.material()) return value(pos.side_to_move(), index_.encode(pos));
+Value LoadedTable::probe(Metric m, const Position& pos) const {
+    if (Material::of(pos) == index_.material())
+        return value(m, pos.side_to_move(), index_.encode(pos));
     const Position p = colour_swapped(pos);
-    return value(p.side_to_move(), index_.encode(p));
+    return value(m, p.side_to_move(), index_.encode(p));
 }
 
 std::optional<Value> Tablebase::probe(const Position& pos) const {
@@ -197,6 +219,42 @@ std::optional<Value> Tablebase::probe(const Position& pos) const {
     const LoadedTable* t = table(m.canonical());
     if (!t) return std::nullopt;
     return t->probe(pos);
+}
+
+std::optional<CountedValue> Tablebase::probe_counted(
+    const Position& pos, CountState count, const CountRules& rules) const {
+    switch (count_phase(pos)) {
+    case CountPhase::BareKings:
+        return CountedValue {};
+    case CountPhase::NoCount:
+        return std::nullopt;
+    case CountPhase::PiecesHonour: {
+        const std::optional<Value> v = probe(pos);
+        if (!v) return std::nullopt;
+        return counted_pieces_honour(pos, *v, count, rules);
+    }
+    case CountPhase::BoardHonour:
+        break;
+    }
+    const LoadedTable* t = table(Material::of(pos).canonical());
+    if (!t) return std::nullopt;
+    if (!t->has(Metric::Board) || t->rules() != encode(rules))
+        throw TableError("the table of " + t->index().material().name() + " was built with "
+            + describe(decode_rules(t->rules())) + ", not " + describe(rules)
+            + ": probe with those options or generate it again");
+    // The fewest moves the winner needs to mate or to bare the defender into a position won
+    // under the fresh pieces' honour count, against its moves left in the board count.
+    const Value v = t->probe(Metric::Board, pos);
+    CountedValue c;
+    if (v.is_draw()) {
+        c.moves_available = attacker_moves_left(count, true, rules);
+        return c;
+    }
+    c.moves_needed = std::abs(v.mate_in_moves());
+    c.moves_available = attacker_moves_left(count, v.is_win(), rules);
+    if (v.plies == 0 || c.moves_needed <= c.moves_available)
+        c.result = v.is_win() ? CountedValue::Result::Win : CountedValue::Result::Loss;
+    return c;
 }
 
 std::string describe(Value v) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "mktb/material.hpp"
 #include "mktb/position.hpp"
 #include "mktb/value.hpp"
 
@@ -33,6 +34,17 @@ struct CountRules {
     bool operator==(const CountRules&) const = default;
 };
 
+// The options as stored in a table file (bit 0: khon_before_knights, bit 1: reached).
+constexpr std::uint32_t encode(const CountRules& r) {
+    return (r.limit_precedence == LimitPrecedence::KhonBeforeKnights ? 1u : 0u)
+        | (r.draw_when == DrawWhen::Reached ? 2u : 0u);
+}
+constexpr CountRules decode_rules(std::uint32_t bits) {
+    return { bits & 1 ? LimitPrecedence::KhonBeforeKnights : LimitPrecedence::Min,
+        bits & 2 ? DrawWhen::Reached : DrawWhen::Exceeded };
+}
+std::string describe(const CountRules& r); // "limit_precedence=min draw_when=exceeded"
+
 enum class CountPhase : std::uint8_t {
     NoCount, // a Bia is on the board: no deadline
     PiecesHonour, // one side has a bare king, the other has men
@@ -41,6 +53,7 @@ enum class CountPhase : std::uint8_t {
 };
 
 CountPhase count_phase(const Position& pos);
+CountPhase count_phase(const Material& m); // the phase every position of the ending is in
 
 // The side with men when the other is bare (pieces' honour); nullopt otherwise.
 std::optional<Color> pieces_honour_attacker(const Position& pos);
@@ -63,7 +76,7 @@ struct CountedValue {
     int moves_needed = -1; // attacker moves to mate (pure), -1 when there is no forced mate
     int moves_available = 0; // attacker moves left in the count
 };
-CountedValue counted_pieces_honour(const Position& pos, Value pure, CountState count,
-    const CountRules& rules);
+CountedValue counted_pieces_honour(
+    const Position& pos, Value pure, CountState count, const CountRules& rules);
 
 } // namespace mktb

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "mktb/counting.hpp"
 #include "mktb/index.hpp"
 #include "mktb/value.hpp"
 
@@ -27,10 +28,16 @@ public:
 };
 
 inline constexpr char kTableMagic[8] = { 'M', 'K', 'T', 'B', '\r', '\n', 0x1a, '\n' };
-inline constexpr std::uint32_t kTableVersion = 1;
+inline constexpr std::uint32_t kTableVersion = 2;
 inline constexpr std::uint32_t kIndexScheme = 1; // king pairs + combinations, mktb/index.hpp
-inline constexpr std::uint32_t kMetricDtm = 1; // cells as in mktb/value.hpp
 inline constexpr std::uint32_t kBlockCells = 1u << 16;
+
+// The per-position values a table may store, each as cells of mktb/value.hpp.
+enum class Metric : std::uint8_t {
+    Dtm = 0, // distance to mate, no counting
+    Board = 1, // board's honour: distance to mate or to a baring capture won under the fresh count
+    NB = 2
+};
 
 // On-disk header, little-endian, at offset 0.
 struct TableHeader {
@@ -39,21 +46,31 @@ struct TableHeader {
     std::uint32_t header_bytes; // sizeof(TableHeader)
     char signature[16]; // e.g. "KRSvKM", NUL-padded
     std::uint32_t index_scheme;
-    std::uint32_t metric;
-    std::uint32_t cell_bytes; // 1 or 2
+    std::uint32_t metrics; // bit m set: Metric m stored
+    std::uint32_t rules; // the counting options the counted metrics were built with
     std::uint32_t block_cells; // cells per compressed block
     std::uint64_t index_size; // cells per side to move
     std::uint64_t blocks_per_side;
+    std::uint8_t cell_bytes[8]; // per Metric: 1 or 2, 0 when absent
 };
-static_assert(sizeof(TableHeader) == 64, "the on-disk header layout is fixed");
+static_assert(sizeof(TableHeader) == 72, "the on-disk header layout is fixed");
 
 std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.mktb
 
-// Writes a table: cells[c] holds index_size cells of cell_bytes each for side to move c, with
-// the "don't care" slots already filled. Written to a temporary file and renamed, so the file
-// is whole or absent. Throws TableError on I/O failure.
-void write_table(const std::string& path, const Material& m, int cell_bytes,
-    const std::span<const std::uint8_t> cells[COLOR_NB]);
+// Writes a table: add() each metric (compressed at once, so the caller may free its cells),
+// then write(). cells[c] holds index_size cells of cell_bytes each for side to move c, with
+// the "don't care" slots already filled. The file is written to a temporary name and renamed,
+// so it is whole or absent. Throws TableError on failure.
+class TableWriter {
+public:
+    TableWriter(const Material& m, std::uint32_t rules);
+    void add(Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB]);
+    void write(const std::string& path) const;
+
+private:
+    TableHeader header_ {};
+    std::vector<std::vector<std::uint8_t>> frames_[int(Metric::NB)];
+};
 
 // A table read whole into memory, after its checksum and every block were verified.
 class LoadedTable {
@@ -61,21 +78,26 @@ public:
     static LoadedTable load(const std::string& path, const Material& expected);
 
     const Index& index() const { return index_; }
-    int cell_bytes() const { return cell_bytes_; }
-    Value value(Color stm, std::uint64_t slot) const {
-        const std::uint8_t* p = cells_[stm].data() + slot * std::size_t(cell_bytes_);
-        return Value::from_cell(cell_bytes_ == 1 ? p[0] : unsigned(p[0] | p[1] << 8));
+    std::uint32_t rules() const { return rules_; }
+    bool has(Metric m) const { return !cells_[int(m)][WHITE].empty(); }
+    Value value(Metric m, Color stm, std::uint64_t slot) const {
+        const int bytes = cell_bytes_[int(m)];
+        const std::uint8_t* p = cells_[int(m)][stm].data() + slot * std::size_t(bytes);
+        return Value::from_cell(bytes == 1 ? p[0] : unsigned(p[0] | p[1] << 8));
     }
+    Value value(Color stm, std::uint64_t slot) const { return value(Metric::Dtm, stm, slot); }
     // The value of a position of this table's material in either colour orientation (a
     // position whose stronger side is Black is looked up as its colour-swapped twin).
-    Value probe(const Position& pos) const;
+    Value probe(Metric m, const Position& pos) const;
+    Value probe(const Position& pos) const { return probe(Metric::Dtm, pos); }
 
 private:
     explicit LoadedTable(const Material& m)
         : index_(m) { }
     Index index_;
-    int cell_bytes_ = 1;
-    std::vector<std::uint8_t> cells_[COLOR_NB];
+    std::uint32_t rules_ = 0;
+    int cell_bytes_[int(Metric::NB)] {};
+    std::vector<std::uint8_t> cells_[int(Metric::NB)][COLOR_NB];
 };
 
 // A directory of tables. Tables are loaded on first use; any number of threads may call probe()
@@ -92,6 +114,11 @@ public:
     // The value of a legal position; nullopt when its table is absent (both bare kings: draw).
     // Throws TableError when the table is damaged.
     std::optional<Value> probe(const Position& pos) const;
+    // The answer under the count state `count` for a position without Bia (pieces' or board's
+    // honour; bare kings: a draw); nullopt when its table is absent or a Bia is on the board.
+    // Throws TableError when a board's honour table was built with other counting options.
+    std::optional<CountedValue> probe_counted(
+        const Position& pos, CountState count, const CountRules& rules) const;
 
 private:
     std::string dir_;
