@@ -25,6 +25,7 @@ std::string stats_path(const std::string& dir, const Material& m) {
 // Reads back the figures of one side from the statistics JSON that generate() wrote.
 struct Row {
     std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
+    long long countedWins = -1; // -1: not known (a Bia on the board)
     int longest = -1;
 };
 bool read_rows(const std::string& path, Row rows[2]) {
@@ -38,7 +39,7 @@ bool read_rows(const std::string& path, Row rows[2]) {
         at = text.find("\"" + key + "\": ", at);
         if (at == std::string::npos) throw std::runtime_error("bad statistics file " + path);
         at += key.size() + 4;
-        return std::stoll(text.substr(at, 24));
+        return text.compare(at, 4, "null") == 0 ? -1 : std::stoll(text.substr(at, 24));
     };
     try {
         for (int c = 0; c < 2; ++c) {
@@ -47,6 +48,7 @@ bool read_rows(const std::string& path, Row rows[2]) {
             rows[c].draws = std::uint64_t(number("draws"));
             rows[c].losses = std::uint64_t(number("losses"));
             rows[c].longest = int(number("longest_mate_plies"));
+            rows[c].countedWins = number("counted_wins");
         }
     } catch (const std::exception&) {
         return false;
@@ -55,21 +57,26 @@ bool read_rows(const std::string& path, Row rows[2]) {
 }
 
 void print_header() {
-    std::printf("%-10s %-6s %13s %13s %13s %13s %8s %8s\n", "ending", "move", "legal", "win",
-        "draw", "loss", "win %", "longest");
+    std::printf("%-10s %-6s %13s %13s %13s %13s %8s %8s %10s\n", "ending", "move", "legal", "win",
+        "draw", "loss", "win %", "longest", "counted %");
 }
 
+// One line per side to move; "counted %" is the share won within a fresh count ("-" with a Bia
+// on the board, where no count runs).
 void print_rows(const std::string& name, const Row rows[2]) {
     for (int c = 0; c < 2; ++c) {
         const Row& r = rows[c];
-        char lo[16] = "-";
+        char lo[16] = "-", counted[16] = "-";
         if (const Value v = Value::mate_in_plies(r.longest); r.longest >= 0) // -0: mated now
             std::snprintf(
                 lo, sizeof lo, "%c%d", v.is_win() ? '+' : '-', std::abs(v.mate_in_moves()));
-        std::printf("%-10s %-6s %13llu %13llu %13llu %13llu %7.2f%% %8s\n",
+        if (r.countedWins >= 0 && r.legal)
+            std::snprintf(
+                counted, sizeof counted, "%.2f%%", 100.0 * double(r.countedWins) / double(r.legal));
+        std::printf("%-10s %-6s %13llu %13llu %13llu %13llu %7.2f%% %8s %10s\n",
             c == 0 ? name.c_str() : "", c == 0 ? "white" : "black", (unsigned long long)r.legal,
             (unsigned long long)r.wins, (unsigned long long)r.draws, (unsigned long long)r.losses,
-            r.legal ? 100.0 * double(r.wins) / double(r.legal) : 0.0, lo);
+            r.legal ? 100.0 * double(r.wins) / double(r.legal) : 0.0, lo, counted);
     }
 }
 
@@ -78,6 +85,7 @@ struct Options {
     int threads = 0;
     int men = 0;
     bool list = false;
+    CountRules rules;
     std::vector<Material> endings;
 };
 
@@ -107,6 +115,21 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
                            a == "--men" ? "a number from 3 to 5" : "a positive number", v.c_str()),
                        false;
             (a == "--men" ? o.men : o.threads) = n;
+        } else if (a == "--draw-when") {
+            const std::string v = value();
+            if (v != "exceeded" && v != "reached")
+                return std::fprintf(
+                           stderr, "mktb %s: --draw-when takes exceeded or reached\n", cmd),
+                       false;
+            o.rules.draw_when = v == "reached" ? DrawWhen::Reached : DrawWhen::Exceeded;
+        } else if (a == "--limit-precedence") {
+            const std::string v = value();
+            if (v != "min" && v != "khon_before_knights")
+                return std::fprintf(stderr,
+                           "mktb %s: --limit-precedence takes min or khon_before_knights\n", cmd),
+                       false;
+            o.rules.limit_precedence
+                = v == "min" ? LimitPrecedence::Min : LimitPrecedence::KhonBeforeKnights;
         } else if (a == "--list") {
             o.list = true;
         } else if (a.starts_with("-")) {
@@ -178,6 +201,7 @@ int gen_command(std::span<const std::string_view> args) {
         try {
             GenOptions go;
             go.progress = &progress;
+            go.rules = o.rules;
             const TableStats stats = generate(m, tables, go);
             const std::string json = stats.to_json();
             const std::string path = stats_path(o.tables, m), tmp = path + ".tmp";

@@ -33,56 +33,58 @@ std::string json_value(Value v) {
         + "\", \"mate_in\": " + (v.is_draw() ? "null" : std::to_string(v.mate_in_moves())) + "}";
 }
 
-    const char* result_name(CountedValue::Result r) {
-        return r == CountedValue::Result::Win ? "win" : r == CountedValue::Result::Loss ? "loss" : "draw";
-    }
+const char* result_name(CountedValue::Result r) {
+    return r == CountedValue::Result::Win ? "win"
+        : r == CountedValue::Result::Loss ? "loss"
+                                          : "draw";
+}
 
-    std::string json_counted(const CountedValue& c) {
-        return std::string("{\"result\": \"") + result_name(c.result) + "\", \"moves_needed\": "
-            + (c.moves_needed < 0 ? "null" : std::to_string(c.moves_needed))
-            + ", \"moves_available\": " + std::to_string(std::max(c.moves_available, 0)) + "}";
-    }
+std::string json_counted(const CountedValue& c) {
+    return std::string("{\"result\": \"") + result_name(c.result)
+        + "\", \"moves_needed\": " + (c.moves_needed < 0 ? "null" : std::to_string(c.moves_needed))
+        + ", \"moves_available\": " + std::to_string(std::max(c.moves_available, 0)) + "}";
+}
 
-    // The counted value of the side that moved into a position, from that position's.
-    CountedValue parent(CountedValue c) {
-        c.result = CountedValue::Result(-int(c.result));
-        return c;
-    }
+// The counted value of the side that moved into a position, from that position's.
+CountedValue parent(CountedValue c) {
+    c.result = CountedValue::Result(-int(c.result));
+    return c;
+}
 
-    // Parses --count pieces:C / board:C: the defender's last announced count C.
-    bool parse_count(std::string_view text, const Position& pos, const CountRules& rules, CountState& out,
-        std::string& error) {
-        const auto colon = text.find(':');
-        const std::string_view kind = text.substr(0, colon);
-        int c = -1;
-        if (colon != std::string_view::npos) {
-            try {
-                c = std::stoi(std::string(text.substr(colon + 1)));
-            } catch (...) {
-            }
-        }
-        if ((kind != "pieces" && kind != "board") || c < 0 || c > 64) {
-            error = "--count takes pieces:C or board:C with C the count the defender last announced (0-64)";
-            return false;
-        }
-        const std::optional<Color> attacker = pieces_honour_attacker(pos);
-        if (kind == "pieces" && !attacker) {
-            error = "--count pieces:C needs a bare defending king (pieces' honour)";
-            return false;
-        }
-        if (kind == "board" && count_phase(pos) == CountPhase::NoCount) {
-            error = "no count runs while a Bia is on the board";
-            return false;
-        }
-        const int limit = kind == "pieces" ? 2 * pieces_honour_limit(pos, *attacker, rules) : 128;
-        // After the defender's move counted c the ply is 2c - 1 (attacker to move); 2c once the
-        // attacker has replied. Which side defends under board's honour: the side not to move
-        // when it is the attacker's turn, so the ply follows the side to move alone.
-        const bool attackerToMove = attacker ? pos.side_to_move() == *attacker : true;
-        out = { limit, attackerToMove ? 2 * c - 1 : 2 * c };
-        if (out.ply < 0) out.ply = 0;
-        return true;
+// Parses --count pieces:C / board:C: the defender's last announced count C.
+bool parse_count(std::string_view text, const Position& pos, const CountRules& rules,
+    CountState& out, std::string& error) {
+    const auto colon = text.find(':');
+    const std::string_view kind = text.substr(0, colon);
+    int c = -1;
+    if (colon != std::string_view::npos) {
+        try {
+            c = std::stoi(std::string(text.substr(colon + 1)));
+        } catch (...) { }
     }
+    if ((kind != "pieces" && kind != "board") || c < 0 || c > 64) {
+        error = "--count takes pieces:C or board:C with C the count the defender last announced "
+                "(0-64)";
+        return false;
+    }
+    const std::optional<Color> attacker = pieces_honour_attacker(pos);
+    if (kind == "pieces" && !attacker) {
+        error = "--count pieces:C needs a bare defending king (pieces' honour)";
+        return false;
+    }
+    if (kind == "board" && count_phase(pos) == CountPhase::NoCount) {
+        error = "no count runs while a Bia is on the board";
+        return false;
+    }
+    const int limit = kind == "pieces" ? 2 * pieces_honour_limit(pos, *attacker, rules) : 128;
+    // After the defender's move counted c the ply is 2c - 1 (attacker to move); 2c once the
+    // attacker has replied. Which side defends under board's honour: the side not to move
+    // when it is the attacker's turn, so the ply follows the side to move alone.
+    const bool attackerToMove = attacker ? pos.side_to_move() == *attacker : true;
+    out = { limit, attackerToMove ? 2 * c - 1 : 2 * c };
+    if (out.ply < 0) out.ply = 0;
+    return true;
+}
 
 } // namespace
 
@@ -112,10 +114,12 @@ int probe_command(std::span<const std::string_view> args) {
         } else if (args[i] == "--limit-precedence" && i + 1 < args.size()) {
             const std::string_view v = args[++i];
             if (v != "min" && v != "khon_before_knights") {
-                std::fputs("mktb probe: --limit-precedence takes min or khon_before_knights\n", stderr);
+                std::fputs(
+                    "mktb probe: --limit-precedence takes min or khon_before_knights\n", stderr);
                 return kExitBadInput;
             }
-            rules.limit_precedence = v == "min" ? LimitPrecedence::Min : LimitPrecedence::KhonBeforeKnights;
+            rules.limit_precedence
+                = v == "min" ? LimitPrecedence::Min : LimitPrecedence::KhonBeforeKnights;
         } else if (args[i].starts_with("--")) {
             std::fprintf(stderr, "mktb probe: unknown option '%s'\n", std::string(args[i]).c_str());
             return kExitBadInput;
@@ -128,9 +132,10 @@ int probe_command(std::span<const std::string_view> args) {
         }
     }
     if (fen.empty()) {
-        std::fputs("usage: mktb probe \"<FEN>\" [--json] [--count pieces:C|board:C] [--draw-when "
-                   "exceeded|reached]\n                  [--limit-precedence min|khon_before_knights] "
-                   "[--tables DIR]\n",
+        std::fputs(
+            "usage: mktb probe \"<FEN>\" [--json] [--count pieces:C|board:C] [--draw-when "
+            "exceeded|reached]\n                  [--limit-precedence min|khon_before_knights] "
+            "[--tables DIR]\n",
             stderr);
         return kExitBadInput;
     }
@@ -152,8 +157,8 @@ int probe_command(std::span<const std::string_view> args) {
     }
     const CountPhase phase = count_phase(pos);
     const bool counted = phase != CountPhase::NoCount;
-    const char* uncounted
-        = "a Bia is on the board: the value under the count its conversion starts is not computed yet";
+    const char* uncounted = "a Bia is on the board: the value under the count its conversion "
+                            "starts is not computed yet";
 
     const Tablebase tables(dir);
     try {
@@ -169,7 +174,8 @@ int probe_command(std::span<const std::string_view> args) {
             Value value; // for the side that moves
             CountedValue count; // likewise, when counted
         };
-        const CountedValue here = counted ? *tables.probe_counted(pos, count, rules) : CountedValue {};
+        const CountedValue here
+            = counted ? *tables.probe_counted(pos, count, rules) : CountedValue {};
         std::vector<Scored> moves;
         for (Move m : legal_moves(pos)) {
             Position next = pos;
@@ -177,16 +183,18 @@ int probe_command(std::span<const std::string_view> args) {
             const std::optional<Value> v = tables.probe(next);
             if (!v) {
                 const Material mm = Material::of(next).canonical();
-                std::fprintf(stderr, "mktb probe: no table for %s (after %s) in %s\n", mm.name().c_str(),
-                    move_to_uci(m).c_str(), dir.c_str());
+                std::fprintf(stderr, "mktb probe: no table for %s (after %s) in %s\n",
+                    mm.name().c_str(), move_to_uci(m).c_str(), dir.c_str());
                 return kExitNoTable;
             }
             // The count runs on, one ply per move, and never restarts, except that baring the
             // defender under board's honour starts a fresh pieces' honour count.
             CountedValue c;
             if (counted) {
-                const bool bares = phase == CountPhase::BoardHonour && count_phase(next) == CountPhase::PiecesHonour;
-                const CountState after = bares ? fresh_count(next, rules) : CountState { count.limit, count.ply + 1 };
+                const bool bares = phase == CountPhase::BoardHonour
+                    && count_phase(next) == CountPhase::PiecesHonour;
+                const CountState after
+                    = bares ? fresh_count(next, rules) : CountState { count.limit, count.ply + 1 };
                 c = parent(*tables.probe_counted(next, after, rules));
             }
             moves.push_back({ m, v->parent(), c });
@@ -208,31 +216,38 @@ int probe_command(std::span<const std::string_view> args) {
             std::printf("]}\n");
             return kExitOk;
         }
-        std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm], sentence(stm, *value).c_str());
+        std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm],
+            sentence(stm, *value).c_str());
         if (counted && phase != CountPhase::BareKings) {
             const int left = std::max(here.moves_available, 0);
             if (phase == CountPhase::PiecesHonour)
-                std::printf("count: pieces' honour, limit %d, %d attacker move%s left\n", count.limit / 2,
-                    left, left == 1 ? "" : "s");
+                std::printf("count: pieces' honour, limit %d, %d attacker move%s left\n",
+                    count.limit / 2, left, left == 1 ? "" : "s");
             else
-                std::printf("count: board's honour, %d plies of %d played, %d moves left to the side that "
-                            "would win\n",
+                std::printf(
+                    "count: board's honour, %d plies of %d played, %d moves left to the side that "
+                    "would win\n",
                     count.ply, count.limit, left);
             if (here.result == CountedValue::Result::Win)
-                std::printf("won within the count: %d of %d moves needed\n", here.moves_needed, left);
+                std::printf(
+                    "won within the count: %d of %d moves needed\n", here.moves_needed, left);
             else if (here.result == CountedValue::Result::Loss)
-                std::printf("lost within the count: the opponent needs %d of %d moves\n", here.moves_needed, left);
+                std::printf("lost within the count: the opponent needs %d of %d moves\n",
+                    here.moves_needed, left);
             else if (here.moves_needed > 0)
-                std::printf("but only %d moves remain in the count (%d needed): draw under the count\n", left,
-                    here.moves_needed);
+                std::printf(
+                    "but only %d moves remain in the count (%d needed): draw under the count\n",
+                    left, here.moves_needed);
             else if (!value->is_draw())
-                std::printf("no mate or winning capture can be forced in time: draw under the count\n");
+                std::printf(
+                    "no mate or winning capture can be forced in time: draw under the count\n");
         } else if (!counted) {
             std::printf("under the count: not answered (%s)\n", uncounted);
         }
         if (!moves.empty()) std::printf("moves (best first, * keeps the best result):\n");
         for (const Scored& m : moves) {
-            const bool best = m.value == moves[0].value && (!counted || m.count.result == moves[0].count.result);
+            const bool best = m.value == moves[0].value
+                && (!counted || m.count.result == moves[0].count.result);
             std::printf("  %c %-6s %-22s", best ? '*' : ' ', move_to_uci(m.move).c_str(),
                 sentence(stm, m.value).c_str());
             if (counted) std::printf(" counted: %s", result_name(m.count.result));

@@ -14,14 +14,18 @@ commands:
   perft "<FEN>" DEPTH [--divide]   count the leaves of the legal move tree
                                    (FEN may be "startpos")
   gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]
+      [--draw-when exceeded|reached] [--limit-precedence min|khon_before_knights]
                                    generate endings (e.g. KRvK, KSSvKM) and every
                                    smaller ending they convert into, skipping
-                                   those on disk; print their statistics
+                                   those on disk; print their statistics (pure
+                                   and under a fresh count)
   verify (ENDING... | --men N) [--tables DIR] [--threads N]
                                    check written tables against their successors
-  probe "<FEN>" [--json] [--tables DIR]
-                                   distance to mate of a position (no count) and
-                                   the value of every legal move
+  probe "<FEN>" [--json] [--count pieces:C|board:C] [--tables DIR]
+      [--draw-when exceeded|reached] [--limit-precedence min|khon_before_knights]
+                                   distance to mate of a position, the answer
+                                   under the count (FEN fields 4-5, --count, or
+                                   a fresh count), every move with its values
 
 DIR defaults to $MKTB_TABLES, else ./tables.
 Exit codes: 0 done, 1 failed (missing or damaged table, verification mismatch),
