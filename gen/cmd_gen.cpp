@@ -13,11 +13,6 @@ namespace mktb::cli {
 
 namespace {
 
-std::string default_tables_dir() {
-    const char* env = std::getenv("MKTB_TABLES");
-    return env && *env ? env : "tables";
-}
-
 std::string stats_path(const std::string& dir, const Material& m) {
     return (std::filesystem::path(dir) / (m.name() + ".json")).string();
 }
@@ -115,21 +110,12 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
                            a == "--men" ? "a number from 3 to 5" : "a positive number", v.c_str()),
                        false;
             (a == "--men" ? o.men : o.threads) = n;
-        } else if (a == "--draw-when") {
-            const std::string v = value();
-            if (v != "exceeded" && v != "reached")
-                return std::fprintf(
-                           stderr, "mktb %s: --draw-when takes exceeded or reached\n", cmd),
-                       false;
-            o.rules.draw_when = v == "reached" ? DrawWhen::Reached : DrawWhen::Exceeded;
-        } else if (a == "--limit-precedence") {
-            const std::string v = value();
-            if (v != "min" && v != "khon_before_knights")
-                return std::fprintf(stderr,
-                           "mktb %s: --limit-precedence takes min or khon_before_knights\n", cmd),
-                       false;
-            o.rules.limit_precedence
-                = v == "min" ? LimitPrecedence::Min : LimitPrecedence::KhonBeforeKnights;
+        } else if (a == "--draw-when" || a == "--limit-precedence") {
+            try {
+                apply_rule_option(a, value(), o.rules);
+            } catch (const std::invalid_argument& e) {
+                return std::fprintf(stderr, "mktb %s: %s\n", cmd, e.what()), false;
+            }
         } else if (a == "--list") {
             o.list = true;
         } else if (a.starts_with("-")) {

@@ -1,6 +1,6 @@
 // cmd_probe.cpp - `mktb probe "<FEN>"`: the pure game value of a position (distance to mate, no
-// count), the answer under the count where the tables give it (pieces' honour: a bare defender),
-// and every legal move with its values, best first.
+// count), the answer under the count (pieces' or board's honour; not yet with a Bia on the
+// board), and every legal move with both values, best first.
 #include <algorithm>
 #include <cstdio>
 #include <optional>
@@ -77,9 +77,9 @@ bool parse_count(std::string_view text, const Position& pos, const CountRules& r
         return false;
     }
     const int limit = kind == "pieces" ? 2 * pieces_honour_limit(pos, *attacker, rules) : 128;
-    // After the defender's move counted c the ply is 2c - 1 (attacker to move); 2c once the
-    // attacker has replied. Which side defends under board's honour: the side not to move
-    // when it is the attacker's turn, so the ply follows the side to move alone.
+    // After the counter's move counted c the ply is 2c - 1, the other side to move; 2c once
+    // that side has replied. Under board's honour the counter is taken to be the side that
+    // just moved (it has just announced C); under pieces' honour it is the bare king.
     const bool attackerToMove = attacker ? pos.side_to_move() == *attacker : true;
     out = { limit, attackerToMove ? 2 * c - 1 : 2 * c };
     if (out.ply < 0) out.ply = 0;
@@ -93,10 +93,7 @@ int probe_command(std::span<const std::string_view> args) {
     std::string_view countText;
     bool json = false;
     CountRules rules;
-    if (const char* env = std::getenv("MKTB_TABLES"); env && *env)
-        dir = env;
-    else
-        dir = "tables";
+    dir = default_tables_dir();
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--json") {
             json = true;
@@ -104,22 +101,15 @@ int probe_command(std::span<const std::string_view> args) {
             dir = std::string(args[++i]);
         } else if (args[i] == "--count" && i + 1 < args.size()) {
             countText = args[++i];
-        } else if (args[i] == "--draw-when" && i + 1 < args.size()) {
-            const std::string_view v = args[++i];
-            if (v != "exceeded" && v != "reached") {
-                std::fputs("mktb probe: --draw-when takes exceeded or reached\n", stderr);
+        } else if ((args[i] == "--draw-when" || args[i] == "--limit-precedence")
+            && i + 1 < args.size()) {
+            try {
+                apply_rule_option(args[i], args[i + 1], rules);
+                ++i;
+            } catch (const std::invalid_argument& e) {
+                std::fprintf(stderr, "mktb probe: %s\n", e.what());
                 return kExitBadInput;
             }
-            rules.draw_when = v == "reached" ? DrawWhen::Reached : DrawWhen::Exceeded;
-        } else if (args[i] == "--limit-precedence" && i + 1 < args.size()) {
-            const std::string_view v = args[++i];
-            if (v != "min" && v != "khon_before_knights") {
-                std::fputs(
-                    "mktb probe: --limit-precedence takes min or khon_before_knights\n", stderr);
-                return kExitBadInput;
-            }
-            rules.limit_precedence
-                = v == "min" ? LimitPrecedence::Min : LimitPrecedence::KhonBeforeKnights;
         } else if (args[i].starts_with("--")) {
             std::fprintf(stderr, "mktb probe: unknown option '%s'\n", std::string(args[i]).c_str());
             return kExitBadInput;
