@@ -82,6 +82,7 @@ struct Options {
     bool list = false;
     CountRules rules;
     std::vector<Material> endings;
+    std::unique_ptr<tbb::global_control> threadLimit; // set by --threads
 };
 
 // Parses the options shared by gen and verify; returns false after printing an error.
@@ -137,6 +138,13 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
             o.endings.push_back(m->canonical());
         }
     }
+    if (o.men) {
+        const auto all = all_materials(o.men);
+        o.endings.insert(o.endings.end(), all.begin(), all.end());
+    }
+    if (o.threads)
+        o.threadLimit = std::make_unique<tbb::global_control>(
+            tbb::global_control::max_allowed_parallelism, o.threads);
     return true;
 }
 
@@ -145,10 +153,6 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
 int gen_command(std::span<const std::string_view> args) {
     Options o;
     if (!parse("gen", args, o)) return kExitBadInput;
-    if (o.men) {
-        const auto all = all_materials(o.men);
-        o.endings.insert(o.endings.end(), all.begin(), all.end());
-    }
     if (o.endings.empty()) {
         std::fputs("usage: mktb gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]\n",
             stderr);
@@ -167,11 +171,6 @@ int gen_command(std::span<const std::string_view> args) {
             stderr, "mktb gen: cannot create %s: %s\n", o.tables.c_str(), ec.message().c_str());
         return kExitBadInput;
     }
-    std::unique_ptr<tbb::global_control> limit;
-    if (o.threads)
-        limit = std::make_unique<tbb::global_control>(
-            tbb::global_control::max_allowed_parallelism, o.threads);
-
     Progress progress;
     const Tablebase tables(o.tables);
     print_header();
@@ -208,19 +207,11 @@ int gen_command(std::span<const std::string_view> args) {
 int verify_command(std::span<const std::string_view> args) {
     Options o;
     if (!parse("verify", args, o)) return kExitBadInput;
-    if (o.men) {
-        const auto all = all_materials(o.men);
-        o.endings.insert(o.endings.end(), all.begin(), all.end());
-    }
     if (o.endings.empty()) {
         std::fputs(
             "usage: mktb verify (ENDING... | --men N) [--tables DIR] [--threads N]\n", stderr);
         return kExitBadInput;
     }
-    std::unique_ptr<tbb::global_control> limit;
-    if (o.threads)
-        limit = std::make_unique<tbb::global_control>(
-            tbb::global_control::max_allowed_parallelism, o.threads);
     Progress progress;
     const Tablebase tables(o.tables);
     int status = kExitOk;

@@ -129,30 +129,17 @@ void check_against_engine(
             pos.set_side_to_move(Color(rng() & 1));
             if (!pos.validity_error().empty() || legal_moves(pos).size == 0) continue;
             // Favour short mates, which the engine can prove within its node budget.
-            const Value v = *tables.probe(pos);
-            if ((v.is_draw() || std::abs(v.mate_in_moves()) > 12) && rng() % 4) continue;
+            const Value pure = *tables.probe(pos);
+            if ((pure.is_draw() || std::abs(pure.mate_in_moves()) > 12) && rng() % 4) continue;
             const CountState fresh = fresh_count(pos, {});
             const int ply = fresh.ply + int(rng() % std::uint64_t(fresh.limit - fresh.ply + 1));
             pos.set_count_state({ fresh.limit, ply });
             ++k, ++n;
-            const Value pure = *tables.probe(pos);
             const CountedValue ours = *tables.probe_counted(pos, pos.count_state(), {});
             if (ours.result == CountedValue::Result::Draw && !pure.is_draw()) ++countDraws;
-            engine.send("ucinewgame"); // count states are not in its hash key: no stale scores
-            engine.send("position fen " + pos.fen());
-            engine.send("go nodes 100000");
-            int mate = 0;
-            bool proved = false;
-            for (std::string line = engine.read_line(); !line.starts_with("bestmove");
-                 line = engine.read_line()) {
-                if (line.find("bound") != std::string::npos) continue;
-                if (const auto at = line.find(" score mate "); at != std::string::npos) {
-                    mate = std::stoi(line.substr(at + 12));
-                    proved = true;
-                } else if (line.find(" score cp ") != std::string::npos) {
-                    proved = false;
-                }
-            }
+            const std::optional<int> score = engine.mate_score(pos.fen(), 100000);
+            const int mate = score.value_or(0);
+            const bool proved = score.has_value();
             INFO(pos.fen() << ": pure " << describe(pure) << ", needs " << ours.moves_needed
                            << " of " << ours.moves_available << " moves left, engine mate "
                            << mate);

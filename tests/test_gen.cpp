@@ -147,21 +147,9 @@ TEST_CASE(
             // Favour short mates, which the engine can prove within its node budget.
             if ((ours.is_draw() || std::abs(ours.mate_in_moves()) > 12) && rng() % 3) continue;
             ++n;
-            engine.send("ucinewgame"); // count states are not in its hash key: no stale scores
-            engine.send("position fen " + pos.fen());
-            engine.send("go nodes 150000");
-            int mate = 0;
-            bool proved = false;
-            for (std::string line = engine.read_line(); !line.starts_with("bestmove");
-                 line = engine.read_line())
-                if (line.find("bound") != std::string::npos) {
-                    continue; // an aspiration bound, not a proven score
-                } else if (const auto at = line.find(" score mate "); at != std::string::npos) {
-                    mate = std::stoi(line.substr(at + 12));
-                    proved = true;
-                } else if (line.find(" score cp ") != std::string::npos) {
-                    proved = false;
-                }
+            const std::optional<int> score = engine.mate_score(pos.fen(), 150000);
+            const int mate = score.value_or(0);
+            const bool proved = score.has_value();
             ++checked;
             INFO(name << " " << pos.fen() << ": ours " << describe(ours) << ", engine mate "
                       << mate);

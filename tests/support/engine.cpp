@@ -92,4 +92,19 @@ Engine::Perft Engine::perft(const std::string& fen, int depth) {
     }
 }
 
+std::optional<int> Engine::mate_score(const std::string& fen, int nodes) {
+    send("ucinewgame");
+    send("position fen " + fen);
+    send("go nodes " + std::to_string(nodes));
+    std::optional<int> mate;
+    for (std::string line = read_line(); !line.starts_with("bestmove"); line = read_line()) {
+        if (line.find("bound") != std::string::npos) continue; // aspiration bounds prove nothing
+        if (const auto at = line.find(" score mate "); at != std::string::npos)
+            mate = std::stoi(line.substr(at + 12));
+        else if (line.find(" score cp ") != std::string::npos)
+            mate.reset();
+    }
+    return mate;
+}
+
 } // namespace mktb::test

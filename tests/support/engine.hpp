@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace mktb::test {
@@ -22,6 +23,11 @@ public:
         std::uint64_t nodes = 0;
     };
     Perft perft(const std::string& fen, int depth);
+
+    // A fixed-node search from a fresh hash (count states are not part of its hash key): the
+    // last exact "score mate M" it reported, if its last exact score was a mate (M > 0: the
+    // side to move mates in M moves; M < 0: it is mated in -M).
+    std::optional<int> mate_score(const std::string& fen, int nodes);
 
     void send(const std::string& line);
     std::string read_line(); // throws when the engine has gone away
