@@ -581,9 +581,11 @@ std::uint64_t verify(
                             const Move mv = moves.moves[std::size_t(k)];
                             const bool conversion = is_conversion(pos, mv);
                             const auto u = pos.do_move(mv);
-                            const Value v
-                                = (conversion ? children.probe(pos) : table->probe(metric, pos))
-                                      .parent();
+                            // In-table successors are in the table's own orientation.
+                            const Value v = (conversion
+                                    ? children.probe(pos)
+                                    : table->value(metric, pos.side_to_move(), index.encode(pos)))
+                                                .parent();
                             pos.undo_move(mv, u);
                             if (k == 0 || better(v, expected)) expected = v;
                         }
