@@ -40,9 +40,9 @@ const char* result_name(CountedValue::Result r) {
 }
 
 std::string json_counted(const CountedValue& c) {
-    return std::string("{\"result\": \"") + result_name(c.result)
-        + "\", \"moves_needed\": " + (c.moves_needed < 0 ? "null" : std::to_string(c.moves_needed))
-        + ", \"moves_available\": " + std::to_string(std::max(c.moves_available, 0)) + "}";
+    return std::string("{\"result\": \"") + result_name(c.result) + "\", \"moves_needed\": "
+        + (c.moves_needed < 0 ? "null" : std::to_string(c.moves_needed)) + ", \"moves_available\": "
+        + (c.moves_available < 0 ? "null" : std::to_string(c.moves_available)) + "}";
 }
 
 // The counted value of the side that moved into a position, from that position's.
@@ -146,9 +146,6 @@ int probe_command(std::span<const std::string_view> args) {
         }
     }
     const CountPhase phase = count_phase(pos);
-    const bool counted = phase != CountPhase::NoCount;
-    const char* uncounted = "a Bia is on the board: the value under the count its conversion "
-                            "starts is not computed yet";
 
     const Tablebase tables(dir);
     try {
@@ -165,7 +162,7 @@ int probe_command(std::span<const std::string_view> args) {
             CountedValue count; // likewise, when counted
         };
         const CountedValue here
-            = counted ? *tables.probe_counted(pos, count, rules) : CountedValue {};
+            = *tables.probe_counted(pos, count, rules); // every phase has its counted answer
         std::vector<Scored> moves;
         for (Move m : legal_moves(pos)) {
             Position next = pos;
@@ -178,37 +175,44 @@ int probe_command(std::span<const std::string_view> args) {
                 return kExitNoTable;
             }
             // The count runs on, one ply per move, and never restarts, except that baring the
-            // defender under board's honour starts a fresh pieces' honour count.
-            CountedValue c;
-            if (counted) {
-                const bool bares = phase == CountPhase::BoardHonour
-                    && count_phase(next) == CountPhase::PiecesHonour;
-                const CountState after
-                    = bares ? fresh_count(next, rules) : CountState { count.limit, count.ply + 1 };
-                c = parent(*tables.probe_counted(next, after, rules));
-            }
-            moves.push_back({ m, v->parent(), c });
+            // defender under board's honour starts a fresh pieces' honour count, and the last
+            // Bia leaving the board starts the first count.
+            const CountPhase nextPhase = count_phase(next);
+            const bool starts = nextPhase != CountPhase::NoCount
+                && (phase == CountPhase::NoCount
+                    || (phase == CountPhase::BoardHonour && nextPhase == CountPhase::PiecesHonour));
+            const CountState after = starts        ? fresh_count(next, rules)
+                : nextPhase == CountPhase::NoCount ? CountState {}
+                                                   : CountState { count.limit, count.ply + 1 };
+            moves.push_back({ m, v->parent(), parent(*tables.probe_counted(next, after, rules)) });
         }
         std::stable_sort(moves.begin(), moves.end(), [&](const Scored& a, const Scored& b) {
-            if (counted && a.count.result != b.count.result) return a.count.result > b.count.result;
+            if (a.count.result != b.count.result) return a.count.result > b.count.result;
             return better(a.value, b.value);
         });
         const Color stm = pos.side_to_move();
         if (json) {
             std::printf("{\"fen\": \"%s\", \"pure\": %s, \"counted\": %s", pos.fen().c_str(),
-                json_value(*value).c_str(), counted ? json_counted(here).c_str() : "null");
-            if (!counted) std::printf(", \"counted_unavailable\": \"%s\"", uncounted);
+                json_value(*value).c_str(), json_counted(here).c_str());
             std::printf(", \"moves\": [");
             for (std::size_t i = 0; i < moves.size(); ++i)
                 std::printf("%s{\"uci\": \"%s\", \"pure\": %s, \"counted\": %s}", i ? ", " : "",
                     move_to_uci(moves[i].move).c_str(), json_value(moves[i].value).c_str(),
-                    counted ? json_counted(moves[i].count).c_str() : "null");
+                    json_counted(moves[i].count).c_str());
             std::printf("]}\n");
             return kExitOk;
         }
         std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm],
             sentence(stm, *value).c_str());
-        if (counted && phase != CountPhase::BareKings) {
+        if (phase == CountPhase::NoCount) {
+            std::printf("count: none while a Bia is on the board; under the count its conversion "
+                        "starts:\n");
+            if (here.result == CountedValue::Result::Draw)
+                std::printf("draw under the count\n");
+            else
+                std::printf("%s, %d moves to mate or to a winning conversion\n",
+                    here.result == CountedValue::Result::Win ? "won" : "lost", here.moves_needed);
+        } else if (phase != CountPhase::BareKings) {
             const int left = std::max(here.moves_available, 0);
             if (phase == CountPhase::PiecesHonour)
                 std::printf("count: pieces' honour, limit %d, %d attacker move%s left\n",
@@ -231,17 +235,13 @@ int probe_command(std::span<const std::string_view> args) {
             else if (!value->is_draw())
                 std::printf(
                     "no mate or winning capture can be forced in time: draw under the count\n");
-        } else if (!counted) {
-            std::printf("under the count: not answered (%s)\n", uncounted);
         }
         if (!moves.empty()) std::printf("moves (best first, * keeps the best result):\n");
         for (const Scored& m : moves) {
-            const bool best = m.value == moves[0].value
-                && (!counted || m.count.result == moves[0].count.result);
-            std::printf("  %c %-6s %-22s", best ? '*' : ' ', move_to_uci(m.move).c_str(),
-                sentence(stm, m.value).c_str());
-            if (counted) std::printf(" counted: %s", result_name(m.count.result));
-            std::printf("\n");
+            const bool best = m.value == moves[0].value && m.count.result == moves[0].count.result;
+            std::printf("  %c %-6s %-22s counted: %s\n", best ? '*' : ' ',
+                move_to_uci(m.move).c_str(), sentence(stm, m.value).c_str(),
+                result_name(m.count.result));
         }
         return kExitOk;
     } catch (const TableError& e) {

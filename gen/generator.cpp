@@ -67,9 +67,11 @@ public:
             if (!t)
                 throw TableError("the table of " + c.name() + " (which " + m.name()
                     + " converts into) is missing from " + tables.dir() + ": generate it first");
-            if (metric == Metric::Board && count_phase(c) == CountPhase::BoardHonour
-                && (!t->has(Metric::Board) || t->rules() != encode(rules)))
-                throw TableError("the table of " + c.name() + " lacks the board's honour values "
+            // The counted metrics read the smaller tables' own counted values.
+            const Metric needed = c.has(BIA) ? Metric::Bia : Metric::Board;
+            if (metric != Metric::Dtm && (c.has(BIA) || count_phase(c) == CountPhase::BoardHonour)
+                && (!t->has(needed) || t->rules() != encode(rules)))
+                throw TableError("the table of " + c.name() + " lacks the counted values "
                     + "for these counting options: generate it again");
             tables_.push_back({ c, t });
         }
@@ -82,6 +84,16 @@ public:
         for (const auto& [mat, t] : tables_)
             if (mat == canon) {
                 if (metric_ == Metric::Dtm) return t->probe(pos);
+                if (metric_ == Metric::Bia) {
+                    // Still a Bia: its own Bia-phase value. The last Bia gone: the count starts
+                    // now (pieces' honour at N + 1, or board's honour at 0), valued as a distance.
+                    if (count_phase(pos) == CountPhase::NoCount) return t->probe(Metric::Bia, pos);
+                    const CountState fresh = fresh_count(pos, rules_);
+                    if (count_phase(pos) == CountPhase::BoardHonour)
+                        return as_value(
+                            counted_board_honour(t->probe(Metric::Board, pos), fresh, rules_));
+                    return as_value(counted_pieces_honour(pos, t->probe(pos), fresh, rules_));
+                }
                 // Board's honour: a capture that keeps men on both sides continues the count,
                 // one that bares the defender succeeds when its fresh pieces' honour count
                 // still wins (the defender, to move there, is then "mated" for this metric).
@@ -195,7 +207,11 @@ struct Context {
     template<class Next, class Fn>
     void for_each_board(const std::string& phase, Next&& wanted, Fn&& fn) {
         parallel_blocks(index.size(), progress,
-            material.name() + (metric == Metric::Board ? " board's honour: " : ": ") + phase,
+            material.name()
+                + (metric == Metric::Board      ? " board's honour: "
+                        : metric == Metric::Bia ? " counted Bia phase: "
+                                                : ": ")
+                + phase,
             [&](std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = wanted(begin, end); i < end; i = wanted(i + 1, end)) {
                     Position pos;
@@ -374,7 +390,7 @@ TableStats phase_statistics(Context<Cell>& ctx) {
     // The counted view, from a fresh count: pieces' honour from DTM, board's honour from its
     // own metric (64 attacker moves with the defender to move, 65 with the attacker to move).
     const CountPhase phase = count_phase(ctx.material);
-    const bool counted = ctx.metric == Metric::Board || phase == CountPhase::PiecesHonour;
+    const bool counted = ctx.metric != Metric::Dtm || phase == CountPhase::PiecesHonour;
     ctx.for_each_board("statistics", [&](std::uint64_t i, Position& pos) {
         Local& l = locals.local();
         const int orbit = ctx.index.orbit_size(pos);
@@ -384,7 +400,8 @@ TableStats phase_statistics(Context<Cell>& ctx) {
             const Value v = Value::from_cell(ctx.cells[c][i]);
             pos.set_side_to_move(c);
             if (counted && !v.is_draw()) {
-                const int left = ctx.metric == Metric::Board
+                const int left = ctx.metric == Metric::Bia ? 1 << 20 // no deadline yet
+                    : ctx.metric == Metric::Board
                     ? attacker_moves_left({ 128, 0 }, v.is_win(), ctx.rules)
                     : counted_pieces_honour(pos, v, fresh_count(pos, ctx.rules), ctx.rules)
                           .moves_available;
@@ -475,7 +492,9 @@ TableStats run(const Material& m, Metric metric, const Children& children, Table
     const GenOptions& options) {
     Context<Cell> ctx(m, metric, options.rules, children, options.progress);
     std::vector<std::pair<std::string, double>> times;
-    const std::string prefix = metric == Metric::Board ? "board " : "";
+    const std::string prefix = metric == Metric::Board ? "board "
+        : metric == Metric::Bia                        ? "bia "
+                                                       : "";
     auto timed = [&](const char* name, auto&& phase) {
         const auto start = std::chrono::steady_clock::now();
         phase();
@@ -534,9 +553,10 @@ TableStats generate(const Material& m, const Tablebase& tables, const GenOptions
     const auto start = std::chrono::steady_clock::now();
     TableWriter writer(m, encode(options.rules));
     TableStats stats = run_metric(m, Metric::Dtm, tables, writer, options);
-    if (count_phase(m) == CountPhase::BoardHonour) {
-        // Board's honour values beside DTM: the counted view comes from them.
-        const TableStats board = run_metric(m, Metric::Board, tables, writer, options);
+    if (count_phase(m) == CountPhase::BoardHonour || m.has(BIA)) {
+        // Board's honour or Bia-phase values beside DTM: the counted view comes from them.
+        const Metric counted = m.has(BIA) ? Metric::Bia : Metric::Board;
+        const TableStats board = run_metric(m, counted, tables, writer, options);
         for (Color c : { WHITE, BLACK }) {
             stats.side[c].counted_wins = board.side[c].counted_wins;
             stats.side[c].counted_losses = board.side[c].counted_losses;
@@ -561,11 +581,14 @@ std::uint64_t verify(
     const Index& index = table->index();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;
-    for (Metric metric : { Metric::Dtm, Metric::Board }) {
+    for (Metric metric : { Metric::Dtm, Metric::Board, Metric::Bia }) {
         if (!table->has(metric)) continue;
         const Children children(m, tables, metric, decode_rules(table->rules()));
         parallel_blocks(index.size(), progress,
-            m.name() + (metric == Metric::Board ? ": verify board's honour" : ": verify"),
+            m.name()
+                + (metric == Metric::Board      ? ": verify board's honour"
+                        : metric == Metric::Bia ? ": verify counted Bia phase"
+                                                : ": verify"),
             [&](std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = begin; i < end; ++i) {
                     Position pos;
@@ -594,9 +617,11 @@ std::uint64_t verify(
                         if (bad.fetch_add(1) < 5 && report) {
                             std::lock_guard lock(reportMutex);
                             *report += pos.fen()
-                                + (metric == Metric::Board ? " (board's honour)" : "") + ": stored "
-                                + describe(stored) + ", successors give " + describe(expected)
-                                + "\n";
+                                + (metric == Metric::Board      ? " (board's honour)"
+                                        : metric == Metric::Bia ? " (counted Bia phase)"
+                                                                : "")
+                                + ": stored " + describe(stored) + ", successors give "
+                                + describe(expected) + "\n";
                         }
                     }
                 }

@@ -70,7 +70,7 @@ int attacker_moves_left(CountState count, bool attacker_to_move, const CountRule
     // The attacker moves at plies p, p + 2, ... (or p + 1, p + 3, ...) while they are <= limit.
     const int p = count.ply + (attacker_to_move ? 0 : 1);
     const int moves = p <= count.limit ? (count.limit - p) / 2 + 1 : 0;
-    return rules.draw_when == DrawWhen::Reached ? moves - 1 : moves;
+    return std::max(0, rules.draw_when == DrawWhen::Reached ? moves - 1 : moves);
 }
 
 CountedValue counted_pieces_honour(

@@ -226,8 +226,15 @@ std::optional<CountedValue> Tablebase::probe_counted(
     switch (count_phase(pos)) {
     case CountPhase::BareKings:
         return CountedValue {};
-    case CountPhase::NoCount:
-        return std::nullopt;
+    case CountPhase::NoCount: {
+        const LoadedTable* t = table(Material::of(pos).canonical());
+        if (!t) return std::nullopt;
+        if (!t->has(Metric::Bia) || t->rules() != encode(rules))
+            throw TableError("the table of " + t->index().material().name() + " was built with "
+                + describe(decode_rules(t->rules())) + ", not " + describe(rules)
+                + ": probe with those options or generate it again");
+        return counted_bia_phase(t->probe(Metric::Bia, pos));
+    }
     case CountPhase::PiecesHonour: {
         const std::optional<Value> v = probe(pos);
         if (!v) return std::nullopt;
@@ -242,9 +249,12 @@ std::optional<CountedValue> Tablebase::probe_counted(
         throw TableError("the table of " + t->index().material().name() + " was built with "
             + describe(decode_rules(t->rules())) + ", not " + describe(rules)
             + ": probe with those options or generate it again");
+    return counted_board_honour(t->probe(Metric::Board, pos), count, rules);
+}
+
+CountedValue counted_board_honour(Value v, CountState count, const CountRules& rules) {
     // The fewest moves the winner needs to mate or to bare the defender into a position won
     // under the fresh pieces' honour count, against its moves left in the board count.
-    const Value v = t->probe(Metric::Board, pos);
     CountedValue c;
     if (v.is_draw()) {
         c.moves_available = attacker_moves_left(count, true, rules);
@@ -255,6 +265,26 @@ std::optional<CountedValue> Tablebase::probe_counted(
     if (v.plies == 0 || c.moves_needed <= c.moves_available)
         c.result = v.is_win() ? CountedValue::Result::Win : CountedValue::Result::Loss;
     return c;
+}
+
+CountedValue counted_bia_phase(Value v) {
+    CountedValue c;
+    c.moves_available = -1; // no count runs while a Bia is on the board
+    if (v.is_draw()) return c;
+    c.moves_needed = std::abs(v.mate_in_moves());
+    c.result = v.is_win() ? CountedValue::Result::Win : CountedValue::Result::Loss;
+    return c;
+}
+
+Value as_value(const CountedValue& c) {
+    switch (c.result) {
+    case CountedValue::Result::Win:
+        return Value::mate_in_plies(2 * c.moves_needed - 1);
+    case CountedValue::Result::Loss:
+        return Value::mate_in_plies(2 * c.moves_needed);
+    default:
+        return Value::draw();
+    }
 }
 
 std::string describe(Value v) {

@@ -198,3 +198,37 @@ TEST_CASE("Board's honour switches to a fresh pieces' honour count when the last
     // Past the count, nothing is left: drawn.
     CHECK(tables.probe_counted(pos, { 128, 129 }, {})->result == CountedValue::Result::Draw);
 }
+
+TEST_CASE("With a Bia on the board the count can only take wins away", "[counting][gen]") {
+    // The conversion out of the Bia phase starts a count, so the counted result of a position
+    // with a Bia is never better for the winner than its pure one: a counted win is a pure win,
+    // a counted loss a pure loss. (Distances differ in both directions: under board's honour
+    // the goal is the baring capture, not the mate.)
+    const Tablebase tables(test::tables_up_to_4_men());
+    test::Rng rng(11);
+    int wins = 0, lost = 0;
+    for (const char* name : { "KSPvK", "KRPvK", "KNPvK", "KRvKP", "KPPvK", "KMPvK" }) {
+        const Index index(test::material(name));
+        for (int k = 0; k < 2000;) {
+            Position pos;
+            if (!index.decode(rng() % index.size(), pos)) continue;
+            pos.set_side_to_move(Color(rng() & 1));
+            if (!pos.validity_error().empty()) continue;
+            ++k;
+            const Value pure = *tables.probe(pos);
+            const CountedValue c = *tables.probe_counted(pos, {}, {});
+            INFO(pos.fen() << ": pure " << describe(pure));
+            REQUIRE(c.moves_available == -1);
+            if (c.result == CountedValue::Result::Win) {
+                REQUIRE(pure.is_win());
+                ++wins;
+            } else if (c.result == CountedValue::Result::Loss) {
+                REQUIRE(pure.is_loss());
+            } else if (pure.is_win()) {
+                ++lost; // a pure win the count takes away
+            }
+        }
+    }
+    CHECK(wins > 100);
+    CHECK(lost > 0);
+}

@@ -65,7 +65,7 @@ int pieces_honour_limit(const Position& pos, Color attacker, const CountRules& r
 // honour at ply 0; no count with a Bia on the board or bare kings.
 CountState fresh_count(const Position& pos, const CountRules& rules);
 
-// Attacker moves left under `count` (may be <= 0: drawn by the count).
+// Attacker moves left under `count` (0: drawn by the count unless it is mate now).
 int attacker_moves_left(CountState count, bool attacker_to_move, const CountRules& rules);
 
 // The answer under the count for a pieces' honour position, from its pure value for the side

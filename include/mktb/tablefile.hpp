@@ -36,7 +36,9 @@ inline constexpr std::uint32_t kBlockCells = 1u << 16;
 enum class Metric : std::uint8_t {
     Dtm = 0, // distance to mate, no counting
     Board = 1, // board's honour: distance to mate or to a baring capture won under the fresh count
-    NB = 2
+    Bia = 2, // a Bia on the board: distance to mate, the conversion out of the Bia phase valued
+             // under the count it starts
+    NB = 3
 };
 
 // On-disk header, little-endian, at offset 0.
@@ -100,6 +102,13 @@ private:
     std::vector<std::uint8_t> cells_[int(Metric::NB)][COLOR_NB];
 };
 
+// The counted answer of a position from its stored values: `board` is its board's honour value
+// (both sides with men), `bia` its Bia-phase value (a Bia on the board).
+CountedValue counted_board_honour(Value board, CountState count, const CountRules& rules);
+CountedValue counted_bia_phase(Value bia);
+// A counted answer as a distance: the winner mates (or succeeds) in moves_needed moves.
+Value as_value(const CountedValue& c);
+
 // A directory of tables. Tables are loaded on first use; any number of threads may call probe()
 // and table() at once.
 class Tablebase {
@@ -117,6 +126,8 @@ public:
     // The answer under the count state `count` for a position without Bia (pieces' or board's
     // honour; bare kings: a draw); nullopt when its table is absent or a Bia is on the board.
     // Throws TableError when a board's honour table was built with other counting options.
+    // With a Bia on the board no count runs yet: the answer is the value under the count that
+    // the conversion out of the Bia phase starts (moves_available -1: no deadline now).
     std::optional<CountedValue> probe_counted(
         const Position& pos, CountState count, const CountRules& rules) const;
 
