@@ -86,17 +86,43 @@ bool parse_count(std::string_view text, const Position& pos, const CountRules& r
     return true;
 }
 
+// The line, one move per row, with the count the losing side announces after each of its moves.
+void print_line(Position pos, CountState count, const CountRules& rules,
+    const std::vector<Move>& pv, CountedValue::Result result) {
+    if (result == CountedValue::Result::Draw || pv.empty()) {
+        std::printf("line: none (no win within the count)\n");
+        return;
+    }
+    const Color loser
+        = result == CountedValue::Result::Win ? ~pos.side_to_move() : pos.side_to_move();
+    std::printf("line (the losing side announces its count):\n");
+    for (std::size_t i = 0; i < pv.size(); ++i) {
+        const Color mover = pos.side_to_move();
+        Position next = pos;
+        next.do_move(pv[i]);
+        count = count_after_move(pos, next, count, rules);
+        pos = next;
+        std::printf("  %3zu. %-6s", i / 2 + 1, move_to_uci(pv[i]).c_str());
+        if (mover == loser && count.limit)
+            std::printf(" counts %d (of %d)", (count.ply + 1) / 2, count.limit / 2);
+        std::printf("\n");
+    }
+    std::printf("  %s\n", is_checkmate(pos) ? "checkmate" : "(line cut short)");
+}
+
 } // namespace
 
 int probe_command(std::span<const std::string_view> args) {
     std::string fen, dir;
     std::string_view countText;
-    bool json = false;
+    bool json = false, line = false;
     CountRules rules;
     dir = default_tables_dir();
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--json") {
             json = true;
+        } else if (args[i] == "--line") {
+            line = true;
         } else if (args[i] == "--tables" && i + 1 < args.size()) {
             dir = std::string(args[++i]);
         } else if (args[i] == "--count" && i + 1 < args.size()) {
@@ -123,7 +149,7 @@ int probe_command(std::span<const std::string_view> args) {
     }
     if (fen.empty()) {
         std::fputs(
-            "usage: mktb probe \"<FEN>\" [--json] [--count pieces:C|board:C] [--draw-when "
+            "usage: mktb probe \"<FEN>\" [--json] [--line] [--count pieces:C|board:C] [--draw-when "
             "exceeded|reached]\n                  [--limit-precedence min|khon_before_knights] "
             "[--tables DIR]\n",
             stderr);
@@ -174,16 +200,7 @@ int probe_command(std::span<const std::string_view> args) {
                     mm.name().c_str(), move_to_uci(m).c_str(), dir.c_str());
                 return kExitNoTable;
             }
-            // The count runs on, one ply per move, and never restarts, except that baring the
-            // defender under board's honour starts a fresh pieces' honour count, and the last
-            // Bia leaving the board starts the first count.
-            const CountPhase nextPhase = count_phase(next);
-            const bool starts = nextPhase != CountPhase::NoCount
-                && (phase == CountPhase::NoCount
-                    || (phase == CountPhase::BoardHonour && nextPhase == CountPhase::PiecesHonour));
-            const CountState after = starts        ? fresh_count(next, rules)
-                : nextPhase == CountPhase::NoCount ? CountState {}
-                                                   : CountState { count.limit, count.ply + 1 };
+            const CountState after = count_after_move(pos, next, count, rules);
             moves.push_back({ m, v->parent(), parent(*tables.probe_counted(next, after, rules)) });
         }
         std::stable_sort(moves.begin(), moves.end(), [&](const Scored& a, const Scored& b) {
@@ -191,6 +208,8 @@ int probe_command(std::span<const std::string_view> args) {
             return better(a.value, b.value);
         });
         const Color stm = pos.side_to_move();
+        const std::vector<Move> pv
+            = line ? counted_line(tables, pos, count, rules) : std::vector<Move> {};
         if (json) {
             std::printf("{\"fen\": \"%s\", \"pure\": %s, \"counted\": %s", pos.fen().c_str(),
                 json_value(*value).c_str(), json_counted(here).c_str());
@@ -199,7 +218,14 @@ int probe_command(std::span<const std::string_view> args) {
                 std::printf("%s{\"uci\": \"%s\", \"pure\": %s, \"counted\": %s}", i ? ", " : "",
                     move_to_uci(moves[i].move).c_str(), json_value(moves[i].value).c_str(),
                     json_counted(moves[i].count).c_str());
-            std::printf("]}\n");
+            std::printf("]");
+            if (line) {
+                std::printf(", \"line\": [");
+                for (std::size_t i = 0; i < pv.size(); ++i)
+                    std::printf("%s\"%s\"", i ? ", " : "", move_to_uci(pv[i]).c_str());
+                std::printf("]");
+            }
+            std::printf("}\n");
             return kExitOk;
         }
         std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm],
@@ -243,6 +269,7 @@ int probe_command(std::span<const std::string_view> args) {
                 move_to_uci(m.move).c_str(), sentence(stm, m.value).c_str(),
                 result_name(m.count.result));
         }
+        if (line) print_line(pos, count, rules, pv, here.result);
         return kExitOk;
     } catch (const TableError& e) {
         std::fprintf(stderr, "mktb probe: %s\n", e.what());

@@ -66,6 +66,16 @@ CountState fresh_count(const Position& pos, const CountRules& rules) {
     }
 }
 
+CountState count_after_move(
+    const Position& before, const Position& after, CountState count, const CountRules& rules) {
+    const CountPhase from = count_phase(before), to = count_phase(after);
+    if (to == CountPhase::NoCount) return {};
+    if (from == CountPhase::NoCount
+        || (from == CountPhase::BoardHonour && to == CountPhase::PiecesHonour))
+        return fresh_count(after, rules);
+    return { count.limit, count.ply + 1 };
+}
+
 int attacker_moves_left(CountState count, bool attacker_to_move, const CountRules& rules) {
     // The attacker moves at plies p, p + 2, ... (or p + 1, p + 3, ...) while they are <= limit.
     const int p = count.ply + (attacker_to_move ? 0 : 1);

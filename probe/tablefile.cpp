@@ -12,6 +12,7 @@
 #include <zstd.h>
 
 #include "mktb/material.hpp"
+#include "mktb/movegen.hpp"
 
 namespace mktb {
 
@@ -285,6 +286,45 @@ Value as_value(const CountedValue& c) {
     default:
         return Value::draw();
     }
+}
+
+std::vector<Move> counted_line(const Tablebase& tables, Position pos, CountState count,
+    const CountRules& rules, int max_plies) {
+    std::vector<Move> line;
+    while (int(line.size()) < max_plies) {
+        const std::optional<CountedValue> here = tables.probe_counted(pos, count, rules);
+        if (!here || here->result == CountedValue::Result::Draw) break;
+        const bool winning = here->result == CountedValue::Result::Win;
+        Move best = MOVE_NONE;
+        int bestMoves = 0;
+        CountState bestCount {};
+        for (Move m : legal_moves(pos)) {
+            Position next = pos;
+            next.do_move(m);
+            const CountState after = count_after_move(pos, next, count, rules);
+            const std::optional<CountedValue> c = tables.probe_counted(next, after, rules);
+            if (!c) return line;
+            // From the mover's view: the opponent's counted loss is our win, and so on.
+            const bool keeps = winning ? c->result == CountedValue::Result::Loss
+                                       : c->result == CountedValue::Result::Win;
+            if (!keeps) continue;
+            // Board's honour measures the way to the baring capture: once made, it is done.
+            const int needed = count_phase(pos) == CountPhase::BoardHonour
+                    && count_phase(next) == CountPhase::PiecesHonour
+                ? 0
+                : c->moves_needed;
+            if (best == MOVE_NONE || (winning ? needed < bestMoves : needed > bestMoves)) {
+                best = m;
+                bestMoves = needed;
+                bestCount = after;
+            }
+        }
+        if (best == MOVE_NONE) break; // mated (or nothing keeps the result)
+        pos.do_move(best);
+        count = bestCount;
+        line.push_back(best);
+    }
+    return line;
 }
 
 std::string describe(Value v) {

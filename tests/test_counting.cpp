@@ -232,3 +232,36 @@ TEST_CASE("With a Bia on the board the count can only take wins away", "[countin
     CHECK(wins > 100);
     CHECK(lost > 0);
 }
+
+TEST_CASE("A counted line mates before the count runs out", "[counting][gen]") {
+    // Replayed by the rules alone: every move legal, the game never drawn by the count (spec
+    // 2.3: drawn once countingPly > countingLimit with the side to move not mated), mate at the
+    // end.
+    const Tablebase tables(test::tables_up_to_4_men());
+    for (const char* text : { "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "8/8/8/4m3/8/2k5/1R6/K7 w - - 0 1",
+             "8/8/8/3k4/8/2SP4/8/4K3 w - - 0 1", "8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1",
+             "8/8/1n6/8/5k2/1R6/8/1K6 b - - 0 1" }) {
+        Position pos = fen(text);
+        CountState count = pos.count_state().limit ? pos.count_state() : fresh_count(pos, {});
+        const CountedValue start = *tables.probe_counted(pos, count, {});
+        const std::vector<Move> line = counted_line(tables, pos, count, {});
+        INFO(text << ": " << line.size() << " plies");
+        if (start.result == CountedValue::Result::Draw) {
+            CHECK(line.empty());
+            continue;
+        }
+        for (Move m : line) {
+            REQUIRE(legal_moves(pos).contains(m));
+            Position next = pos;
+            next.do_move(m);
+            count = count_after_move(pos, next, count, {});
+            pos = next;
+            REQUIRE((count.limit == 0 || count.ply <= count.limit || is_checkmate(pos)));
+        }
+        CHECK(is_checkmate(pos));
+        // The winner's moves: as many as the count answer said were needed, under pieces'
+        // honour (where the answer is the distance to mate).
+        if (count_phase(fen(text)) == CountPhase::PiecesHonour)
+            CHECK(int(line.size() + 1) / 2 == start.moves_needed);
+    }
+}

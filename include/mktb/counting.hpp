@@ -65,6 +65,12 @@ int pieces_honour_limit(const Position& pos, Color attacker, const CountRules& r
 // honour at ply 0; no count with a Bia on the board or bare kings.
 CountState fresh_count(const Position& pos, const CountRules& rules);
 
+// The count after a move from `before` to `after`: it runs on one ply per move and never
+// restarts, except that the last Bia leaving the board starts the first count, and baring the
+// defender under board's honour starts a fresh pieces' honour count (spec §2).
+CountState count_after_move(
+    const Position& before, const Position& after, CountState count, const CountRules& rules);
+
 // Attacker moves left under `count` (0: drawn by the count unless it is mate now).
 int attacker_moves_left(CountState count, bool attacker_to_move, const CountRules& rules);
 

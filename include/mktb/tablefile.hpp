@@ -138,6 +138,11 @@ private:
     mutable std::map<std::string, bool> missing_;
 };
 
+// A line that keeps the best counted result: the winner takes the fastest counted win, the
+// loser the slowest counted loss, until mate (or, for a counted draw, nothing). Moves in order.
+std::vector<Move> counted_line(const Tablebase& tables, Position pos, CountState count,
+    const CountRules& rules, int max_plies = 400);
+
 // FNV-1a 64 of a byte range: the per-file checksum.
 std::uint64_t checksum64(
     std::span<const std::uint8_t> bytes, std::uint64_t seed = 0xcbf29ce484222325ULL);
