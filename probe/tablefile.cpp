@@ -224,33 +224,24 @@ std::optional<Value> Tablebase::probe(const Position& pos) const {
 
 std::optional<CountedValue> Tablebase::probe_counted(
     const Position& pos, CountState count, const CountRules& rules) const {
-    switch (count_phase(pos)) {
-    case CountPhase::BareKings:
-        return CountedValue {};
-    case CountPhase::NoCount: {
-        const LoadedTable* t = table(Material::of(pos).canonical());
-        if (!t) return std::nullopt;
-        if (!t->has(Metric::Bia) || t->rules() != encode(rules))
-            throw TableError("the table of " + t->index().material().name() + " was built with "
-                + describe(decode_rules(t->rules())) + ", not " + describe(rules)
-                + ": probe with those options or generate it again");
-        return counted_bia_phase(t->probe(Metric::Bia, pos));
-    }
-    case CountPhase::PiecesHonour: {
+    const CountPhase phase = count_phase(pos);
+    if (phase == CountPhase::BareKings) return CountedValue {};
+    if (phase == CountPhase::PiecesHonour) { // DTM is the metric: the count is a pure deadline
         const std::optional<Value> v = probe(pos);
         if (!v) return std::nullopt;
         return counted_pieces_honour(pos, *v, count, rules);
     }
-    case CountPhase::BoardHonour:
-        break;
-    }
+    // Board's honour and the Bia phase have counted metrics of their own, built for one set of
+    // options: another set is refused, never answered.
+    const Metric metric = phase == CountPhase::NoCount ? Metric::Bia : Metric::Board;
     const LoadedTable* t = table(Material::of(pos).canonical());
     if (!t) return std::nullopt;
-    if (!t->has(Metric::Board) || t->rules() != encode(rules))
+    if (!t->has(metric) || t->rules() != encode(rules))
         throw TableError("the table of " + t->index().material().name() + " was built with "
             + describe(decode_rules(t->rules())) + ", not " + describe(rules)
             + ": probe with those options or generate it again");
-    return counted_board_honour(t->probe(Metric::Board, pos), count, rules);
+    const Value v = t->probe(metric, pos);
+    return metric == Metric::Bia ? counted_bia_phase(v) : counted_board_honour(v, count, rules);
 }
 
 CountedValue counted_board_honour(Value v, CountState count, const CountRules& rules) {
