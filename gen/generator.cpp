@@ -11,6 +11,9 @@
 //     smaller tables); the loss distance is 1 + the longest of them.
 // Every write either fills an undecided cell with the one value every thread would compute, or
 // lowers a win, so the bytes written do not depend on the number of threads or their timing.
+// The counted metrics run the same pipeline: only Children::probe, the value of a conversion,
+// changes (a baring capture or the last Bia leaving the board is valued under the count it
+// starts).
 #include "generator.hpp"
 
 #include <algorithm>
