@@ -151,14 +151,26 @@ struct Context {
                 groupOf[c][pt] = index.group_of(c, PieceType(pt));
     }
 
-    // The slot of `after`, reached from the board of `slot` (`before`, its frame the
-    // identity when `incremental`) by moving one man of colour c and kind pt. Non-king
-    // moves change one digit of the index; king moves may change the frame: re-encode.
-    std::uint64_t slot_after(std::uint64_t slot, const Position& before, const Position& after,
-        bool incremental, Color c, PieceType pt) const {
-        if (!incremental || pt == KHUN) return index.encode(after);
+    // A board the generator moves from: its slot and, when its frame is the identity, the
+    // digit of every group, so that a non-king move changes one digit without re-encoding.
+    struct Origin {
+        std::uint64_t slot;
+        bool incremental;
+        std::array<std::uint64_t, 8> rank;
+    };
+    Origin origin(std::uint64_t slot, const Position& pos) const {
+        Origin o { slot, index.groups() <= 8 && index.frame_is_identity(pos), {} };
+        if (o.incremental)
+            for (int g = 0; g < int(index.groups()); ++g)
+                o.rank[std::size_t(g)] = index.group_rank(pos, g);
+        return o;
+    }
+    // The slot of `after`, reached from `o` by moving one man of colour c and kind pt. King
+    // moves may change the frame: re-encode.
+    std::uint64_t slot_after(const Origin& o, const Position& after, Color c, PieceType pt) const {
+        if (!o.incremental || pt == KHUN) return index.encode(after);
         const int g = groupOf[c][pt];
-        return slot + (index.group_rank(after, g) - index.group_rank(before, g)) * index.stride(g);
+        return o.slot + (index.group_rank(after, g) - o.rank[std::size_t(g)]) * index.stride(g);
     }
 
     // Marks the slot checked; false when it already was at this level.
@@ -180,6 +192,18 @@ struct Context {
                 return i;
             },
             fn);
+    }
+    // Runs fn(slot, pos, c) over every legal position: each board with each side to move
+    // whose opponent is not in check (pos has c to move during the call).
+    template<class Fn>
+    void for_each_position(const std::string& phase, Fn&& fn) {
+        for_each_board(phase, [&](std::uint64_t i, Position& pos) {
+            for (Color c : { WHITE, BLACK }) {
+                if (cells[c][i] == kInvalid) continue;
+                pos.set_side_to_move(c);
+                fn(i, pos, c);
+            }
+        });
     }
     // The first slot of [i, end) holding `value` on either side, or end: the scan of the
     // iteration, the one loop that runs over every slot at every level.
@@ -263,34 +287,25 @@ void phase_invalid(Context<Cell>& ctx) {
 // win as a bound the iteration may still lower.
 template<class Cell>
 void phase_conversions(Context<Cell>& ctx) {
-    ctx.for_each_board("conversions", [&](std::uint64_t i, Position& pos) {
-        for (Color c : { WHITE, BLACK }) {
-            if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
-            pos.set_side_to_move(c);
-            const MoveList moves = legal_moves(pos);
-            bool inTable = false, anyConversion = false;
-            Value best = Value::mate_in_plies(0); // worse than any real outcome
-            for (Move m : moves) {
-                if (!is_conversion(pos, m)) {
-                    inTable = true;
-                    continue;
-                }
-                anyConversion = true;
-                const auto u = pos.do_move(m);
-                const Value v = ctx.children.probe(pos).parent();
-                pos.undo_move(m, u);
-                if (better(v, best)) best = v;
+    ctx.for_each_position("conversions", [&](std::uint64_t i, Position& pos, Color c) {
+        bool inTable = false, anyConversion = false;
+        Value best = Value::mate_in_plies(0); // worse than any real outcome
+        for (Move m : legal_moves(pos)) {
+            if (!is_conversion(pos, m)) {
+                inTable = true;
+                continue;
             }
-            if (!anyConversion) continue;
-            if (!inTable) {
-                if (!best.is_draw()) {
-                    ctx.note_pending(best.cell());
-                    ctx.cells[c][i] = Cell(best.cell());
-                }
-            } else if (best.is_win()) {
-                ctx.note_pending(best.cell());
-                ctx.cells[c][i] = Cell(best.cell());
-            }
+            anyConversion = true;
+            const auto u = pos.do_move(m);
+            const Value v = ctx.children.probe(pos).parent();
+            pos.undo_move(m, u);
+            if (better(v, best)) best = v;
+        }
+        // Only conversions: decided (a draw stays 0). With moves in the table too: a win
+        // through a conversion is a bound; anything else the iteration decides.
+        if (anyConversion && (inTable ? best.is_win() : !best.is_draw())) {
+            ctx.note_pending(best.cell());
+            ctx.cells[c][i] = Cell(best.cell());
         }
     });
 }
@@ -298,12 +313,8 @@ void phase_conversions(Context<Cell>& ctx) {
 // Phase "mates": the side to move is checkmated (stalemate stays a draw).
 template<class Cell>
 void phase_mates(Context<Cell>& ctx) {
-    ctx.for_each_board("mates", [&](std::uint64_t i, Position& pos) {
-        for (Color c : { WHITE, BLACK }) {
-            if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
-            pos.set_side_to_move(c);
-            if (is_checkmate(pos)) ctx.cells[c][i] = Cell(Value::mate_in_plies(0).cell());
-        }
+    ctx.for_each_position("mates", [&](std::uint64_t i, Position& pos, Color c) {
+        if (is_checkmate(pos)) ctx.cells[c][i] = Cell(Value::mate_in_plies(0).cell());
     });
 }
 
@@ -312,19 +323,17 @@ void phase_mates(Context<Cell>& ctx) {
 template<class Cell>
 unsigned loss_value(Context<Cell>& ctx, Position& pos, std::uint64_t slot, unsigned level) {
     const Color us = pos.side_to_move();
-    const bool incremental = ctx.index.frame_is_identity(pos);
+    const auto from = ctx.origin(slot, pos);
     int longest = -1;
     for (Move m : legal_moves(pos)) {
         const bool conversion = is_conversion(pos, m);
         const PieceType moved = type_of(pos.piece_on(from_sq(m)));
-        const Position before = pos;
         const auto u = pos.do_move(m);
         Value v;
         if (conversion) {
             v = ctx.children.probe(pos);
         } else {
-            const unsigned cell
-                = ctx.cells[~us][ctx.slot_after(slot, before, pos, incremental, us, moved)];
+            const unsigned cell = ctx.cells[~us][ctx.slot_after(from, pos, us, moved)];
             // Only wins decided at L - 1 plies or fewer count; later values are not final.
             v = cell <= level ? Value::from_cell(cell) : Value::draw();
         }
@@ -352,8 +361,7 @@ void phase_iterate(Context<Cell>& ctx) {
                     if (ctx.cells[c][i] != level) continue;
                     scanned.fetch_add(1, std::memory_order_relaxed);
                     pos.set_side_to_move(c);
-                    const Position scannedPos = pos;
-                    const bool incremental = ctx.index.frame_is_identity(pos);
+                    const auto from = ctx.origin(i, pos);
                     // Illegal predecessors are not filtered here: their cells are invalid.
                     for_each_unmove<false>(
                         pos, kNoUncaptures, false, [&](Position& pred, UnMove u) {
@@ -363,8 +371,7 @@ void phase_iterate(Context<Cell>& ctx) {
                                 && (attacks_bb(WHITE, KHUN, pred.king_square(WHITE))
                                     & pred.pieces(BLACK, KHUN)))
                                 return;
-                            const std::uint64_t q
-                                = ctx.slot_after(i, scannedPos, pred, incremental, ~c, moved);
+                            const std::uint64_t q = ctx.slot_after(from, pred, ~c, moved);
                             Cell& cell = ctx.cells[~c][q];
                             if (cell == Context<Cell>::kInvalid) return;
                             if (scannedLost) {

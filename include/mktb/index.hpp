@@ -43,6 +43,7 @@ public:
     int group_of(Color c, PieceType pt) const; // -1 for the kings
     std::uint64_t group_rank(const Position& pos, int g) const;
     std::uint64_t stride(int g) const { return groups_[std::size_t(g)].stride; }
+    std::size_t groups() const { return groups_.size(); }
 
     // The number of canonical king pairs of a symmetry (462 or 1806).
     static int king_pairs(Symmetry s);
