@@ -96,16 +96,23 @@ TEST_CASE(
 }
 
 TEST_CASE("Exceeded and reached differ by exactly one move", "[counting][gen]") {
+    // A KRvK win of n moves, under the count state that leaves White, to move, exactly n moves
+    // by the "exceeded" rule (its n-th move is made at ply <= limit): won; under "reached" the
+    // same state leaves n - 1: drawn.
     const Tablebase tables(test::tables_up_to_4_men());
-    // White mates in 14 (the table), 14 moves left on a fresh KRvK count with White to move.
     const Position pos = fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
     const Value v = *tables.probe(pos);
-    REQUIRE(v.mate_in_moves() == 14);
-    CHECK(counted_pieces_honour(pos, v, fresh_count(pos, {}), {}).result
-        == CountedValue::Result::Win);
+    REQUIRE(v.is_win());
+    const int n = v.mate_in_moves();
+    const CountState state { 32, 32 - 2 * (n - 1) };
     const CountRules reached { LimitPrecedence::Min, DrawWhen::Reached };
-    CHECK(counted_pieces_honour(pos, v, fresh_count(pos, reached), reached).result
+    REQUIRE(attacker_moves_left(state, true, {}) == n);
+    CHECK(counted_pieces_honour(pos, v, state, {}).result == CountedValue::Result::Win);
+    CHECK(counted_pieces_honour(pos, v, { 32, state.ply + 2 }, {}).result
         == CountedValue::Result::Draw);
+    CHECK(counted_pieces_honour(pos, v, state, reached).result == CountedValue::Result::Draw);
+    CHECK(counted_pieces_honour(pos, v, { 32, state.ply - 2 }, reached).result
+        == CountedValue::Result::Win);
 }
 
 namespace {
@@ -124,10 +131,7 @@ void check_against_engine(
         const Material m = test::material(name);
         const Index index(m);
         for (int k = 0; k < perEnding;) {
-            Position pos;
-            if (!index.decode(rng() % index.size(), pos)) continue;
-            pos.set_side_to_move(Color(rng() & 1));
-            if (!pos.validity_error().empty() || legal_moves(pos).size == 0) continue;
+            Position pos = test::random_position_of(rng, index);
             // Favour short mates, which the engine can prove within its node budget.
             const Value pure = *tables.probe(pos);
             if ((pure.is_draw() || std::abs(pure.mate_in_moves()) > 12) && rng() % 4) continue;
@@ -210,10 +214,7 @@ TEST_CASE("With a Bia on the board the count can only take wins away", "[countin
     for (const char* name : { "KSPvK", "KRPvK", "KNPvK", "KRvKP", "KPPvK", "KMPvK" }) {
         const Index index(test::material(name));
         for (int k = 0; k < 2000;) {
-            Position pos;
-            if (!index.decode(rng() % index.size(), pos)) continue;
-            pos.set_side_to_move(Color(rng() & 1));
-            if (!pos.validity_error().empty()) continue;
+            const Position pos = test::random_position_of(rng, index);
             ++k;
             const Value pure = *tables.probe(pos);
             const CountedValue c = *tables.probe_counted(pos, {}, {});

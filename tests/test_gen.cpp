@@ -139,10 +139,7 @@ TEST_CASE(
         const Material m = test::material(name);
         const Index index(m);
         for (int n = 0; n < 30;) {
-            Position pos;
-            if (!index.decode(rng() % index.size(), pos)) continue;
-            pos.set_side_to_move(Color(rng() & 1));
-            if (!pos.validity_error().empty() || legal_moves(pos).size == 0) continue;
+            Position pos = test::random_position_of(rng, index);
             const Value ours = *tables.probe(pos);
             // Favour short mates, which the engine can prove within its node budget.
             if ((ours.is_draw() || std::abs(ours.mate_in_moves()) > 12) && rng() % 3) continue;

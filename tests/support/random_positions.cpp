@@ -36,4 +36,13 @@ Position random_placement(Rng& rng, int men) {
     }
 }
 
+Position random_position_of(Rng& rng, const Index& index) {
+    for (;;) {
+        Position pos;
+        if (!index.decode(rng() % index.size(), pos)) continue;
+        pos.set_side_to_move(Color(rng() & 1));
+        if (pos.validity_error().empty() && legal_moves(pos).size > 0) return pos;
+    }
+}
+
 } // namespace mktb::test

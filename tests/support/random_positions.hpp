@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "mktb/position.hpp"
+#include "mktb/index.hpp"
 
 namespace mktb::test {
 
@@ -15,5 +15,8 @@ Position random_playout(Rng& rng, int plies);
 // Two kings plus `men - 2` random men (kinds M S N R P, random colours), redrawn until the
 // position is legal. Bias are put next to promotion more often than uniform placement would.
 Position random_placement(Rng& rng, int men);
+
+// A random legal position of an index's material (random side to move) that has a legal move.
+Position random_position_of(Rng& rng, const Index& index);
 
 } // namespace mktb::test
