@@ -34,7 +34,7 @@ Position apply_unmove(const Position& pos, UnMove u) {
 UnMoveList unmoves(const Position& pos, KindSet uncapture) {
     UnMoveList list;
     Position p = pos;
-    for_each_unmove(p, uncapture, true, [&](const Position&, UnMove u) { list.push(u); });
+    for_each_unmove(p, uncapture, true, [&](const Position&, UnMove u) { list.push_back(u); });
     return list;
 }
 

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "mktb/position.hpp"
 
@@ -21,13 +22,9 @@ struct UnMove {
     bool operator==(const UnMove&) const = default;
 };
 
-struct UnMoveList {
-    std::array<UnMove, 1024> items;
-    int size = 0;
-    const UnMove* begin() const { return items.data(); }
-    const UnMove* end() const { return items.data() + size; }
-    void push(UnMove u) { items[size++] = u; }
-};
+// A list of un-moves; a vector because un-captures of every kind on a full board have no small
+// fixed bound.
+using UnMoveList = std::vector<UnMove>;
 
 // Which of the opponent's kinds the caller wants restored by un-captures: a bit per PieceType.
 // A table generator asks for exactly the kinds its larger signature has.
