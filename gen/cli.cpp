@@ -1,6 +1,7 @@
 // cli.cpp - helpers the subcommands share (see cli.hpp).
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -11,21 +12,29 @@ std::string default_tables_dir() {
     return env && *env ? env : "tables";
 }
 
-bool apply_rule_option(std::string_view option, std::string_view value, CountRules& rules) {
-    if (option == "--draw-when") {
-        if (value != "exceeded" && value != "reached")
-            throw std::invalid_argument("--draw-when takes exceeded or reached");
-        rules.draw_when = value == "reached" ? DrawWhen::Reached : DrawWhen::Exceeded;
-        return true;
+bool is_rule_option(std::string_view flag) {
+    if (!flag.starts_with("--")) return false;
+    flag.remove_prefix(2);
+    return std::any_of(kRuleOptions.begin(), kRuleOptions.end(), [&](const RuleOptionInfo& o) {
+        return std::equal(o.name.begin(), o.name.end(), flag.begin(), flag.end(),
+            [](char a, char b) { return a == b || (a == '_' && b == '-'); });
+    });
+}
+
+void apply_rule_option(std::string_view flag, std::string_view value, CountRules& rules) {
+    if (const std::string error = set_rule_option(rules, flag.substr(2), value); !error.empty())
+        throw std::invalid_argument(error);
+}
+
+std::string rule_options_usage() {
+    std::string out;
+    for (const RuleOptionInfo& o : kRuleOptions) {
+        std::string flag(o.name);
+        std::replace(flag.begin(), flag.end(), '_', '-');
+        out += (out.empty() ? "[--" : " [--") + flag + " " + std::string(o.default_value) + "|"
+            + std::string(o.alternative) + "]";
     }
-    if (option == "--limit-precedence") {
-        if (value != "min" && value != "khon_before_knights")
-            throw std::invalid_argument("--limit-precedence takes min or khon_before_knights");
-        rules.limit_precedence
-            = value == "min" ? LimitPrecedence::Min : LimitPrecedence::KhonBeforeKnights;
-        return true;
-    }
-    return false;
+    return out;
 }
 
 } // namespace mktb::cli

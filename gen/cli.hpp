@@ -18,10 +18,14 @@ inline constexpr int kExitNoTable = 3; // no table for the material asked about
 // $MKTB_TABLES, else ./tables: where tables are read and written unless --tables says.
 std::string default_tables_dir();
 
-// Applies a counting-rule option (--draw-when, --limit-precedence) to `rules`. Returns false
-// when `option` is not one; throws std::invalid_argument naming the allowed values when `value`
-// is wrong.
-bool apply_rule_option(std::string_view option, std::string_view value, CountRules& rules);
+// Counting-rule options on the command line: --draw-when reached, --counter-mate draw, ... (the
+// options of mktb/counting.hpp, dashes for underscores). apply_rule_option() throws
+// std::invalid_argument naming the allowed values when `value` is wrong.
+bool is_rule_option(std::string_view flag);
+void apply_rule_option(std::string_view flag, std::string_view value, CountRules& rules);
+
+// One usage line listing the rule options: "[--limit-precedence min|khon_before_knights] ...".
+std::string rule_options_usage();
 
 int perft_command(std::span<const std::string_view> args);
 int gen_command(std::span<const std::string_view> args);

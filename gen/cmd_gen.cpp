@@ -111,7 +111,7 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
                            a == "--men" ? "a number from 3 to 5" : "a positive number", v.c_str()),
                        false;
             (a == "--men" ? o.men : o.threads) = n;
-        } else if (a == "--draw-when" || a == "--limit-precedence") {
+        } else if (is_rule_option(a)) {
             try {
                 apply_rule_option(a, value(), o.rules);
             } catch (const std::invalid_argument& e) {
@@ -154,8 +154,10 @@ int gen_command(std::span<const std::string_view> args) {
     Options o;
     if (!parse("gen", args, o)) return kExitBadInput;
     if (o.endings.empty()) {
-        std::fputs("usage: mktb gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]\n",
-            stderr);
+        std::fprintf(stderr,
+            "usage: mktb gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]\n"
+            "                %s\n",
+            rule_options_usage().c_str());
         return kExitBadInput;
     }
     const std::vector<Material> order = build_order(o.endings);

@@ -76,6 +76,10 @@ bool parse_count(std::string_view text, const Position& pos, const CountRules& r
         error = "no count runs while a Bia is on the board";
         return false;
     }
+    if (kind == "board" && rules.has(RuleOption::BoardHonourOff)) {
+        error = "--count board:C contradicts --board-honour off";
+        return false;
+    }
     const int limit = kind == "pieces" ? 2 * pieces_honour_limit(pos, *attacker, rules) : 128;
     // After the counter's move counted c the ply is 2c - 1, the other side to move; 2c once
     // that side has replied. Under board's honour the counter is taken to be the side that
@@ -127,10 +131,9 @@ int probe_command(std::span<const std::string_view> args) {
             dir = std::string(args[++i]);
         } else if (args[i] == "--count" && i + 1 < args.size()) {
             countText = args[++i];
-        } else if ((args[i] == "--draw-when" || args[i] == "--limit-precedence")
-            && i + 1 < args.size()) {
+        } else if (is_rule_option(args[i])) {
             try {
-                apply_rule_option(args[i], args[i + 1], rules);
+                apply_rule_option(args[i], i + 1 < args.size() ? args[i + 1] : "", rules);
                 ++i;
             } catch (const std::invalid_argument& e) {
                 std::fprintf(stderr, "mktb probe: %s\n", e.what());
@@ -148,11 +151,10 @@ int probe_command(std::span<const std::string_view> args) {
         }
     }
     if (fen.empty()) {
-        std::fputs(
-            "usage: mktb probe \"<FEN>\" [--json] [--line] [--count pieces:C|board:C] [--draw-when "
-            "exceeded|reached]\n                  [--limit-precedence min|khon_before_knights] "
-            "[--tables DIR]\n",
-            stderr);
+        std::fprintf(stderr,
+            "usage: mktb probe \"<FEN>\" [--json] [--line] [--count pieces:C|board:C] [--tables "
+            "DIR]\n                  %s\n",
+            rule_options_usage().c_str());
         return kExitBadInput;
     }
     Position pos;
@@ -238,6 +240,12 @@ int probe_command(std::span<const std::string_view> args) {
             else
                 std::printf("%s, %d moves to mate or to a winning conversion\n",
                     here.result == CountedValue::Result::Win ? "won" : "lost", here.moves_needed);
+        } else if (phase == CountPhase::BoardHonour && rules.has(RuleOption::BoardHonourOff)) {
+            std::printf("count: none while both sides have men (board_honour = off); baring the "
+                        "defender starts pieces' honour:\n%s\n",
+                here.result == CountedValue::Result::Draw      ? "draw under the count"
+                    : here.result == CountedValue::Result::Win ? "won under the count"
+                                                               : "lost under the count");
         } else if (phase != CountPhase::BareKings) {
             const int left = std::max(here.moves_available, 0);
             if (phase == CountPhase::PiecesHonour)
@@ -258,6 +266,10 @@ int probe_command(std::span<const std::string_view> args) {
                 std::printf(
                     "but only %d moves remain in the count (%d needed): draw under the count\n",
                     left, here.moves_needed);
+            else if (value->is_win() && rules.has(RuleOption::CounterMateDraws)
+                && Material::of(pos).weaker_side() == stm)
+                std::printf("a mate by the counting side only draws (counter_mate = draw): draw "
+                            "under the count\n");
             else if (!value->is_draw())
                 std::printf(
                     "no mate or winning capture can be forced in time: draw under the count\n");

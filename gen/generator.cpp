@@ -100,10 +100,15 @@ public:
                 // Board's honour: a capture that keeps men on both sides continues the count,
                 // one that bares the defender succeeds when its fresh pieces' honour count
                 // still wins (the defender, to move there, is then "mated" for this metric).
+                // Under switch_to_pieces = if_shorter the board count keeps running after the
+                // capture, so the mate itself must fit in it: the distance to it counts.
                 if (count_phase(pos) == CountPhase::BoardHonour)
                     return t->probe(Metric::Board, pos);
                 const CountedValue c
                     = counted_pieces_honour(pos, t->probe(pos), fresh_count(pos, rules_), rules_);
+                if (rules_.has(RuleOption::SwitchIfShorter)
+                    && !rules_.has(RuleOption::BoardHonourOff))
+                    return as_value(c);
                 return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0)
                                                               : Value::draw();
             }
@@ -115,6 +120,14 @@ private:
     CountRules rules_;
     std::vector<std::pair<Material, const LoadedTable*>> tables_;
 };
+
+// The value of a checkmated position: lost, except that under counter_mate = draw a mate by the
+// counting (weaker) side during the board count is a draw.
+Value mated_value(const Material& m, Metric metric, const CountRules& rules, Color mated) {
+    const bool counterMates = metric == Metric::Board && rules.has(RuleOption::CounterMateDraws)
+        && !rules.has(RuleOption::BoardHonourOff) && m.weaker_side() == ~mated;
+    return counterMates ? Value::draw() : Value::mate_in_plies(0);
+}
 
 bool is_conversion(const Position& pos, Move m) { return is_promotion(m) || !pos.empty(to_sq(m)); }
 
@@ -314,7 +327,8 @@ void phase_conversions(Context<Cell>& ctx) {
 template<class Cell>
 void phase_mates(Context<Cell>& ctx) {
     ctx.for_each_position("mates", [&](std::uint64_t i, Position& pos, Color c) {
-        if (is_checkmate(pos)) ctx.cells[c][i] = Cell(Value::mate_in_plies(0).cell());
+        if (is_checkmate(pos))
+            ctx.cells[c][i] = Cell(mated_value(ctx.material, ctx.metric, ctx.rules, c).cell());
     });
 }
 
@@ -410,12 +424,11 @@ TableStats phase_statistics(Context<Cell>& ctx) {
             const Value v = Value::from_cell(ctx.cells[c][i]);
             pos.set_side_to_move(c);
             if (counted && !v.is_draw()) {
-                const int left = ctx.metric == Metric::Bia ? 1 << 20 // no deadline yet
+                const CountedValue cv = ctx.metric == Metric::Bia ? counted_bia_phase(v)
                     : ctx.metric == Metric::Board
-                    ? attacker_moves_left({ 128, 0 }, v.is_win(), ctx.rules)
-                    : counted_pieces_honour(pos, v, fresh_count(pos, ctx.rules), ctx.rules)
-                          .moves_available;
-                if (std::abs(v.mate_in_moves()) <= left)
+                    ? counted_board_honour(v, fresh_count(pos, ctx.rules), ctx.rules)
+                    : counted_pieces_honour(pos, v, fresh_count(pos, ctx.rules), ctx.rules);
+                if (cv.result != CountedValue::Result::Draw)
                     (v.is_win() ? s.counted_wins : s.counted_losses) += orbit;
             }
             s.legal += orbit;
@@ -609,7 +622,9 @@ std::uint64_t verify(
                         // The value a one-ply search gives: mated or stalemated without moves, else
                         // the best successor seen from this side.
                         const MoveList moves = legal_moves(pos);
-                        Value expected = pos.in_check() ? Value::mate_in_plies(0) : Value::draw();
+                        Value expected = pos.in_check()
+                            ? mated_value(m, metric, decode_rules(table->rules()), c)
+                            : Value::draw();
                         for (int k = 0; k < moves.size; ++k) {
                             const Move mv = moves.moves[std::size_t(k)];
                             const bool conversion = is_conversion(pos, mv);

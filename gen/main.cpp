@@ -13,20 +13,23 @@ constexpr const char* kUsage = R"(usage: mktb <command> [arguments]
 commands:
   perft "<FEN>" DEPTH [--divide]   count the leaves of the legal move tree
                                    (FEN may be "startpos")
-  gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]
-      [--draw-when exceeded|reached] [--limit-precedence min|khon_before_knights]
+  gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N] [RULES]
                                    generate endings (e.g. KRvK, KSSvKM) and every
                                    smaller ending they convert into, skipping
                                    those on disk; print their statistics (pure
                                    and under a fresh count)
   verify (ENDING... | --men N) [--tables DIR] [--threads N]
                                    check written tables against their successors
-  probe "<FEN>" [--json] [--count pieces:C|board:C] [--tables DIR]
-      [--draw-when exceeded|reached] [--limit-precedence min|khon_before_knights]
+  probe "<FEN>" [--json] [--line] [--count pieces:C|board:C] [--tables DIR] [RULES]
                                    distance to mate of a position, the answer
                                    under the count (FEN fields 4-5, --count, or
                                    a fresh count), every move with its values
 
+RULES: the counting options of the spec, defaults first (Fairy-Stockfish's):
+  --limit-precedence min|khon_before_knights  --draw-when exceeded|reached
+  --counter-mate win|draw  --board-honour first_opportunity|off
+  --switch-to-pieces always|if_shorter
+A table records the options it was built with; probing it with others is refused.
 DIR defaults to $MKTB_TABLES, else ./tables.
 Exit codes: 0 done, 1 failed (missing or damaged table, verification mismatch),
 2 bad input, 3 no table for the material (probe).

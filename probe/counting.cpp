@@ -26,9 +26,29 @@ CountPhase count_phase(const Material& m) {
 }
 
 std::string describe(const CountRules& r) {
-    return std::string("limit_precedence=")
-        + (r.limit_precedence == LimitPrecedence::Min ? "min" : "khon_before_knights")
-        + " draw_when=" + (r.draw_when == DrawWhen::Exceeded ? "exceeded" : "reached");
+    std::string out;
+    for (std::size_t i = 0; i < kRuleOptions.size(); ++i) {
+        const RuleOptionInfo& o = kRuleOptions[i];
+        if (i) out += ' ';
+        out.append(o.name).append("=").append(
+            r.has(RuleOption(i)) ? o.alternative : o.default_value);
+    }
+    return out;
+}
+
+std::string set_rule_option(CountRules& r, std::string_view name, std::string_view value) {
+    std::string spelled(name);
+    std::replace(spelled.begin(), spelled.end(), '-', '_');
+    for (std::size_t i = 0; i < kRuleOptions.size(); ++i) {
+        const RuleOptionInfo& o = kRuleOptions[i];
+        if (o.name != spelled) continue;
+        if (value != o.default_value && value != o.alternative)
+            return std::string(o.name) + " takes " + std::string(o.default_value) + " or "
+                + std::string(o.alternative) + ", not '" + std::string(value) + "'";
+        r = r.with(RuleOption(i), value == o.alternative);
+        return {};
+    }
+    return "unknown counting rule option '" + std::string(name) + "'";
 }
 
 std::optional<Color> pieces_honour_attacker(const Position& pos) {
@@ -44,7 +64,7 @@ int pieces_honour_limit(const Position& pos, Color attacker, const CountRules& r
     if (r >= 2) limit = std::min(limit, 8);
     if (r == 1) limit = std::min(limit, 16);
     if (s >= 2) limit = std::min(limit, 22);
-    if (n >= 2 && !(rules.limit_precedence == LimitPrecedence::KhonBeforeKnights && s == 1))
+    if (n >= 2 && !(rules.has(RuleOption::KhonBeforeKnights) && s == 1))
         limit = std::min(limit, 32);
     if (s == 1) limit = std::min(limit, 44);
     return limit;
@@ -60,6 +80,7 @@ CountState fresh_count(const Position& pos, const CountRules& rules) {
             2 * men - (pos.side_to_move() == attacker ? 1 : 0) };
     }
     case CountPhase::BoardHonour:
+        if (rules.has(RuleOption::BoardHonourOff)) return {};
         return { 128, 0 };
     default:
         return {};
@@ -70,17 +91,26 @@ CountState count_after_move(
     const Position& before, const Position& after, CountState count, const CountRules& rules) {
     const CountPhase from = count_phase(before), to = count_phase(after);
     if (to == CountPhase::NoCount) return {};
-    if (from == CountPhase::NoCount
-        || (from == CountPhase::BoardHonour && to == CountPhase::PiecesHonour))
-        return fresh_count(after, rules);
-    return { count.limit, count.ply + 1 };
+    if (from == CountPhase::NoCount) return fresh_count(after, rules);
+    const CountState continued = count.limit ? CountState { count.limit, count.ply + 1 } : count;
+    if (from == CountPhase::BoardHonour && to == CountPhase::PiecesHonour) {
+        const CountState fresh = fresh_count(after, rules);
+        if (!rules.has(RuleOption::SwitchIfShorter) || !count.limit) return fresh;
+        // The count that ends first governs: compare the attacker's moves left under each.
+        const bool attackerToMove = after.side_to_move() == *pieces_honour_attacker(after);
+        return attacker_moves_left(continued, attackerToMove, rules)
+                < attacker_moves_left(fresh, attackerToMove, rules)
+            ? continued
+            : fresh;
+    }
+    return continued;
 }
 
 int attacker_moves_left(CountState count, bool attacker_to_move, const CountRules& rules) {
     // The attacker moves at plies p, p + 2, ... (or p + 1, p + 3, ...) while they are <= limit.
     const int p = count.ply + (attacker_to_move ? 0 : 1);
     const int moves = p <= count.limit ? (count.limit - p) / 2 + 1 : 0;
-    return std::max(0, rules.draw_when == DrawWhen::Reached ? moves - 1 : moves);
+    return std::max(0, rules.has(RuleOption::DrawWhenReached) ? moves - 1 : moves);
 }
 
 CountedValue counted_pieces_honour(

@@ -9,7 +9,8 @@ namespace mktb {
 
 namespace {
 
-// Ordering weight of a kind, only used to decide which side is written first.
+// Weight of a kind (a rough value): decides which side is written first, and which side is the
+// weaker one that counts under board's honour.
 constexpr int kWeight[PIECE_TYPE_NB] = { 0, 0, 4, 7, 6, 10, 2 };
 
 // Sort key of one side: total weight, then counts in name order. Larger = stronger.
@@ -83,6 +84,12 @@ Material Material::swapped() const {
     m.count[WHITE] = count[BLACK];
     m.count[BLACK] = count[WHITE];
     return m;
+}
+
+std::optional<Color> Material::weaker_side() const {
+    const int w = strength(*this, WHITE)[0], b = strength(*this, BLACK)[0];
+    if (w == b) return std::nullopt;
+    return w < b ? WHITE : BLACK;
 }
 
 bool Material::is_canonical() const { return strength(*this, WHITE) >= strength(*this, BLACK); }

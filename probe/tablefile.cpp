@@ -236,7 +236,10 @@ std::optional<CountedValue> Tablebase::probe_counted(
     const Metric metric = phase == CountPhase::NoCount ? Metric::Bia : Metric::Board;
     const LoadedTable* t = table(Material::of(pos).canonical());
     if (!t) return std::nullopt;
-    if (!t->has(metric) || t->rules() != encode(rules))
+    if (!t->has(metric))
+        throw TableError("the table of " + t->index().material().name()
+            + " lacks its counted values (made by an older mktb): generate it again");
+    if (t->rules() != encode(rules))
         throw TableError("the table of " + t->index().material().name() + " was built with "
             + describe(decode_rules(t->rules())) + ", not " + describe(rules)
             + ": probe with those options or generate it again");
@@ -247,6 +250,7 @@ std::optional<CountedValue> Tablebase::probe_counted(
 CountedValue counted_board_honour(Value v, CountState count, const CountRules& rules) {
     // The fewest moves the winner needs to mate or to bare the defender into a position won
     // under the fresh pieces' honour count, against its moves left in the board count.
+    if (rules.has(RuleOption::BoardHonourOff)) return counted_bia_phase(v); // no deadline
     CountedValue c;
     if (v.is_draw()) {
         c.moves_available = attacker_moves_left(count, true, rules);

@@ -32,7 +32,8 @@ TEST_CASE("Pieces' honour limits follow the table of spec 2.1", "[counting]") {
     CHECK(limit_of("7k/8/8/8/8/8/8/KMMM4 w") == 64);
     // Khon + 2 Ma: 32 by default, 44 when one Khon takes precedence.
     CHECK(limit_of("7k/8/8/8/8/8/8/KSNN4 w") == 32);
-    CHECK(limit_of("7k/8/8/8/8/8/8/KSNN4 w", { LimitPrecedence::KhonBeforeKnights }) == 44);
+    CHECK(limit_of("7k/8/8/8/8/8/8/KSNN4 w", CountRules {}.with(RuleOption::KhonBeforeKnights))
+        == 44);
     // Black as the attacker.
     CHECK(limit_of("7K/8/8/8/8/8/8/krr5 w") == 8);
 }
@@ -49,7 +50,8 @@ TEST_CASE("Fresh counts and the attacker's moves left (spec 2.1-2.3)", "[countin
     CHECK(attacker_moves_left(fresh_count(fen("8/8/8/4k3/8/8/8/R3K3 b"), {}), false, {}) == 13);
     CHECK(attacker_moves_left(fresh_count(fen("8/8/8/4k3/8/8/8/R3K3 w"), {}), true, {}) == 14);
     // The Cambodian "reached" rule: one move fewer.
-    CHECK(attacker_moves_left({ 32, 6 }, true, { LimitPrecedence::Min, DrawWhen::Reached }) == 13);
+    CHECK(attacker_moves_left({ 32, 6 }, true, CountRules {}.with(RuleOption::DrawWhenReached))
+        == 13);
     // Board's honour from a fresh start: 64 moves with the defender to move, 65 with the attacker.
     const Position board = fen("7k/7m/8/8/8/8/8/KR6 w");
     CHECK(count_phase(board) == CountPhase::BoardHonour);
@@ -105,7 +107,7 @@ TEST_CASE("Exceeded and reached differ by exactly one move", "[counting][gen]") 
     REQUIRE(v.is_win());
     const int n = v.mate_in_moves();
     const CountState state { 32, 32 - 2 * (n - 1) };
-    const CountRules reached { LimitPrecedence::Min, DrawWhen::Reached };
+    const CountRules reached = CountRules {}.with(RuleOption::DrawWhenReached);
     REQUIRE(attacker_moves_left(state, true, {}) == n);
     CHECK(counted_pieces_honour(pos, v, state, {}).result == CountedValue::Result::Win);
     CHECK(counted_pieces_honour(pos, v, { 32, state.ply + 2 }, {}).result
@@ -265,4 +267,142 @@ TEST_CASE("A counted line mates before the count runs out", "[counting][gen]") {
         if (count_phase(fen(text)) == CountPhase::PiecesHonour)
             CHECK(int(line.size() + 1) / 2 == start.moves_needed);
     }
+}
+
+TEST_CASE("A bare king's capture continues the count; it never restarts", "[counting][gen]") {
+    // K+2 Ruea vs K, fresh count (L = 8, N = 4: ply 8, Black to move). Kxd4 leaves K+Ruea vs K,
+    // whose own limit would be 16, but L stays 8 (spec 2.1): White has 4 moves left, and no lone
+    // king on d4 can be driven to the edge and mated in 4.
+    const Tablebase tables(test::tables_up_to_4_men());
+    const Position pos = fen("8/8/8/3k4/3R4/8/8/R3K3 b - 16 8 1");
+    REQUIRE(fresh_count(pos, {}) == pos.count_state());
+    Position after = pos;
+    after.do_move(parse_uci_move(pos, "d5d4"));
+    const CountState count = count_after_move(pos, after, pos.count_state(), {});
+    CHECK(count == CountState { 16, 9 });
+    CHECK(fresh_count(after, {}) == CountState { 32, 5 }); // what a restart would have given
+    const CountedValue c = *tables.probe_counted(after, count, {});
+    CHECK(c.moves_available == 4);
+    CHECK(c.result == CountedValue::Result::Draw);
+    CHECK(tables.probe(after)->is_win()); // pure, K+Ruea vs K still wins
+}
+
+TEST_CASE(
+    "Capturing the defender's last Bia starts a fresh pieces' honour count", "[counting][gen]") {
+    // Rxa5+ takes Black's Bia: no Bia is left and Black is bare, so pieces' honour starts at
+    // N + 1 = 4 with L = 16 (ply 6, Black to move): 13 White moves.
+    const Tablebase tables(test::tables_up_to_4_men());
+    const Position pos = fen("8/8/8/p3k3/8/8/8/R3K3 w - - 0 1");
+    CHECK(count_phase(pos) == CountPhase::NoCount);
+    Position after = pos;
+    after.do_move(parse_uci_move(pos, "a1a5"));
+    const CountState count = count_after_move(pos, after, {}, {});
+    CHECK(count == CountState { 32, 6 });
+    CHECK(attacker_moves_left(count, false, {}) == 13);
+    // With the Bia on the board no count runs; the counted answer is the best conversion's.
+    const CountedValue before = *tables.probe_counted(pos, {}, {});
+    CHECK(before.moves_available == -1);
+    const CountedValue captured = *tables.probe_counted(after, count, {});
+    if (captured.result == CountedValue::Result::Loss) // Black, to move, is mated in time
+        CHECK(before.result == CountedValue::Result::Win);
+}
+
+namespace {
+
+// The directory of the tables of `ending` (and what it converts into) built under `rules`.
+std::string tables_under(const char* ending, const std::string& name, const CountRules& rules) {
+    const std::string dir = test::temp_dir(name);
+    GenOptions options;
+    options.rules = rules;
+    test::generate_with_children(dir, test::material(ending), options);
+    std::string report;
+    CHECK(verify(test::material(ending), Tablebase(dir), &report) == 0);
+    INFO(report);
+    return dir;
+}
+
+} // namespace
+
+TEST_CASE(
+    "Rule options of spec 2.2: board_honour, switch_to_pieces, counter_mate", "[counting][gen]") {
+    // One White move is left in the board count (ply 128 of 128): Rxa2+ bares Black, not mate
+    // (Kb7, Kb8). By default the fresh K+Ruea vs K count (13 moves) takes over and White wins.
+    const char* lastMove = "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1";
+    // K+Ruea vs K+Khon: Black (the weaker side, which counts) mates with Sb2# (the Khon covers
+    // b1, its forward square, the Khun a2 and b2; the Ruea on h7 cannot reach b2).
+    const char* counterMates = "8/7R/8/8/8/k1s5/8/K7 b - 128 0 1";
+    const Position counter = fen(counterMates);
+    {
+        Position mated = counter;
+        mated.do_move(parse_uci_move(counter, "c3b2"));
+        REQUIRE(is_checkmate(mated));
+    }
+
+    SECTION("switch_to_pieces = if_shorter: the board count keeps running when it ends first") {
+        const CountRules rules = CountRules {}.with(RuleOption::SwitchIfShorter);
+        // Arithmetic: a board count ending sooner than the fresh pieces' count governs.
+        const Position pos = fen(lastMove);
+        Position after = pos;
+        after.do_move(parse_uci_move(pos, "a1a2"));
+        CHECK(count_after_move(pos, after, { 128, 120 }, rules) == CountState { 128, 121 });
+        CHECK(count_after_move(pos, after, { 128, 10 }, rules) == CountState { 32, 6 });
+        CHECK(count_after_move(pos, after, { 128, 120 }, {}) == CountState { 32, 6 });
+        const Tablebase tables(tables_under("KRvKM", "if-shorter", rules));
+        CHECK(tables.probe_counted(pos, pos.count_state(), rules)->result
+            == CountedValue::Result::Draw);
+        const Tablebase standard(test::tables_up_to_4_men());
+        CHECK(standard.probe_counted(pos, pos.count_state(), {})->result
+            == CountedValue::Result::Win);
+    }
+
+    SECTION("board_honour = off: no count while both sides have men") {
+        const CountRules rules = CountRules {}.with(RuleOption::BoardHonourOff);
+        const Tablebase tables(tables_under("KRvKM", "board-off", rules));
+        const Position pos = fen(lastMove);
+        CHECK(fresh_count(pos, rules) == CountState {});
+        // Past the board count's end White still wins: there is no board count.
+        const CountedValue c = *tables.probe_counted(pos, { 128, 140 }, rules);
+        CHECK(c.result == CountedValue::Result::Win);
+        CHECK(c.moves_available == -1);
+        // The baring capture still starts pieces' honour.
+        Position after = pos;
+        after.do_move(parse_uci_move(pos, "a1a2"));
+        CHECK(count_after_move(pos, after, {}, rules) == CountState { 32, 6 });
+        // Tables built under other options are refused, never answered.
+        const Tablebase standard(test::tables_up_to_4_men());
+        CHECK_THROWS_AS(standard.probe_counted(pos, {}, rules), TableError);
+    }
+
+    SECTION("counter_mate = draw: the counting side's mate does not win") {
+        CHECK(test::material("KRvKS").weaker_side() == BLACK);
+        const Tablebase standard(test::tables_up_to_4_men());
+        const CountedValue byDefault = *standard.probe_counted(counter, counter.count_state(), {});
+        CHECK(byDefault.result == CountedValue::Result::Win);
+        CHECK(byDefault.moves_needed == 1);
+        const CountRules rules = CountRules {}.with(RuleOption::CounterMateDraws);
+        const Tablebase tables(tables_under("KRvKS", "counter-mate", rules));
+        // Black can still take the draw by mating; it has no other way to win.
+        CHECK(tables.probe_counted(counter, counter.count_state(), rules)->result
+            == CountedValue::Result::Draw);
+        // The stronger side's wins are untouched: Rxa2+ bares Black, as with a Met.
+        const Position pos = fen("k7/8/8/8/8/8/s7/R3K3 w - 128 128 1");
+        CHECK(tables.probe_counted(pos, pos.count_state(), rules)->result
+            == CountedValue::Result::Win);
+    }
+}
+
+TEST_CASE("Rule options are named as in the spec and recorded in the table", "[counting]") {
+    CountRules r;
+    CHECK(set_rule_option(r, "counter-mate", "draw").empty());
+    CHECK(set_rule_option(r, "switch_to_pieces", "if_shorter").empty());
+    CHECK(r.has(RuleOption::CounterMateDraws));
+    CHECK(r.has(RuleOption::SwitchIfShorter));
+    CHECK_FALSE(r.has(RuleOption::BoardHonourOff));
+    CHECK(decode_rules(encode(r)) == r);
+    CHECK(describe(r)
+        == "limit_precedence=min draw_when=exceeded counter_mate=draw "
+           "board_honour=first_opportunity switch_to_pieces=if_shorter");
+    CHECK(set_rule_option(r, "board_honour", "sometimes")
+        == "board_honour takes first_opportunity or off, not 'sometimes'");
+    CHECK(set_rule_option(r, "count_mode", "x") == "unknown counting rule option 'count_mode'");
 }

@@ -23,14 +23,6 @@ std::vector<char> file_bytes(const std::string& path) {
     return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
 }
 
-std::string temp_dir(const std::string& name) {
-    const fs::path d
-        = fs::temp_directory_path() / ("mktb-test-" + name + "-" + std::to_string(getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d.string();
-}
-
 } // namespace
 
 TEST_CASE("Every ending up to 4 men verifies against its successors", "[gen]") {
@@ -43,7 +35,7 @@ TEST_CASE("Every ending up to 4 men verifies against its successors", "[gen]") {
 }
 
 TEST_CASE("Published figures of spec section 5", "[gen]") {
-    const std::string dir = temp_dir("published");
+    const std::string dir = test::temp_dir("published");
     // K+Ruea vs K: the longest mate is 16 moves, as in chess.
     const TableStats krk = test::generate_with_children(dir, test::material("KRvK"));
     CHECK(Value::mate_in_plies(krk.side[WHITE].longest_plies).mate_in_moves() == 16);
@@ -63,7 +55,7 @@ TEST_CASE("Published figures of spec section 5", "[gen]") {
 
 TEST_CASE("The bytes written do not depend on the number of threads", "[gen]") {
     const Material m = test::material("KSvKM");
-    const std::string one = temp_dir("threads1"), two = temp_dir("threads2");
+    const std::string one = test::temp_dir("threads1"), two = test::temp_dir("threads2");
     for (const Material& c : m.children())
         for (const std::string& d : { one, two })
             fs::copy_file(table_path(test::tables_up_to_4_men(), c), table_path(d, c));
@@ -89,7 +81,7 @@ TEST_CASE("The bytes written do not depend on the number of threads", "[gen]") {
 }
 
 TEST_CASE("A damaged or truncated table is refused, never answered", "[gen]") {
-    const std::string dir = temp_dir("damaged");
+    const std::string dir = test::temp_dir("damaged");
     const Material m = test::material("KRvK");
     const std::string good = table_path(test::tables_up_to_4_men(), m), bad = table_path(dir, m);
     const auto bytes = file_bytes(good);

@@ -9,8 +9,10 @@
 // attacker to move; a pieces' honour count leaves A = L - c (defender to move) or L - c + 1.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "mktb/material.hpp"
 #include "mktb/position.hpp"
@@ -18,32 +20,47 @@
 
 namespace mktb {
 
-enum class LimitPrecedence : std::uint8_t {
-    Min, // the least limit of the clauses that hold (Fairy-Stockfish)
-    KhonBeforeKnights // one Khon (44) overrides two Mas (32)
-};
-enum class DrawWhen : std::uint8_t {
-    Exceeded, // drawn when the defender completes the move counted L + 1 (default)
-    Reached // drawn when it completes the move counted L (Cambodian): one move fewer
+// The rule options of spec §2, each a choice between its default (which reproduces
+// Fairy-Stockfish) and one alternative. Rules as data: one row per option, named as in the spec.
+enum class RuleOption : std::uint8_t {
+    KhonBeforeKnights, // limit_precedence: one Khon (44) overrides two Mas (32)
+    DrawWhenReached, // draw_when: drawn when the defender completes the move counted L (Cambodian)
+    CounterMateDraws, // counter_mate: a mate by the counting (weaker) side is a draw
+    BoardHonourOff, // board_honour: no count while both sides have men
+    SwitchIfShorter, // switch_to_pieces: baring the counter switches to pieces' honour only
+                     // when that count ends sooner than the board count running
+    NB
 };
 
-// The rule options of spec §2; the defaults reproduce Fairy-Stockfish.
+struct RuleOptionInfo {
+    std::string_view name, default_value, alternative;
+};
+inline constexpr std::array<RuleOptionInfo, std::size_t(RuleOption::NB)> kRuleOptions { {
+    { "limit_precedence", "min", "khon_before_knights" },
+    { "draw_when", "exceeded", "reached" },
+    { "counter_mate", "win", "draw" },
+    { "board_honour", "first_opportunity", "off" },
+    { "switch_to_pieces", "always", "if_shorter" },
+} };
+
+// A choice for every option: bit i set = option i takes its alternative. The bits are what a
+// table file records.
 struct CountRules {
-    LimitPrecedence limit_precedence = LimitPrecedence::Min;
-    DrawWhen draw_when = DrawWhen::Exceeded;
+    std::uint32_t bits = 0;
+    constexpr bool has(RuleOption o) const { return bits >> unsigned(o) & 1; }
+    constexpr CountRules with(RuleOption o, bool alternative = true) const {
+        return { alternative ? bits | 1u << unsigned(o) : bits & ~(1u << unsigned(o)) };
+    }
     bool operator==(const CountRules&) const = default;
 };
 
-// The options as stored in a table file (bit 0: khon_before_knights, bit 1: reached).
-constexpr std::uint32_t encode(const CountRules& r) {
-    return (r.limit_precedence == LimitPrecedence::KhonBeforeKnights ? 1u : 0u)
-        | (r.draw_when == DrawWhen::Reached ? 2u : 0u);
-}
-constexpr CountRules decode_rules(std::uint32_t bits) {
-    return { bits & 1 ? LimitPrecedence::KhonBeforeKnights : LimitPrecedence::Min,
-        bits & 2 ? DrawWhen::Reached : DrawWhen::Exceeded };
-}
-std::string describe(const CountRules& r); // "limit_precedence=min draw_when=exceeded"
+constexpr std::uint32_t encode(const CountRules& r) { return r.bits; }
+constexpr CountRules decode_rules(std::uint32_t bits) { return { bits }; }
+// "limit_precedence=min draw_when=exceeded counter_mate=win ..."
+std::string describe(const CountRules& r);
+// Sets option `name` (spec spelling; '-' may stand for '_') to `value`. Returns an error
+// message naming what is wrong, or an empty string.
+std::string set_rule_option(CountRules& r, std::string_view name, std::string_view value);
 
 enum class CountPhase : std::uint8_t {
     NoCount, // a Bia is on the board: no deadline

@@ -45,6 +45,9 @@ struct Material {
     Material swapped() const;
     // True when this is the orientation tables are stored in (the stronger side is White).
     bool is_canonical() const;
+    // The side with strictly less material by weight, the one that counts under board's
+    // honour (spec §2.2); nullopt when the sides are equal.
+    std::optional<Color> weaker_side() const;
     Material canonical() const { return is_canonical() ? *this : swapped(); }
     // Both kings alone: always a draw, there is no table for it.
     bool bare_kings() const { return men() == 2; }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace mktb::test {
 
@@ -14,13 +15,24 @@ Material material(const char* name) {
     return *m;
 }
 
-TableStats generate_with_children(const std::string& dir, const Material& m) {
+TableStats generate_with_children(
+    const std::string& dir, const Material& m, const GenOptions& options) {
     std::filesystem::create_directories(dir);
     const Tablebase tables(dir);
     TableStats last;
     for (const Material& x : build_order({ m }))
-        if (x == m || !std::filesystem::exists(table_path(dir, x))) last = generate(x, tables, {});
+        if (x == m || !std::filesystem::exists(table_path(dir, x)))
+            last = generate(x, tables, options);
     return last;
+}
+
+std::string temp_dir(const std::string& name) {
+    namespace fs = std::filesystem;
+    const fs::path d
+        = fs::temp_directory_path() / ("mktb-test-" + name + "-" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d.string();
 }
 
 const std::string& tables_up_to_4_men() {

@@ -13,8 +13,12 @@ namespace mktb::test {
 const std::string& tables_up_to_4_men();
 
 // Generates `m` and what it converts into, into `dir` (skipping tables already there).
-TableStats generate_with_children(const std::string& dir, const Material& m);
+TableStats generate_with_children(
+    const std::string& dir, const Material& m, const GenOptions& options = {});
 
 Material material(const char* name);
+
+// An empty directory under the system's temporary directory, named after `name` and the process.
+std::string temp_dir(const std::string& name);
 
 } // namespace mktb::test
