@@ -406,3 +406,14 @@ TEST_CASE("Rule options are named as in the spec and recorded in the table", "[c
         == "board_honour takes first_opportunity or off, not 'sometimes'");
     CHECK(set_rule_option(r, "count_mode", "x") == "unknown counting rule option 'count_mode'");
 }
+
+TEST_CASE("The last Bia promoting starts the count at N + 1", "[counting]") {
+    // g5-g6 promotes White's last Bia: Black is bare, pieces' honour starts with L = 44 (one
+    // Khon) and N = 4, which is the spec's own example, 8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1.
+    const Position pos = fen("8/3k4/8/2K1S1P1/8/8/8/8 w - - 0 1");
+    Position after = pos;
+    after.do_move(parse_uci_move(pos, "g5g6m"));
+    CHECK(count_after_move(pos, after, {}, {}) == CountState { 88, 8 });
+    CHECK(fresh_count(fen("8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1"), {}) == CountState { 88, 8 });
+    CHECK(attacker_moves_left({ 88, 8 }, false, {}) == 40); // L - N
+}
