@@ -1,8 +1,10 @@
-// cmd_probe.cpp - `mktb probe "<FEN>"`: the pure game value of a position (distance to mate, no
-// count), the answer under the count (pieces' or board's honour; not yet with a Bia on the
-// board), and every legal move with both values, best first.
+// cmd_probe.cpp - `mktb probe "<FEN>"` and `mktb probe --epd FILE`: the pure game value of a
+// position (distance to mate, no count), the answer under the count, and every legal move with
+// both values, best first. It reads tables only through the public probing API (mktb/probe.hpp).
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,7 +12,7 @@
 #include "cli.hpp"
 #include "mktb/counting.hpp"
 #include "mktb/movegen.hpp"
-#include "mktb/tablefile.hpp"
+#include "mktb/probe.hpp"
 
 namespace mktb::cli {
 
@@ -43,12 +45,6 @@ std::string json_counted(const CountedValue& c) {
     return std::string("{\"result\": \"") + result_name(c.result) + "\", \"moves_needed\": "
         + (c.moves_needed < 0 ? "null" : std::to_string(c.moves_needed)) + ", \"moves_available\": "
         + (c.moves_available < 0 ? "null" : std::to_string(c.moves_available)) + "}";
-}
-
-// The counted value of the side that moved into a position, from that position's.
-CountedValue parent(CountedValue c) {
-    c.result = CountedValue::Result(-int(c.result));
-    return c;
 }
 
 // Parses --count pieces:C / board:C: the defender's last announced count C.
@@ -114,112 +110,33 @@ void print_line(Position pos, CountState count, const CountRules& rules,
     std::printf("  %s\n", is_checkmate(pos) ? "checkmate" : "(line cut short)");
 }
 
-} // namespace
-
-int probe_command(std::span<const std::string_view> args) {
-    std::string fen, dir;
-    std::string_view countText;
-    bool json = false, line = false;
-    CountRules rules;
-    dir = default_tables_dir();
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--json") {
-            json = true;
-        } else if (args[i] == "--line") {
-            line = true;
-        } else if (args[i] == "--tables" && i + 1 < args.size()) {
-            dir = std::string(args[++i]);
-        } else if (args[i] == "--count" && i + 1 < args.size()) {
-            countText = args[++i];
-        } else if (is_rule_option(args[i])) {
-            try {
-                apply_rule_option(args[i], i + 1 < args.size() ? args[i + 1] : "", rules);
-                ++i;
-            } catch (const std::invalid_argument& e) {
-                std::fprintf(stderr, "mktb probe: %s\n", e.what());
-                return kExitBadInput;
-            }
-        } else if (args[i].starts_with("--")) {
-            std::fprintf(stderr, "mktb probe: unknown option '%s'\n", std::string(args[i]).c_str());
-            return kExitBadInput;
-        } else if (fen.empty()) {
-            fen = std::string(args[i]);
-        } else {
-            std::fprintf(stderr, "mktb probe: unexpected argument '%s' (quote the FEN)\n",
-                std::string(args[i]).c_str());
-            return kExitBadInput;
-        }
-    }
-    if (fen.empty()) {
-        std::fprintf(stderr,
-            "usage: mktb probe \"<FEN>\" [--json] [--line] [--count pieces:C|board:C] [--tables "
-            "DIR]\n                  %s\n",
-            rule_options_usage().c_str());
-        return kExitBadInput;
-    }
-    Position pos;
-    try {
-        pos = Position::from_fen(fen);
-    } catch (const FenError& e) {
-        std::fprintf(stderr, "mktb probe: bad FEN: %s\n", e.what());
-        return kExitBadInput;
-    }
-    // The count: from --count, else from FEN fields 4-5, else the one the position starts now.
-    CountState count = pos.count_state().limit ? pos.count_state() : fresh_count(pos, rules);
-    if (!countText.empty()) {
-        std::string error;
-        if (!parse_count(countText, pos, rules, count, error)) {
-            std::fprintf(stderr, "mktb probe: %s\n", error.c_str());
-            return kExitBadInput;
-        }
-    }
+// Prints the answers for one position (a person's text, or one JSON object); an exit code.
+int answer(const Prober& prober, const Position& pos, CountState count, bool json, bool line) {
     const CountPhase phase = count_phase(pos);
-
-    const Tablebase tables(dir);
+    const CountRules& rules = prober.options().rules;
+    const std::string& dir = prober.tables().dir();
     try {
-        const std::optional<Value> value = tables.probe(pos);
-        if (!value) {
-            const Material m = Material::of(pos);
-            std::fprintf(stderr, "mktb probe: no table for %s in %s (generate it: mktb gen %s)\n",
-                m.canonical().name().c_str(), dir.c_str(), m.canonical().name().c_str());
+        const std::optional<Value> value = prober.dtm(pos);
+        const std::optional<std::vector<RankedMove>> moves = prober.rank_root(pos, count);
+        if (!value || !moves) {
+            const Material m = Material::of(pos).canonical();
+            std::fprintf(stderr,
+                "mktb probe: no table for %s or an ending it converts into in %s (generate "
+                "them: mktb gen %s)\n",
+                m.name().c_str(), dir.c_str(), m.name().c_str());
             return kExitNoTable;
         }
-        struct Scored {
-            Move move;
-            Value value; // for the side that moves
-            CountedValue count; // likewise, when counted
-        };
-        const CountedValue here
-            = *tables.probe_counted(pos, count, rules); // every phase has its counted answer
-        std::vector<Scored> moves;
-        for (Move m : legal_moves(pos)) {
-            Position next = pos;
-            next.do_move(m);
-            const std::optional<Value> v = tables.probe(next);
-            if (!v) {
-                const Material mm = Material::of(next).canonical();
-                std::fprintf(stderr, "mktb probe: no table for %s (after %s) in %s\n",
-                    mm.name().c_str(), move_to_uci(m).c_str(), dir.c_str());
-                return kExitNoTable;
-            }
-            const CountState after = count_after_move(pos, next, count, rules);
-            moves.push_back({ m, v->parent(), parent(*tables.probe_counted(next, after, rules)) });
-        }
-        std::stable_sort(moves.begin(), moves.end(), [&](const Scored& a, const Scored& b) {
-            if (a.count.result != b.count.result) return a.count.result > b.count.result;
-            return better(a.value, b.value);
-        });
+        const CountedValue here = *prober.counted(pos, count); // every phase has one
         const Color stm = pos.side_to_move();
-        const std::vector<Move> pv
-            = line ? counted_line(tables, pos, count, rules) : std::vector<Move> {};
+        const std::vector<Move> pv = line ? prober.line(pos, count) : std::vector<Move> {};
         if (json) {
             std::printf("{\"fen\": \"%s\", \"pure\": %s, \"counted\": %s", pos.fen().c_str(),
                 json_value(*value).c_str(), json_counted(here).c_str());
             std::printf(", \"moves\": [");
-            for (std::size_t i = 0; i < moves.size(); ++i)
+            for (std::size_t i = 0; i < moves->size(); ++i)
                 std::printf("%s{\"uci\": \"%s\", \"pure\": %s, \"counted\": %s}", i ? ", " : "",
-                    move_to_uci(moves[i].move).c_str(), json_value(moves[i].value).c_str(),
-                    json_counted(moves[i].count).c_str());
+                    move_to_uci((*moves)[i].move).c_str(), json_value((*moves)[i].pure).c_str(),
+                    json_counted((*moves)[i].counted).c_str());
             std::printf("]");
             if (line) {
                 std::printf(", \"line\": [");
@@ -274,12 +191,13 @@ int probe_command(std::span<const std::string_view> args) {
                 std::printf(
                     "no mate or winning capture can be forced in time: draw under the count\n");
         }
-        if (!moves.empty()) std::printf("moves (best first, * keeps the best result):\n");
-        for (const Scored& m : moves) {
-            const bool best = m.value == moves[0].value && m.count.result == moves[0].count.result;
+        if (!moves->empty()) std::printf("moves (best first, * keeps the best result):\n");
+        for (const RankedMove& m : *moves) {
+            const RankedMove& top = moves->front();
+            const bool best = m.pure == top.pure && m.counted.result == top.counted.result;
             std::printf("  %c %-6s %-22s counted: %s\n", best ? '*' : ' ',
-                move_to_uci(m.move).c_str(), sentence(stm, m.value).c_str(),
-                result_name(m.count.result));
+                move_to_uci(m.move).c_str(), sentence(stm, m.pure).c_str(),
+                result_name(m.counted.result));
         }
         if (line) print_line(pos, count, rules, pv, here.result);
         return kExitOk;
@@ -287,6 +205,132 @@ int probe_command(std::span<const std::string_view> args) {
         std::fprintf(stderr, "mktb probe: %s\n", e.what());
         return kExitFailure;
     }
+}
+
+// One line per position of `path` (a FEN per line; blank lines and lines starting with '#'
+// are skipped, and ';' starts a comment): the pure value, the counted answer under the FEN's
+// count (or the fresh one) and the best move, as text or as one JSON object per line. Every
+// line is answered; the exit code is the worst of them.
+int answer_file(const Prober& prober, const std::string& path, bool json) {
+    std::ifstream in(path);
+    if (!in) {
+        std::fprintf(stderr, "mktb probe: cannot read %s\n", path.c_str());
+        return kExitBadInput;
+    }
+    int worst = kExitOk;
+    std::string text;
+    for (int number = 1; std::getline(in, text); ++number) {
+        text = text.substr(0, text.find(';'));
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+            text.pop_back();
+        if (text.find_first_not_of(" \t\r") == std::string::npos || text[0] == '#') continue;
+        auto failed = [&](int code, const std::string& why) {
+            worst = std::max(worst, code);
+            if (json)
+                std::printf("{\"line\": %d, \"fen\": \"%s\", \"error\": \"%s\"}\n", number,
+                    text.c_str(), why.c_str());
+            else
+                std::printf("%d: %s: error: %s\n", number, text.c_str(), why.c_str());
+        };
+        try {
+            const Position pos = Position::from_fen(text);
+            const std::optional<Value> pure = prober.dtm(pos);
+            const std::optional<CountedValue> counted = prober.counted(pos);
+            const std::optional<std::vector<Move>> best = prober.best_moves(pos, View::Counted);
+            if (!pure || !counted || !best) {
+                failed(kExitNoTable, "no table for " + Material::of(pos).canonical().name());
+                continue;
+            }
+            const std::string move = best->empty() ? "none" : move_to_uci(best->front());
+            if (json)
+                std::printf("{\"line\": %d, \"fen\": \"%s\", \"pure\": %s, \"counted\": %s, "
+                            "\"best\": \"%s\"}\n",
+                    number, pos.fen().c_str(), json_value(*pure).c_str(),
+                    json_counted(*counted).c_str(), move.c_str());
+            else
+                std::printf("%d: %s: %s; counted %s (%d of %d moves); best %s\n", number,
+                    pos.fen().c_str(), sentence(pos.side_to_move(), *pure).c_str(),
+                    result_name(counted->result), counted->moves_needed, counted->moves_available,
+                    move.c_str());
+        } catch (const FenError& e) {
+            failed(kExitBadInput, std::string("bad FEN: ") + e.what());
+        } catch (const TableError& e) {
+            failed(kExitFailure, e.what());
+        }
+    }
+    return worst;
+}
+
+} // namespace
+
+int probe_command(std::span<const std::string_view> args) {
+    std::string fen, dir, epd;
+    std::string_view countText;
+    bool json = false, line = false;
+    CountRules rules;
+    dir = default_tables_dir();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--json") {
+            json = true;
+        } else if (args[i] == "--line") {
+            line = true;
+        } else if (args[i] == "--tables" && i + 1 < args.size()) {
+            dir = std::string(args[++i]);
+        } else if (args[i] == "--count" && i + 1 < args.size()) {
+            countText = args[++i];
+        } else if (args[i] == "--epd" && i + 1 < args.size()) {
+            epd = std::string(args[++i]);
+        } else if (is_rule_option(args[i])) {
+            try {
+                apply_rule_option(args[i], i + 1 < args.size() ? args[i + 1] : "", rules);
+                ++i;
+            } catch (const std::invalid_argument& e) {
+                std::fprintf(stderr, "mktb probe: %s\n", e.what());
+                return kExitBadInput;
+            }
+        } else if (args[i].starts_with("--")) {
+            std::fprintf(stderr, "mktb probe: unknown option '%s'\n", std::string(args[i]).c_str());
+            return kExitBadInput;
+        } else if (fen.empty()) {
+            fen = std::string(args[i]);
+        } else {
+            std::fprintf(stderr, "mktb probe: unexpected argument '%s' (quote the FEN)\n",
+                std::string(args[i]).c_str());
+            return kExitBadInput;
+        }
+    }
+    if (fen.empty() == epd.empty()) {
+        std::fprintf(stderr,
+            "usage: mktb probe \"<FEN>\" [--json] [--line] [--count pieces:C|board:C] [--tables "
+            "DIR]\n       mktb probe --epd FILE [--json] [--tables DIR]\n       %s\n",
+            rule_options_usage().c_str());
+        return kExitBadInput;
+    }
+    if (!epd.empty()) {
+        if (!countText.empty() || line) {
+            std::fputs("mktb probe: --count and --line answer one FEN, not --epd\n", stderr);
+            return kExitBadInput;
+        }
+        return answer_file(Prober(dir, { Tablebase::kDefaultCacheBytes, rules }), epd, json);
+    }
+    Position pos;
+    try {
+        pos = Position::from_fen(fen);
+    } catch (const FenError& e) {
+        std::fprintf(stderr, "mktb probe: bad FEN: %s\n", e.what());
+        return kExitBadInput;
+    }
+    // The count: from --count, else from FEN fields 4-5, else the one the position starts now.
+    CountState count = pos.count_state().limit ? pos.count_state() : fresh_count(pos, rules);
+    if (!countText.empty()) {
+        std::string error;
+        if (!parse_count(countText, pos, rules, count, error)) {
+            std::fprintf(stderr, "mktb probe: %s\n", error.c_str());
+            return kExitBadInput;
+        }
+    }
+    const Prober prober(dir, { Tablebase::kDefaultCacheBytes, rules });
+    return answer(prober, pos, count, json, line);
 }
 
 } // namespace mktb::cli

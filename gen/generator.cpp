@@ -66,10 +66,11 @@ public:
         : metric_(metric)
         , rules_(rules) {
         for (const Material& c : m.children()) {
-            const LoadedTable* t = tables.table(c);
+            const Table* t = tables.table(c);
             if (!t)
                 throw TableError("the table of " + c.name() + " (which " + m.name()
                     + " converts into) is missing from " + tables.dir() + ": generate it first");
+            t->make_resident(); // read many million times: plain arrays, no cache
             // The counted metrics read the smaller tables' own counted values.
             const Metric needed = c.has(BIA) ? Metric::Bia : Metric::Board;
             if (metric != Metric::Dtm && (c.has(BIA) || count_phase(c) == CountPhase::BoardHonour)
@@ -118,7 +119,7 @@ public:
 private:
     Metric metric_;
     CountRules rules_;
-    std::vector<std::pair<Material, const LoadedTable*>> tables_;
+    std::vector<std::pair<Material, const Table*>> tables_;
 };
 
 // The value of a checkmated position: lost, except that under counter_mate = draw a mate by the
@@ -599,8 +600,9 @@ TableStats generate(const Material& m, const Tablebase& tables, const GenOptions
 
 std::uint64_t verify(
     const Material& m, const Tablebase& tables, std::string* report, Progress* progress) {
-    const LoadedTable* table = tables.table(m);
+    const Table* table = tables.table(m);
     if (!table) throw TableError("no table of " + m.name() + " in " + tables.dir());
+    table->make_resident();
     const Index& index = table->index();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;

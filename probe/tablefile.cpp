@@ -3,16 +3,23 @@
 #include "mktb/tablefile.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 #include <zstd.h>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "block_cache.hpp"
 #include "mktb/material.hpp"
-#include "mktb/movegen.hpp"
 
 namespace mktb {
 
@@ -23,17 +30,6 @@ static_assert(std::endian::native == std::endian::little, "table files are littl
 // zstd level 12: within a few percent of level 19's size on these tables at several times
 // its speed (see the closing figures of bench-gen).
 constexpr int kZstdLevel = 12;
-
-std::vector<std::uint8_t> read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) throw TableError(path + ": cannot be opened");
-    const std::streamsize n = in.tellg();
-    std::vector<std::uint8_t> bytes(std::size_t(std::max<std::streamsize>(n, 0)));
-    in.seekg(0);
-    if (!in.read(reinterpret_cast<char*>(bytes.data()), n))
-        throw TableError(path + ": read failed");
-    return bytes;
-}
 
 } // namespace
 
@@ -105,7 +101,10 @@ void TableWriter::write(const std::string& path) const {
     for (const auto& frames : frames_)
         for (const auto& f : frames) blocks.push_back(&f);
     std::vector<std::uint64_t> offsets(blocks.size() + 1);
-    offsets[0] = sizeof(TableHeader) + offsets.size() * sizeof(std::uint64_t);
+    // The header and the block index are followed by their own checksum, so a reader can
+    // trust them without reading the whole file.
+    offsets[0]
+        = sizeof(TableHeader) + offsets.size() * sizeof(std::uint64_t) + sizeof(std::uint64_t);
     for (std::size_t b = 0; b < blocks.size(); ++b) offsets[b + 1] = offsets[b] + blocks[b]->size();
 
     // Whole or not at all: stream into a temporary file beside the target, then rename it.
@@ -120,6 +119,8 @@ void TableWriter::write(const std::string& path) const {
         };
         put(&header_, sizeof header_);
         put(offsets.data(), offsets.size() * sizeof(std::uint64_t));
+        const std::uint64_t indexSum = sum;
+        put(&indexSum, sizeof indexSum);
         for (const auto* frame : blocks) put(frame->data(), frame->size());
         f.write(reinterpret_cast<const char*>(&sum), sizeof sum);
         f.flush();
@@ -134,66 +135,148 @@ void TableWriter::write(const std::string& path) const {
     }
 }
 
-LoadedTable LoadedTable::load(const std::string& path, const Material& expected) {
-    const std::vector<std::uint8_t> bytes = read_file(path);
+std::unique_ptr<Table> Table::open(
+    const std::string& path, const Material& expected, BlockCache* cache, std::uint64_t id) {
     auto damaged = [&](const std::string& why) { return TableError(path + ": " + why); };
-    TableHeader h;
-    if (bytes.size() < sizeof h + 2 * sizeof(std::uint64_t))
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw damaged(std::string("cannot be opened: ") + std::strerror(errno));
+    struct stat st { };
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        throw damaged("cannot be read");
+    }
+    const std::size_t size = std::size_t(st.st_size);
+    void* map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    ::close(fd);
+    std::unique_ptr<Table> t(new Table(expected));
+    if (map == MAP_FAILED) {
+        if (size) throw damaged("cannot be mapped");
         throw damaged("too short to be a table file (truncated?)");
-    std::memcpy(&h, bytes.data(), sizeof h);
+    }
+    t->map_ = static_cast<const std::uint8_t*>(map);
+    t->size_ = size;
+    t->path_ = path;
+    t->cache_ = cache;
+    t->id_ = id;
+    ::madvise(map, size, MADV_RANDOM); // a probe reads one block, not its neighbours
+
+    TableHeader h;
+    if (size < sizeof h + 3 * sizeof(std::uint64_t))
+        throw damaged("too short to be a table file (truncated?)");
+    std::memcpy(&h, t->map_, sizeof h);
     if (std::memcmp(h.magic, kTableMagic, sizeof h.magic) != 0)
         throw damaged("not an mktb table file");
     if (h.version != kTableVersion)
         throw damaged("format version " + std::to_string(h.version) + ", this reader knows "
             + std::to_string(kTableVersion) + " (generate the table again)");
-    std::uint64_t stored;
-    std::memcpy(&stored, bytes.data() + bytes.size() - sizeof stored, sizeof stored);
-    if (checksum64(std::span(bytes.data(), bytes.size() - sizeof stored)) != stored)
-        throw damaged("checksum mismatch: the file is damaged or truncated");
     const std::string name(h.signature, strnlen(h.signature, sizeof h.signature));
     if (name != expected.name()) throw damaged("holds " + name + ", expected " + expected.name());
-    LoadedTable t(expected);
     bool sane = h.header_bytes == sizeof h && h.index_scheme == kIndexScheme && h.block_cells != 0
-        && h.index_size == t.index_.size() && (h.metrics & 1) && h.metrics < (1u << int(Metric::NB))
+        && h.index_size == t->index_.size() && (h.metrics & 1)
+        && h.metrics < (1u << int(Metric::NB))
         && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells;
-    std::vector<Metric> metrics;
+    std::size_t nblocks = 0;
     for (int m = 0; m < int(Metric::NB) && sane; ++m)
         if (h.metrics >> m & 1) {
             sane = h.cell_bytes[m] == 1 || h.cell_bytes[m] == 2;
-            metrics.push_back(Metric(m));
+            t->cell_bytes_[m] = h.cell_bytes[m];
+            t->firstBlock_[m] = nblocks;
+            nblocks += std::size_t(2 * h.blocks_per_side);
         }
-    if (!sane) throw damaged("header does not describe a table of " + name + " this reader knows");
-    t.rules_ = h.rules;
-    const std::size_t perMetric = std::size_t(2 * h.blocks_per_side);
-    const std::size_t nblocks = perMetric * metrics.size();
-    const std::size_t tableEnd = sizeof h + (nblocks + 1) * sizeof(std::uint64_t);
-    if (bytes.size() < tableEnd + sizeof stored) throw damaged("block index truncated");
-    std::vector<std::uint64_t> offsets(nblocks + 1);
-    std::memcpy(offsets.data(), bytes.data() + sizeof h, offsets.size() * sizeof(std::uint64_t));
-    for (Metric m : metrics) {
-        const int mi = int(m);
-        t.cell_bytes_[mi] = h.cell_bytes[mi];
-        for (Color c : { WHITE, BLACK }) t.cells_[mi][c].resize(h.index_size * h.cell_bytes[mi]);
-    }
-    for (std::size_t b = 0; b < nblocks; ++b) {
-        if (offsets[b] < tableEnd || offsets[b + 1] < offsets[b]
-            || offsets[b + 1] > bytes.size() - sizeof stored)
+    const std::size_t indexEnd = sizeof h + (nblocks + 1) * sizeof(std::uint64_t);
+    if (!sane || size < indexEnd + 2 * sizeof(std::uint64_t))
+        throw damaged("header or block index damaged (or not a table this reader knows)");
+    std::uint64_t indexSum;
+    std::memcpy(&indexSum, t->map_ + indexEnd, sizeof indexSum);
+    if (checksum64(std::span(t->map_, indexEnd)) != indexSum)
+        throw damaged("checksum mismatch in the header or block index: the file is damaged");
+    t->rules_ = h.rules;
+    t->blockCells_ = h.block_cells;
+    t->blocksPerSide_ = h.blocks_per_side;
+    t->offsets_.resize(nblocks + 1);
+    std::memcpy(t->offsets_.data(), t->map_ + sizeof h, t->offsets_.size() * sizeof(std::uint64_t));
+    for (std::size_t b = 0; b < nblocks; ++b)
+        if (t->offsets_[b] < indexEnd + sizeof indexSum || t->offsets_[b + 1] < t->offsets_[b]
+            || t->offsets_[b + 1] > size - sizeof(std::uint64_t))
             throw damaged("block " + std::to_string(b) + " lies outside the file");
-        const int mi = int(metrics[b / perMetric]);
-        const std::uint32_t cb = h.cell_bytes[mi];
-        const Color c = Color(b % perMetric / h.blocks_per_side);
-        const std::uint64_t first = (b % h.blocks_per_side) * h.block_cells;
-        const std::uint64_t n = std::min<std::uint64_t>(h.block_cells, h.index_size - first);
-        const std::size_t z = ZSTD_decompress(t.cells_[mi][c].data() + first * cb, n * cb,
-            bytes.data() + offsets[b], offsets[b + 1] - offsets[b]);
-        if (ZSTD_isError(z) || z != n * cb)
-            throw damaged("block " + std::to_string(b) + " does not decompress: "
-                + (ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size"));
-    }
     return t;
 }
 
-const LoadedTable* Tablebase::table(const Material& canonical) const {
+Table::~Table() {
+    if (map_) ::munmap(const_cast<std::uint8_t*>(map_), size_);
+}
+
+std::vector<std::uint8_t> Table::decompress(std::size_t block) const {
+    // Which cells the block holds: its metric, side to move and first slot.
+    int m = 0;
+    for (int k = 0; k < int(Metric::NB); ++k)
+        if (cell_bytes_[k] && block >= firstBlock_[k]) m = k;
+    const std::uint64_t inSide = (block - firstBlock_[m]) % blocksPerSide_;
+    const std::uint64_t first = inSide * blockCells_;
+    const std::uint64_t n = std::min<std::uint64_t>(blockCells_, index_.size() - first);
+    std::vector<std::uint8_t> out(n * std::uint64_t(cell_bytes_[m]));
+    const std::size_t z = ZSTD_decompress(
+        out.data(), out.size(), map_ + offsets_[block], offsets_[block + 1] - offsets_[block]);
+    if (ZSTD_isError(z) || z != out.size())
+        throw TableError(path_ + ": block " + std::to_string(block)
+            + " is damaged: " + (ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size"));
+    return out;
+}
+
+Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
+    if (!cache_) throw TableError(path_ + ": opened without a block cache");
+    const std::size_t block
+        = firstBlock_[int(m)] + std::size_t(stm) * blocksPerSide_ + slot / blockCells_;
+    const BlockCache::Block cells
+        = cache_->get(id_ << 32 | block, [&] { return decompress(block); });
+    const int bytes = cell_bytes_[int(m)];
+    const std::uint8_t* p = cells->data() + (slot % blockCells_) * std::size_t(bytes);
+    return Value::from_cell(bytes == 1 ? p[0] : unsigned(p[0] | p[1] << 8));
+}
+
+void Table::make_resident() const {
+    std::call_once(residentOnce_, [&] {
+        std::uint64_t stored;
+        std::memcpy(&stored, map_ + size_ - sizeof stored, sizeof stored);
+        if (checksum64(std::span(map_, size_ - sizeof stored)) != stored)
+            throw TableError(path_ + ": checksum mismatch: the file is damaged or truncated");
+        for (int m = 0; m < int(Metric::NB); ++m) {
+            if (!cell_bytes_[m]) continue;
+            for (Color c : { WHITE, BLACK }) {
+                std::vector<std::uint8_t>& cells = cells_[m][c];
+                cells.resize(index_.size() * std::size_t(cell_bytes_[m]));
+                std::atomic<bool> failed { false };
+                std::string error;
+                std::mutex errorMutex;
+                tbb::parallel_for(std::uint64_t(0), blocksPerSide_, [&](std::uint64_t b) {
+                    try {
+                        const std::vector<std::uint8_t> block
+                            = decompress(firstBlock_[m] + std::size_t(c) * blocksPerSide_ + b);
+                        std::memcpy(cells.data() + b * blockCells_ * std::size_t(cell_bytes_[m]),
+                            block.data(), block.size());
+                    } catch (const TableError& e) {
+                        std::lock_guard lock(errorMutex);
+                        failed = true;
+                        error = e.what();
+                    }
+                });
+                if (failed) throw TableError(error);
+            }
+        }
+        resident_.store(true, std::memory_order_release);
+    });
+}
+
+Tablebase::Tablebase(std::string dir, std::size_t cache_bytes)
+    : dir_(std::move(dir))
+    , cache_(std::make_unique<BlockCache>(cache_bytes)) { }
+
+Tablebase::~Tablebase() = default;
+
+std::uint64_t Tablebase::cache_hits() const { return cache_->hits(); }
+std::uint64_t Tablebase::cache_misses() const { return cache_->misses(); }
+
+const Table* Tablebase::table(const Material& canonical) const {
     const std::string name = canonical.name();
     std::lock_guard lock(mutex_);
     if (auto it = tables_.find(name); it != tables_.end()) return it->second.get();
@@ -203,11 +286,11 @@ const LoadedTable* Tablebase::table(const Material& canonical) const {
         missing_[name] = true;
         return nullptr;
     }
-    auto t = std::make_unique<LoadedTable>(LoadedTable::load(path, canonical));
+    auto t = Table::open(path, canonical, cache_.get(), tables_.size() + 1);
     return (tables_[name] = std::move(t)).get();
 }
 
-Value LoadedTable::probe(Metric m, const Position& pos) const {
+Value Table::probe(Metric m, const Position& pos) const {
     if (Material::of(pos) == index_.material())
         return value(m, pos.side_to_move(), index_.encode(pos));
     const Position p = colour_swapped(pos);
@@ -217,7 +300,7 @@ Value LoadedTable::probe(Metric m, const Position& pos) const {
 std::optional<Value> Tablebase::probe(const Position& pos) const {
     const Material m = Material::of(pos);
     if (m.bare_kings()) return Value::draw();
-    const LoadedTable* t = table(m.canonical());
+    const Table* t = table(m.canonical());
     if (!t) return std::nullopt;
     return t->probe(pos);
 }
@@ -234,13 +317,13 @@ std::optional<CountedValue> Tablebase::probe_counted(
     // Board's honour and the Bia phase have counted metrics of their own, built for one set of
     // options: another set is refused, never answered.
     const Metric metric = phase == CountPhase::NoCount ? Metric::Bia : Metric::Board;
-    const LoadedTable* t = table(Material::of(pos).canonical());
+    const Table* t = table(Material::of(pos).canonical());
     if (!t) return std::nullopt;
     if (!t->has(metric))
         throw TableError("the table of " + t->index().material().name()
             + " lacks its counted values (made by an older mktb): generate it again");
     if (t->rules() != encode(rules))
-        throw TableError("the table of " + t->index().material().name() + " was built with "
+        throw RulesError("the table of " + t->index().material().name() + " was built with "
             + describe(decode_rules(t->rules())) + ", not " + describe(rules)
             + ": probe with those options or generate it again");
     const Value v = t->probe(metric, pos);
@@ -281,45 +364,6 @@ Value as_value(const CountedValue& c) {
     default:
         return Value::draw();
     }
-}
-
-std::vector<Move> counted_line(const Tablebase& tables, Position pos, CountState count,
-    const CountRules& rules, int max_plies) {
-    std::vector<Move> line;
-    while (int(line.size()) < max_plies) {
-        const std::optional<CountedValue> here = tables.probe_counted(pos, count, rules);
-        if (!here || here->result == CountedValue::Result::Draw) break;
-        const bool winning = here->result == CountedValue::Result::Win;
-        Move best = MOVE_NONE;
-        int bestMoves = 0;
-        CountState bestCount {};
-        for (Move m : legal_moves(pos)) {
-            Position next = pos;
-            next.do_move(m);
-            const CountState after = count_after_move(pos, next, count, rules);
-            const std::optional<CountedValue> c = tables.probe_counted(next, after, rules);
-            if (!c) return line;
-            // From the mover's view: the opponent's counted loss is our win, and so on.
-            const bool keeps = winning ? c->result == CountedValue::Result::Loss
-                                       : c->result == CountedValue::Result::Win;
-            if (!keeps) continue;
-            // Board's honour measures the way to the baring capture: once made, it is done.
-            const int needed = count_phase(pos) == CountPhase::BoardHonour
-                    && count_phase(next) == CountPhase::PiecesHonour
-                ? 0
-                : c->moves_needed;
-            if (best == MOVE_NONE || (winning ? needed < bestMoves : needed > bestMoves)) {
-                best = m;
-                bestMoves = needed;
-                bestCount = after;
-            }
-        }
-        if (best == MOVE_NONE) break; // mated (or nothing keeps the result)
-        pos.do_move(best);
-        count = bestCount;
-        line.push_back(best);
-    }
-    return line;
 }
 
 std::string describe(Value v) {

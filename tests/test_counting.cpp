@@ -4,6 +4,7 @@
 
 #include "mktb/counting.hpp"
 #include "mktb/movegen.hpp"
+#include "mktb/probe.hpp"
 #include "support/engine.hpp"
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
@@ -77,7 +78,7 @@ TEST_CASE(
     // Published: with the attacker to move, 85.77 % won without counting, 83.49 % under a
     // fresh count (41 moves), 278,040 positions fewer.
     const Tablebase tables(test::tables_up_to_4_men());
-    const LoadedTable& t = *tables.table(test::material("KSMvK"));
+    const Table& t = *tables.table(test::material("KSMvK"));
     std::uint64_t legal = 0, pure = 0, counted = 0;
     for (std::uint64_t i = 0; i < t.index().size(); ++i) {
         Position pos;
@@ -240,14 +241,15 @@ TEST_CASE("A counted line mates before the count runs out", "[counting][gen]") {
     // Replayed by the rules alone: every move legal, the game never drawn by the count (spec
     // 2.3: drawn once countingPly > countingLimit with the side to move not mated), mate at the
     // end.
-    const Tablebase tables(test::tables_up_to_4_men());
+    const Prober prober(test::tables_up_to_4_men());
+    const Tablebase& tables = prober.tables();
     for (const char* text : { "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "8/8/8/4m3/8/2k5/1R6/K7 w - - 0 1",
              "8/8/8/3k4/8/2SP4/8/4K3 w - - 0 1", "8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1",
              "8/8/1n6/8/5k2/1R6/8/1K6 b - - 0 1" }) {
         Position pos = fen(text);
         CountState count = pos.count_state().limit ? pos.count_state() : fresh_count(pos, {});
         const CountedValue start = *tables.probe_counted(pos, count, {});
-        const std::vector<Move> line = counted_line(tables, pos, count, {});
+        const std::vector<Move> line = prober.line(pos, count);
         INFO(text << ": " << line.size() << " plies");
         if (start.result == CountedValue::Result::Draw) {
             CHECK(line.empty());

@@ -92,21 +92,47 @@ TEST_CASE("A damaged or truncated table is refused, never answered", "[gen]") {
     const Position pos = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
     CHECK(Tablebase(fs::path(good).parent_path().string()).probe(pos).has_value());
 
+    // Opens the damaged copy and reads every block; the fault must be reported.
+    auto load = [&] { Table::open(bad, m, nullptr, 1)->make_resident(); };
     auto flipped = bytes;
-    flipped[flipped.size() / 2] ^= 0x20;
+    flipped[flipped.size() / 2] ^= 0x20; // inside a block
     write(flipped);
-    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("checksum mismatch"));
-    CHECK_THROWS_AS(Tablebase(dir).probe(pos), TableError);
+    CHECK_THROWS_WITH(load(), Catch::Contains("checksum mismatch"));
+    {
+        // Probed position by position: every answer is the good table's, or a refusal.
+        const Tablebase good4(test::tables_up_to_4_men()), damaged(dir);
+        const Table& reference = *good4.table(m);
+        std::uint64_t refused = 0, wrong = 0;
+        for (std::uint64_t i = 0; i < reference.index().size(); ++i) {
+            Position p;
+            if (!reference.index().decode(i, p)) continue;
+            for (Color c : { WHITE, BLACK }) try {
+                    wrong += damaged.table(m)->value(c, i) != reference.value(c, i);
+                } catch (const TableError&) {
+                    ++refused;
+                }
+        }
+        CHECK(wrong == 0);
+        CHECK(refused > 0);
+    }
+    flipped = bytes;
+    flipped[80] ^= 0x01; // the block index
+    write(flipped);
+    CHECK_THROWS_WITH(load(), Catch::Contains("block index"));
+    flipped = bytes;
+    flipped[40] ^= 0x04; // the rules recorded in the header
+    write(flipped);
+    CHECK_THROWS_WITH(load(), Catch::Contains("checksum mismatch in the header"));
 
     write(std::vector<char>(bytes.begin(), bytes.end() - 100));
-    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("checksum mismatch"));
+    CHECK_THROWS_AS(load(), TableError);
     write(std::vector<char>(bytes.begin(), bytes.begin() + 20));
-    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("too short"));
+    CHECK_THROWS_WITH(load(), Catch::Contains("too short"));
     write(std::vector<char>(1000, 'x'));
-    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("not an mktb table"));
+    CHECK_THROWS_WITH(load(), Catch::Contains("not an mktb table"));
     // A whole file of another ending.
     write(file_bytes(table_path(test::tables_up_to_4_men(), test::material("KSvK"))));
-    CHECK_THROWS_WITH(LoadedTable::load(bad, m), Catch::Contains("holds KSvK"));
+    CHECK_THROWS_WITH(load(), Catch::Contains("holds KSvK"));
     fs::remove_all(dir);
 }
 

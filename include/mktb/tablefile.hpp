@@ -5,6 +5,7 @@
 // through Tablebase, the same reader that serves probing.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -26,9 +27,14 @@ class TableError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+// A table built with other counting options than those asked for.
+class RulesError : public TableError {
+public:
+    using TableError::TableError;
+};
 
 inline constexpr char kTableMagic[8] = { 'M', 'K', 'T', 'B', '\r', '\n', 0x1a, '\n' };
-inline constexpr std::uint32_t kTableVersion = 2;
+inline constexpr std::uint32_t kTableVersion = 3;
 inline constexpr std::uint32_t kIndexScheme = 1; // king pairs + combinations, mktb/index.hpp
 inline constexpr std::uint32_t kBlockCells = 1u << 16;
 
@@ -74,18 +80,32 @@ private:
     std::vector<std::vector<std::uint8_t>> frames_[int(Metric::NB)];
 };
 
-// A table read whole into memory, after its checksum and every block were verified.
-class LoadedTable {
+class BlockCache;
+
+// One table file, memory-mapped. Opening checks the header and the block index against their
+// own checksum; a block is decompressed on first use (through the Tablebase's bounded cache)
+// and checked by zstd's frame checksum, so a damaged byte is reported, never answered.
+// Every const member may be called from any number of threads at once.
+class Table {
 public:
-    static LoadedTable load(const std::string& path, const Material& expected);
+    // Throws TableError naming the file and the fault.
+    static std::unique_ptr<Table> open(
+        const std::string& path, const Material& expected, BlockCache* cache, std::uint64_t id);
+    ~Table();
+    Table(const Table&) = delete;
+    Table& operator=(const Table&) = delete;
 
     const Index& index() const { return index_; }
     std::uint32_t rules() const { return rules_; }
-    bool has(Metric m) const { return !cells_[int(m)][WHITE].empty(); }
+    bool has(Metric m) const { return cell_bytes_[int(m)] != 0; }
+    std::uint64_t file_bytes() const { return size_; }
     Value value(Metric m, Color stm, std::uint64_t slot) const {
         const int bytes = cell_bytes_[int(m)];
-        const std::uint8_t* p = cells_[int(m)][stm].data() + slot * std::size_t(bytes);
-        return Value::from_cell(bytes == 1 ? p[0] : unsigned(p[0] | p[1] << 8));
+        if (resident_.load(std::memory_order_acquire)) {
+            const std::uint8_t* p = cells_[int(m)][stm].data() + slot * std::size_t(bytes);
+            return Value::from_cell(bytes == 1 ? p[0] : unsigned(p[0] | p[1] << 8));
+        }
+        return cached_value(m, stm, slot);
     }
     Value value(Color stm, std::uint64_t slot) const { return value(Metric::Dtm, stm, slot); }
     // The value of a position of this table's material in either colour orientation (a
@@ -93,13 +113,32 @@ public:
     Value probe(Metric m, const Position& pos) const;
     Value probe(const Position& pos) const { return probe(Metric::Dtm, pos); }
 
+    // Checks the whole file's checksum and decompresses every block into memory, so that
+    // value() is a plain array read from then on: for the generator, which reads a smaller
+    // table many million times. Idempotent; throws TableError when the file is damaged.
+    void make_resident() const;
+
 private:
-    explicit LoadedTable(const Material& m)
+    explicit Table(const Material& m)
         : index_(m) { }
+    Value cached_value(Metric m, Color stm, std::uint64_t slot) const;
+    std::vector<std::uint8_t> decompress(std::size_t block) const;
+
     Index index_;
+    std::string path_;
+    const std::uint8_t* map_ = nullptr; // the mapped file
+    std::size_t size_ = 0;
+    BlockCache* cache_ = nullptr;
+    std::uint64_t id_ = 0; // this table's part of the cache keys
     std::uint32_t rules_ = 0;
+    std::uint32_t blockCells_ = 0;
+    std::uint64_t blocksPerSide_ = 0;
     int cell_bytes_[int(Metric::NB)] {};
-    std::vector<std::uint8_t> cells_[int(Metric::NB)][COLOR_NB];
+    std::size_t firstBlock_[int(Metric::NB)] {}; // block number of each metric's first block
+    std::vector<std::uint64_t> offsets_;
+    mutable std::once_flag residentOnce_;
+    mutable std::atomic<bool> resident_ { false };
+    mutable std::vector<std::uint8_t> cells_[int(Metric::NB)][COLOR_NB];
 };
 
 // The counted answer of a position from its stored values: `board` is its board's honour value
@@ -109,17 +148,19 @@ CountedValue counted_bia_phase(Value bia);
 // A counted answer as a distance: the winner mates (or succeeds) in moves_needed moves.
 Value as_value(const CountedValue& c);
 
-// A directory of tables. Tables are loaded on first use; any number of threads may call probe()
-// and table() at once.
+// A directory of tables. Tables are opened on first use; decompressed blocks are kept in one
+// cache of bounded size. Any number of threads may call every const member at once.
 class Tablebase {
 public:
-    explicit Tablebase(std::string dir)
-        : dir_(std::move(dir)) { }
+    static constexpr std::size_t kDefaultCacheBytes = std::size_t(64) << 20;
+
+    explicit Tablebase(std::string dir, std::size_t cache_bytes = kDefaultCacheBytes);
+    ~Tablebase();
 
     const std::string& dir() const { return dir_; }
-    // The table of a canonical material, loaded on first use; nullptr when its file is absent.
+    // The table of a canonical material, opened on first use; nullptr when its file is absent.
     // Throws TableError when the file is damaged.
-    const LoadedTable* table(const Material& canonical) const;
+    const Table* table(const Material& canonical) const;
     // The value of a legal position; nullopt when its table is absent (both bare kings: draw).
     // Throws TableError when the table is damaged.
     std::optional<Value> probe(const Position& pos) const;
@@ -131,17 +172,17 @@ public:
     std::optional<CountedValue> probe_counted(
         const Position& pos, CountState count, const CountRules& rules) const;
 
+    // Cache figures, for benchmarks: blocks found in the cache, and blocks decompressed.
+    std::uint64_t cache_hits() const;
+    std::uint64_t cache_misses() const;
+
 private:
     std::string dir_;
+    std::unique_ptr<BlockCache> cache_;
     mutable std::mutex mutex_;
-    mutable std::map<std::string, std::unique_ptr<LoadedTable>> tables_;
+    mutable std::map<std::string, std::unique_ptr<Table>> tables_;
     mutable std::map<std::string, bool> missing_;
 };
-
-// A line that keeps the best counted result: the winner takes the fastest counted win, the
-// loser the slowest counted loss, until mate (or, for a counted draw, nothing). Moves in order.
-std::vector<Move> counted_line(const Tablebase& tables, Position pos, CountState count,
-    const CountRules& rules, int max_plies = 400);
 
 // FNV-1a 64 of a byte range: the per-file checksum.
 std::uint64_t checksum64(

@@ -1,0 +1,125 @@
+/* mktb/probe.h - the C probing API of mktb: Makruk endgame tablebases for engines and tools.
+ *
+ * Open a handle on a directory of table files, then ask about positions: win/draw/loss with
+ * and without Makruk's counting rules, distance to mate, the counted distance, the best move,
+ * and every root move ranked. Fixed-width types, results as enums and plain structs, no
+ * globals: everything lives behind the handle. Tables are opened lazily (memory-mapped);
+ * decompressed blocks live in one cache of bounded size per handle.
+ *
+ * Every call returns an mktb_status; MKTB_OK means the out-parameters are filled. A table file
+ * that is damaged (checksums) or built with other counting options gives an error code, never
+ * a value. mktb_last_error() tells the details.
+ *
+ * Thread safety: mktb_open and mktb_position_from_fen may be called from any thread. Every
+ * probe call (mktb_probe_*, mktb_best_move, mktb_rank_root) may be made by any number of
+ * threads at once on one handle. mktb_close must not overlap any other call on its handle. */
+#ifndef MKTB_PROBE_H
+#define MKTB_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mktb_tablebase mktb_tablebase; /* opaque */
+
+typedef enum mktb_status {
+    MKTB_OK = 0,
+    MKTB_NO_TABLE = 1,       /* no table for this material (or one reached by a move) */
+    MKTB_DAMAGED = 2,        /* a table file is damaged, truncated or unreadable */
+    MKTB_RULES_MISMATCH = 3, /* a table was built with other counting options */
+    MKTB_BAD_POSITION = 4,   /* the position or FEN cannot occur in a game */
+    MKTB_BAD_ARGUMENT = 5,   /* a null pointer, a buffer too small, an unknown rule bit */
+    MKTB_OUT_OF_MEMORY = 6
+} mktb_status;
+
+typedef enum mktb_wdl { MKTB_LOSS = -1, MKTB_DRAW = 0, MKTB_WIN = 1 } mktb_wdl;
+
+enum { MKTB_WHITE = 0, MKTB_BLACK = 1 };
+
+/* Counting options (spec §2), bits of mktb_options.rules; 0 = the defaults, Fairy-Stockfish's. */
+enum {
+    MKTB_RULE_KHON_BEFORE_KNIGHTS = 1 << 0, /* limit_precedence = khon_before_knights */
+    MKTB_RULE_DRAW_WHEN_REACHED = 1 << 1,   /* draw_when = reached */
+    MKTB_RULE_COUNTER_MATE_DRAWS = 1 << 2,  /* counter_mate = draw */
+    MKTB_RULE_BOARD_HONOUR_OFF = 1 << 3,    /* board_honour = off */
+    MKTB_RULE_SWITCH_IF_SHORTER = 1 << 4    /* switch_to_pieces = if_shorter */
+};
+
+typedef struct mktb_options {
+    uint64_t cache_bytes; /* decompressed blocks kept; 0 = the default (64 MiB) */
+    uint32_t rules;       /* MKTB_RULE_* bits */
+} mktb_options;
+
+/* A position. Squares a1 = 0, b1 = 1, ..., h8 = 63; bit s of a bitboard is square s. */
+typedef struct mktb_position {
+    uint64_t white, black;                   /* the men of each colour */
+    uint64_t khun, met, khon, ma, ruea, bia; /* the men of each kind (a promoted Bia is a Met) */
+    uint8_t side_to_move;                    /* MKTB_WHITE or MKTB_BLACK */
+    uint16_t counting_limit, counting_ply;   /* FEN fields 4-5 in plies; both 0: no count
+                                                given, the probe assumes the count the
+                                                position starts now */
+} mktb_position;
+
+typedef struct mktb_dtm {
+    mktb_wdl wdl;  /* for the side to move, no counting */
+    int32_t plies; /* plies to mate when wdl != MKTB_DRAW (0: checkmated now); -1 for a draw */
+} mktb_dtm;
+
+typedef struct mktb_counted {
+    mktb_wdl wdl;            /* for the side to move, under the count */
+    int32_t moves_needed;    /* the winner's moves to mate (or to a winning conversion); -1: none */
+    int32_t moves_available; /* the winner's moves left in the count; -1: no count runs */
+} mktb_counted;
+
+typedef struct mktb_move {
+    uint8_t from, to; /* squares */
+    uint8_t promotes; /* 1 when a Bia promotes */
+    char uci[6];      /* "e3e4", "g5g6m" (a promotion), NUL-terminated */
+} mktb_move;
+
+typedef struct mktb_root_move {
+    mktb_move move;
+    mktb_dtm pure;        /* for the side that plays the move */
+    mktb_counted counted; /* likewise, under the count after the move */
+} mktb_root_move;
+
+/* Opens the tables in `dir` (no file is read yet). options may be NULL (defaults). */
+mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tablebase** out);
+void mktb_close(mktb_tablebase* tb); /* NULL is allowed */
+
+/* Parses a Makruk FEN (Fairy-Stockfish letters; fields 4-5 the count state). */
+mktb_status mktb_position_from_fen(const char* fen, mktb_position* out);
+
+/* Pure win/draw/loss and distance to mate, for the side to move. */
+mktb_status mktb_probe_wdl(const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out);
+mktb_status mktb_probe_dtm(const mktb_tablebase* tb, const mktb_position* pos, mktb_dtm* out);
+/* The answer under the count: won within the count, and in how many moves. */
+mktb_status mktb_probe_counted(
+    const mktb_tablebase* tb, const mktb_position* pos, mktb_counted* out);
+mktb_status mktb_probe_counted_wdl(
+    const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out);
+
+/* A move that keeps the best answer: under the count (counted != 0) or without it. Fails with
+ * MKTB_BAD_POSITION when the side to move has no legal move. */
+mktb_status mktb_best_move(
+    const mktb_tablebase* tb, const mktb_position* pos, int counted, mktb_move* out);
+
+/* Every legal move, best first (counted result, counted distance, then pure distance), into
+ * moves[0 .. capacity); *count = the number of legal moves (MKTB_BAD_ARGUMENT when it exceeds
+ * capacity; 128 always suffices). */
+mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
+    mktb_root_move* moves, size_t capacity, size_t* count);
+
+/* A constant name for a status: "ok", "no table", ... */
+const char* mktb_status_name(mktb_status status);
+/* The message of the last failed call on the calling thread ("" after success). */
+const char* mktb_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MKTB_PROBE_H */

@@ -1,0 +1,79 @@
+// mktb/probe.hpp - the probing API for engines and tools, in C++ (mktb/probe.h is the same in C):
+// pure and counted win/draw/loss, distance to mate, the counted distance, the best moves under
+// either view, and every root move ranked.
+//
+// A Prober is opened on a directory of tables with the counting options its counted answers
+// follow. Tables are opened lazily (memory-mapped) and decompressed blocks live in one bounded
+// cache. Every const member may be called from any number of threads at once.
+// Errors: a table that is absent gives std::nullopt; a damaged one, or one built with other
+// counting options, throws TableError (its message names the file and the fault).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mktb/counting.hpp"
+#include "mktb/tablefile.hpp"
+
+namespace mktb {
+
+enum class Wdl : std::int8_t { Loss = -1, Draw = 0, Win = 1 };
+
+struct ProbeOptions {
+    std::size_t cache_bytes = Tablebase::kDefaultCacheBytes; // decompressed blocks kept
+    CountRules rules; // the counting options; a table built with others is refused
+};
+
+// A legal move with its values, both for the side that plays it.
+struct RankedMove {
+    Move move = MOVE_NONE;
+    Value pure; // distance to mate, no counting
+    CountedValue counted; // under the count after the move
+};
+
+// Which answer best_moves() keeps: the pure game value, or the result under the count.
+enum class View : std::uint8_t { Pure, Counted };
+
+class Prober {
+public:
+    explicit Prober(std::string dir, ProbeOptions options = {});
+
+    const ProbeOptions& options() const { return options_; }
+    const Tablebase& tables() const { return tables_; }
+
+    // The count a probe of `pos` follows: its own (FEN fields 4-5) when one is set, else the
+    // one the position starts now (spec §2.3).
+    CountState count_of(const Position& pos) const;
+
+    std::optional<Value> dtm(const Position& pos) const;
+    std::optional<Wdl> wdl(const Position& pos) const;
+    std::optional<CountedValue> counted(const Position& pos) const;
+    std::optional<CountedValue> counted(const Position& pos, CountState count) const;
+    std::optional<Wdl> counted_wdl(const Position& pos) const;
+
+    // Every legal move, best first: the counted result, then the counted distance (fastest win,
+    // slowest loss), then the pure value. nullopt when a table on the way is absent.
+    std::optional<std::vector<RankedMove>> rank_root(const Position& pos) const;
+    std::optional<std::vector<RankedMove>> rank_root(const Position& pos, CountState count) const;
+    // The moves that keep the best answer under `view`: for Pure the fastest mates (or slowest
+    // losses, or every drawing move); for Counted the moves of the first rank_root() entry's
+    // counted result and distance. Empty when there is no legal move.
+    std::optional<std::vector<Move>> best_moves(const Position& pos, View view) const;
+
+    // A line that keeps the best counted result from `pos` under `count`: the winner takes the
+    // fastest counted win, the loser the slowest counted loss, until mate (empty for a counted
+    // draw). Moves in order.
+    std::vector<Move> line(Position pos, CountState count, int max_plies = 400) const;
+
+private:
+    ProbeOptions options_;
+    Tablebase tables_;
+};
+
+// True when `a` is a better counted answer than `b` for the side they belong to: a better
+// result, then a faster counted win or a slower counted loss.
+bool better(const CountedValue& a, const CountedValue& b);
+
+} // namespace mktb

@@ -1,0 +1,132 @@
+// probe.cpp - the C++ probing API (see mktb/probe.hpp).
+#include "mktb/probe.hpp"
+
+#include <algorithm>
+
+#include "mktb/movegen.hpp"
+
+namespace mktb {
+
+namespace {
+
+Wdl wdl_of(Value v) { return v.is_win() ? Wdl::Win : v.is_loss() ? Wdl::Loss : Wdl::Draw; }
+
+// The counted answer of the side that moved into a position, from that position's.
+CountedValue parent(CountedValue c) {
+    c.result = CountedValue::Result(-int(c.result));
+    return c;
+}
+
+} // namespace
+
+bool better(const CountedValue& a, const CountedValue& b) {
+    if (a.result != b.result) return a.result > b.result;
+    if (a.result == CountedValue::Result::Win) return a.moves_needed < b.moves_needed;
+    if (a.result == CountedValue::Result::Loss) return a.moves_needed > b.moves_needed;
+    return false;
+}
+
+Prober::Prober(std::string dir, ProbeOptions options)
+    : options_(options)
+    , tables_(std::move(dir), options.cache_bytes) { }
+
+CountState Prober::count_of(const Position& pos) const {
+    return pos.count_state().limit ? pos.count_state() : fresh_count(pos, options_.rules);
+}
+
+std::optional<Value> Prober::dtm(const Position& pos) const { return tables_.probe(pos); }
+
+std::optional<Wdl> Prober::wdl(const Position& pos) const {
+    const std::optional<Value> v = dtm(pos);
+    if (!v) return std::nullopt;
+    return wdl_of(*v);
+}
+
+std::optional<CountedValue> Prober::counted(const Position& pos, CountState count) const {
+    return tables_.probe_counted(pos, count, options_.rules);
+}
+
+std::optional<CountedValue> Prober::counted(const Position& pos) const {
+    return counted(pos, count_of(pos));
+}
+
+std::optional<Wdl> Prober::counted_wdl(const Position& pos) const {
+    const std::optional<CountedValue> c = counted(pos);
+    if (!c) return std::nullopt;
+    return Wdl(c->result);
+}
+
+std::optional<std::vector<RankedMove>> Prober::rank_root(const Position& pos) const {
+    return rank_root(pos, count_of(pos));
+}
+
+std::optional<std::vector<RankedMove>> Prober::rank_root(
+    const Position& pos, CountState count) const {
+    struct Ranked {
+        RankedMove move;
+        CountedValue key; // the counted value, with a baring capture's distance taken as 0
+    };
+    std::vector<Ranked> ranked;
+    for (Move m : legal_moves(pos)) {
+        Position next = pos;
+        next.do_move(m);
+        const std::optional<Value> v = tables_.probe(next);
+        const CountState after = count_after_move(pos, next, count, options_.rules);
+        const std::optional<CountedValue> c = tables_.probe_counted(next, after, options_.rules);
+        if (!v || !c) return std::nullopt;
+        CountedValue key = parent(*c);
+        // Board's honour measures the way to the capture that bares the defender: once it is
+        // made, the goal of that count is reached (a fresh count governs what follows).
+        if (count_phase(pos) == CountPhase::BoardHonour
+            && count_phase(next) == CountPhase::PiecesHonour
+            && !options_.rules.has(RuleOption::SwitchIfShorter))
+            key.moves_needed = 0;
+        ranked.push_back({ { m, v->parent(), parent(*c) }, key });
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+        if (better(a.key, b.key) || better(b.key, a.key)) return better(a.key, b.key);
+        return mktb::better(a.move.pure, b.move.pure);
+    });
+    std::vector<RankedMove> moves;
+    for (const Ranked& r : ranked) moves.push_back(r.move);
+    return moves;
+}
+
+std::vector<Move> Prober::line(Position pos, CountState count, int max_plies) const {
+    std::vector<Move> line;
+    while (int(line.size()) < max_plies) {
+        const std::optional<CountedValue> here = counted(pos, count);
+        if (!here || here->result == CountedValue::Result::Draw) break;
+        const std::optional<std::vector<RankedMove>> ranked = rank_root(pos, count);
+        if (!ranked || ranked->empty() || ranked->front().counted.result != here->result)
+            break; // mated, or a table on the way is missing
+        const Move m = ranked->front().move;
+        Position next = pos;
+        next.do_move(m);
+        count = count_after_move(pos, next, count, options_.rules);
+        pos = next;
+        line.push_back(m);
+    }
+    return line;
+}
+
+std::optional<std::vector<Move>> Prober::best_moves(const Position& pos, View view) const {
+    const std::optional<std::vector<RankedMove>> ranked = rank_root(pos);
+    if (!ranked) return std::nullopt;
+    std::vector<Move> best;
+    if (ranked->empty()) return best;
+    if (view == View::Counted) {
+        const CountedValue& top = ranked->front().counted;
+        for (const RankedMove& m : *ranked)
+            if (!better(top, m.counted)) best.push_back(m.move);
+        return best;
+    }
+    Value top = ranked->front().pure;
+    for (const RankedMove& m : *ranked)
+        if (mktb::better(m.pure, top)) top = m.pure;
+    for (const RankedMove& m : *ranked)
+        if (m.pure == top) best.push_back(m.move);
+    return best;
+}
+
+} // namespace mktb

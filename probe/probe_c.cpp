@@ -1,0 +1,237 @@
+// probe_c.cpp - the C probing API (mktb/probe.h) over the C++ one (mktb/probe.hpp): positions
+// are checked and converted, exceptions become status codes, and the details of a failure stay
+// in a thread-local message.
+#include "mktb/probe.h"
+
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "mktb/movegen.hpp"
+#include "mktb/probe.hpp"
+
+struct mktb_tablebase {
+    mktb::Prober prober;
+};
+
+namespace {
+
+using namespace mktb;
+
+thread_local std::string lastError;
+
+mktb_status fail(mktb_status status, std::string message) {
+    lastError = std::move(message);
+    return status;
+}
+
+// Runs fn() (which returns MKTB_OK or a failure it set itself), turning exceptions into codes.
+template<class Fn>
+mktb_status guarded(Fn&& fn) {
+    try {
+        lastError.clear();
+        return fn();
+    } catch (const RulesError& e) {
+        return fail(MKTB_RULES_MISMATCH, e.what());
+    } catch (const TableError& e) {
+        return fail(MKTB_DAMAGED, e.what());
+    } catch (const std::bad_alloc&) {
+        return fail(MKTB_OUT_OF_MEMORY, "out of memory");
+    } catch (const std::exception& e) {
+        return fail(MKTB_BAD_ARGUMENT, e.what());
+    }
+}
+
+// The position a caller passed, or a message saying what is wrong with it.
+bool to_position(const mktb_position* in, Position& out) {
+    if (!in) return fail(MKTB_BAD_ARGUMENT, "the position is NULL"), false;
+    const Bitboard kinds[] = { in->khun, in->met, in->khon, in->ma, in->ruea, in->bia };
+    const PieceType types[] = { KHUN, MET, KHON, MA, RUEA, BIA };
+    Bitboard seen = 0;
+    for (Bitboard b : kinds) {
+        if (seen & b) return fail(MKTB_BAD_POSITION, "a square holds two kinds of men"), false;
+        seen |= b;
+    }
+    if (in->white & in->black)
+        return fail(MKTB_BAD_POSITION, "a square holds men of both colours"), false;
+    if (seen != (in->white | in->black))
+        return fail(MKTB_BAD_POSITION,
+                   "the colour and kind bitboards do not cover the same squares"),
+               false;
+    if (in->side_to_move > MKTB_BLACK)
+        return fail(MKTB_BAD_POSITION, "side_to_move is neither MKTB_WHITE nor MKTB_BLACK"), false;
+    Position pos;
+    for (int k = 0; k < 6; ++k)
+        for (Bitboard b = kinds[k]; b; b &= b - 1) {
+            const Square s = lsb(b);
+            pos.put_piece(make_piece(in->white >> s & 1 ? WHITE : BLACK, types[k]), s);
+        }
+    pos.set_side_to_move(Color(in->side_to_move));
+    pos.set_count_state({ in->counting_limit, in->counting_ply });
+    if (const std::string why = pos.validity_error(); !why.empty())
+        return fail(MKTB_BAD_POSITION, why), false;
+    out = pos;
+    return true;
+}
+
+mktb_wdl wdl_of(Value v) { return v.is_win() ? MKTB_WIN : v.is_loss() ? MKTB_LOSS : MKTB_DRAW; }
+
+mktb_dtm dtm_of(Value v) { return { wdl_of(v), v.is_draw() ? -1 : std::int32_t(v.plies) }; }
+
+mktb_counted counted_of(const CountedValue& c) {
+    return { mktb_wdl(int(c.result)), c.moves_needed, c.moves_available };
+}
+
+mktb_move move_of(Move m) {
+    mktb_move out {};
+    out.from = std::uint8_t(from_sq(m));
+    out.to = std::uint8_t(to_sq(m));
+    out.promotes = is_promotion(m);
+    const std::string uci = move_to_uci(m);
+    std::memcpy(out.uci, uci.c_str(), std::min(uci.size() + 1, sizeof out.uci));
+    return out;
+}
+
+template<class T>
+mktb_status no_table(const std::optional<T>& v) {
+    return v ? MKTB_OK
+             : fail(MKTB_NO_TABLE, "a table this position needs is missing from the directory");
+}
+
+// The common shape of a probe: check the arguments, convert the position, then answer.
+template<class Fn>
+mktb_status probe(const mktb_tablebase* tb, const mktb_position* in, const void* out, Fn&& fn) {
+    if (!tb || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL handle or result pointer");
+    Position pos;
+    if (!to_position(in, pos)) return in ? MKTB_BAD_POSITION : MKTB_BAD_ARGUMENT;
+    return guarded([&] { return fn(tb->prober, pos); });
+}
+
+} // namespace
+
+extern "C" {
+
+mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tablebase** out) {
+    if (!dir || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL directory or result pointer");
+    *out = nullptr;
+    ProbeOptions o;
+    if (options) {
+        if (options->rules >> int(RuleOption::NB))
+            return fail(MKTB_BAD_ARGUMENT, "unknown bits in mktb_options.rules");
+        if (options->cache_bytes) o.cache_bytes = std::size_t(options->cache_bytes);
+        o.rules = decode_rules(options->rules);
+    }
+    return guarded([&] {
+        *out = new mktb_tablebase { Prober(dir, o) };
+        return MKTB_OK;
+    });
+}
+
+void mktb_close(mktb_tablebase* tb) { delete tb; }
+
+mktb_status mktb_position_from_fen(const char* fen, mktb_position* out) {
+    if (!fen || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL FEN or result pointer");
+    try {
+        const Position pos = Position::from_fen(fen);
+        *out = {};
+        out->white = pos.pieces(WHITE);
+        out->black = pos.pieces(BLACK);
+        out->khun = pos.pieces(KHUN), out->met = pos.pieces(MET), out->khon = pos.pieces(KHON);
+        out->ma = pos.pieces(MA), out->ruea = pos.pieces(RUEA), out->bia = pos.pieces(BIA);
+        out->side_to_move = std::uint8_t(pos.side_to_move());
+        out->counting_limit = std::uint16_t(pos.count_state().limit);
+        out->counting_ply = std::uint16_t(pos.count_state().ply);
+        lastError.clear();
+        return MKTB_OK;
+    } catch (const FenError& e) {
+        return fail(MKTB_BAD_POSITION, std::string("bad FEN: ") + e.what());
+    }
+}
+
+mktb_status mktb_probe_wdl(const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out) {
+    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
+        const auto v = p.wdl(position);
+        if (v) *out = mktb_wdl(int(*v));
+        return no_table(v);
+    });
+}
+
+mktb_status mktb_probe_dtm(const mktb_tablebase* tb, const mktb_position* pos, mktb_dtm* out) {
+    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
+        const auto v = p.dtm(position);
+        if (v) *out = dtm_of(*v);
+        return no_table(v);
+    });
+}
+
+mktb_status mktb_probe_counted(
+    const mktb_tablebase* tb, const mktb_position* pos, mktb_counted* out) {
+    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
+        const auto v = p.counted(position);
+        if (v) *out = counted_of(*v);
+        return no_table(v);
+    });
+}
+
+mktb_status mktb_probe_counted_wdl(
+    const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out) {
+    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
+        const auto v = p.counted_wdl(position);
+        if (v) *out = mktb_wdl(int(*v));
+        return no_table(v);
+    });
+}
+
+mktb_status mktb_best_move(
+    const mktb_tablebase* tb, const mktb_position* pos, int counted, mktb_move* out) {
+    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
+        const auto moves = p.best_moves(position, counted ? View::Counted : View::Pure);
+        if (moves && moves->empty())
+            return fail(MKTB_BAD_POSITION, "the side to move has no legal move");
+        if (moves) *out = move_of(moves->front());
+        return no_table(moves);
+    });
+}
+
+mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
+    mktb_root_move* moves, size_t capacity, size_t* count) {
+    if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
+    return probe(tb, pos, moves, [&](const Prober& p, const Position& position) {
+        const auto ranked = p.rank_root(position);
+        if (!ranked) return no_table(ranked);
+        *count = ranked->size();
+        if (ranked->size() > capacity)
+            return fail(MKTB_BAD_ARGUMENT,
+                std::to_string(ranked->size()) + " legal moves do not fit in "
+                    + std::to_string(capacity));
+        for (std::size_t i = 0; i < ranked->size(); ++i) {
+            const RankedMove& r = (*ranked)[i];
+            moves[i] = { move_of(r.move), dtm_of(r.pure), counted_of(r.counted) };
+        }
+        return MKTB_OK;
+    });
+}
+
+const char* mktb_status_name(mktb_status status) {
+    switch (status) {
+    case MKTB_OK:
+        return "ok";
+    case MKTB_NO_TABLE:
+        return "no table";
+    case MKTB_DAMAGED:
+        return "damaged table";
+    case MKTB_RULES_MISMATCH:
+        return "table built with other counting options";
+    case MKTB_BAD_POSITION:
+        return "bad position";
+    case MKTB_BAD_ARGUMENT:
+        return "bad argument";
+    case MKTB_OUT_OF_MEMORY:
+        return "out of memory";
+    }
+    return "unknown status";
+}
+
+const char* mktb_last_error(void) { return lastError.c_str(); }
+
+} // extern "C"
