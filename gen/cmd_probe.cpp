@@ -41,6 +41,23 @@ const char* result_name(CountedValue::Result r) {
                                           : "draw";
 }
 
+// The text as a JSON string's contents.
+std::string json_escaped(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) >= 0x20) out += c;
+    }
+    return out;
+}
+
+// "12 of 13 moves", "12 moves, no count yet", "no forced mate".
+std::string moves_text(const CountedValue& c) {
+    if (c.moves_needed < 0) return "no forced mate";
+    if (c.moves_available < 0) return std::to_string(c.moves_needed) + " moves, no count yet";
+    return std::to_string(c.moves_needed) + " of " + std::to_string(c.moves_available) + " moves";
+}
+
 std::string json_counted(const CountedValue& c) {
     return std::string("{\"result\": \"") + result_name(c.result) + "\", \"moves_needed\": "
         + (c.moves_needed < 0 ? "null" : std::to_string(c.moves_needed)) + ", \"moves_available\": "
@@ -228,7 +245,7 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
             worst = std::max(worst, code);
             if (json)
                 std::printf("{\"line\": %d, \"fen\": \"%s\", \"error\": \"%s\"}\n", number,
-                    text.c_str(), why.c_str());
+                    json_escaped(text).c_str(), json_escaped(why).c_str());
             else
                 std::printf("%d: %s: error: %s\n", number, text.c_str(), why.c_str());
         };
@@ -248,10 +265,9 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
                     number, pos.fen().c_str(), json_value(*pure).c_str(),
                     json_counted(*counted).c_str(), move.c_str());
             else
-                std::printf("%d: %s: %s; counted %s (%d of %d moves); best %s\n", number,
-                    pos.fen().c_str(), sentence(pos.side_to_move(), *pure).c_str(),
-                    result_name(counted->result), counted->moves_needed, counted->moves_available,
-                    move.c_str());
+                std::printf("%d: %s: %s; counted %s (%s); best %s\n", number, pos.fen().c_str(),
+                    sentence(pos.side_to_move(), *pure).c_str(), result_name(counted->result),
+                    moves_text(*counted).c_str(), move.c_str());
         } catch (const FenError& e) {
             failed(kExitBadInput, std::string("bad FEN: ") + e.what());
         } catch (const TableError& e) {
