@@ -98,6 +98,7 @@ public:
     const Index& index() const { return index_; }
     std::uint32_t rules() const { return rules_; }
     bool has(Metric m) const { return cell_bytes_[int(m)] != 0; }
+    int cell_bytes(Metric m) const { return cell_bytes_[int(m)]; } // 0 when absent
     std::uint64_t file_bytes() const { return size_; }
     Value value(Metric m, Color stm, std::uint64_t slot) const {
         const int bytes = cell_bytes_[int(m)];

@@ -1,0 +1,110 @@
+/* test_probe_c.c - the C API (mktb/probe.h) used from C, compiled as C, so that C compatibility
+ * cannot break silently. Run by CTest with the directory of the 4-men tables as its argument.
+ * The values are hand-checked: a mate in one, a checkmate, a draw by capturing the Ruea, and
+ * the count arithmetic of spec 2.1. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mktb/probe.h"
+
+static int failures = 0;
+
+static void check(int ok, const char* what, int line) {
+    if (!ok) {
+        fprintf(stderr, "test_probe_c.c:%d: FAILED: %s (%s)\n", line, what, mktb_last_error());
+        ++failures;
+    }
+}
+
+static mktb_position fen(const char* text) {
+    mktb_position pos;
+    mktb_status s = mktb_position_from_fen(text, &pos);
+    check(s == MKTB_OK, text, __LINE__);
+    return pos;
+}
+
+int main(int argc, char** argv) {
+    mktb_tablebase* tb = NULL;
+    mktb_options options = { 1u << 20, 0 }; /* a 1 MiB cache */
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_probe_c TABLES_DIR\n");
+        return 2;
+    }
+    check(mktb_open(argv[1], &options, &tb) == MKTB_OK && tb, "open", __LINE__);
+
+    /* Rh8 mates: the Khun on b6 takes a7, b7; the Ruea takes b8. */
+    {
+        mktb_position pos = fen("k7/8/1K6/8/8/8/8/7R w - - 0 1");
+        mktb_wdl wdl = MKTB_DRAW;
+        mktb_dtm dtm;
+        mktb_move best;
+        mktb_root_move moves[128];
+        size_t n = 0;
+        check(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_OK && wdl == MKTB_WIN, "wdl win", __LINE__);
+        check(mktb_probe_dtm(tb, &pos, &dtm) == MKTB_OK && dtm.wdl == MKTB_WIN && dtm.plies == 1,
+            "mate in 1 ply", __LINE__);
+        check(mktb_best_move(tb, &pos, 0, &best) == MKTB_OK && strcmp(best.uci, "h1h8") == 0
+                && best.from == 7 && best.to == 63 && !best.promotes,
+            "best move h1h8", __LINE__);
+        /* 6 Khun moves (not a7 or b7, beside the other Khun) and 14 Ruea moves. */
+        check(mktb_rank_root(tb, &pos, moves, 128, &n) == MKTB_OK && n == 20, "20 moves", __LINE__);
+        check(strcmp(moves[0].move.uci, "h1h8") == 0 && moves[0].pure.plies == 1
+                && moves[0].counted.wdl == MKTB_WIN,
+            "ranked first", __LINE__);
+        check(mktb_rank_root(tb, &pos, moves, 3, &n) == MKTB_BAD_ARGUMENT && n == 20,
+            "too small a buffer", __LINE__);
+    }
+    /* After Rh8 Black is checkmated. */
+    {
+        mktb_position pos = fen("k6R/8/1K6/8/8/8/8/8 b - - 0 1");
+        mktb_dtm dtm;
+        mktb_move best;
+        check(mktb_probe_dtm(tb, &pos, &dtm) == MKTB_OK && dtm.wdl == MKTB_LOSS && dtm.plies == 0,
+            "checkmated", __LINE__);
+        check(mktb_best_move(tb, &pos, 1, &best) == MKTB_BAD_POSITION, "no move", __LINE__);
+    }
+    /* Black takes the unprotected Ruea: a draw. */
+    {
+        mktb_position pos = fen("8/8/8/8/8/2k5/2R5/6K1 b - - 0 1");
+        mktb_wdl wdl = MKTB_WIN;
+        mktb_move best;
+        check(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_OK && wdl == MKTB_DRAW, "draw", __LINE__);
+        check(mktb_best_move(tb, &pos, 0, &best) == MKTB_OK && strcmp(best.uci, "c3c2") == 0,
+            "Kxc2", __LINE__);
+    }
+    /* The count: L = 16, one White move left at ply 31 of 32, none at ply 33 (spec 2.1, 2.3). */
+    {
+        mktb_position pos = fen("k7/8/1K6/8/8/8/8/7R w - 32 31 1");
+        mktb_counted c;
+        mktb_wdl wdl = MKTB_LOSS;
+        check(mktb_probe_counted(tb, &pos, &c) == MKTB_OK && c.wdl == MKTB_WIN
+                && c.moves_needed == 1 && c.moves_available == 1,
+            "won with the last move", __LINE__);
+        pos.counting_ply = 33;
+        check(mktb_probe_counted(tb, &pos, &c) == MKTB_OK && c.wdl == MKTB_DRAW
+                && c.moves_available == 0,
+            "drawn by the count", __LINE__);
+        check(mktb_probe_counted_wdl(tb, &pos, &wdl) == MKTB_OK && wdl == MKTB_DRAW, "counted wdl",
+            __LINE__);
+    }
+    /* Errors: codes, never values. */
+    {
+        mktb_position pos = fen("k7/8/1K6/8/8/8/8/7R w - - 0 1");
+        mktb_position five = fen("8/8/8/3k4/8/8/8/RRS1K3 w - - 0 1");
+        mktb_wdl wdl;
+        check(mktb_probe_wdl(NULL, &pos, &wdl) == MKTB_BAD_ARGUMENT, "NULL handle", __LINE__);
+        check(mktb_probe_wdl(tb, &five, &wdl) == MKTB_NO_TABLE, "no 5-men table", __LINE__);
+        pos.black |= 1; /* a1 is now Black's, but no kind says what stands there */
+        check(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_BAD_POSITION, "bad bitboards", __LINE__);
+        check(mktb_position_from_fen("k7/K7/8/8/8/8/8/8 w - - 0 1", &pos) == MKTB_BAD_POSITION,
+            "kings side by side", __LINE__);
+        check(strlen(mktb_last_error()) > 0, "an error message", __LINE__);
+        check(strcmp(mktb_status_name(MKTB_NO_TABLE), "no table") == 0, "status name", __LINE__);
+    }
+    mktb_close(tb);
+    if (failures)
+        fprintf(stderr, "%d failures\n", failures);
+    else
+        printf("test_probe_c: all checks passed\n");
+    return failures ? 1 : 0;
+}
