@@ -72,6 +72,13 @@ void TableWriter::add(
         std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx { nullptr, &ZSTD_freeCCtx };
         std::vector<std::uint8_t> scratch; // one block's worst case, so frames take no more
     };
+    // The cells of block b.
+    auto block_span = [&](std::size_t b) {
+        const Color c = Color(b / h.blocks_per_side);
+        const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
+        const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
+        return cells[c].subspan(first * std::uint64_t(cell_bytes), n * std::uint64_t(cell_bytes));
+    };
     tbb::combinable<Compressor> compressors;
     tbb::parallel_for(std::size_t(0), nblocks, [&](std::size_t b) {
         auto& [cctx, scratch] = compressors.local();
@@ -81,12 +88,9 @@ void TableWriter::add(
             ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kZstdLevel);
             ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
         }
-        const Color c = Color(b / h.blocks_per_side);
-        const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
-        const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
-        const std::uint8_t* src = cells[c].data() + first * std::uint64_t(cell_bytes);
+        const auto block = block_span(b);
         const std::size_t z = ZSTD_compress2(
-            cctx.get(), scratch.data(), scratch.size(), src, n * std::uint64_t(cell_bytes));
+            cctx.get(), scratch.data(), scratch.size(), block.data(), block.size());
         if (ZSTD_isError(z))
             failed = true;
         else
@@ -215,8 +219,11 @@ std::vector<std::uint8_t> Table::decompress(std::size_t block) const {
     const std::uint64_t first = inSide * blockCells_;
     const std::uint64_t n = std::min<std::uint64_t>(blockCells_, index_.size() - first);
     std::vector<std::uint8_t> out(n * std::uint64_t(cell_bytes_[m]));
-    const std::size_t z = ZSTD_decompress(
-        out.data(), out.size(), map_ + offsets_[block], offsets_[block + 1] - offsets_[block]);
+    // One decompression context per thread, reused: creating one costs more than a block.
+    thread_local std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(
+        ZSTD_createDCtx(), &ZSTD_freeDCtx);
+    const std::size_t z = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(),
+        map_ + offsets_[block], offsets_[block + 1] - offsets_[block]);
     if (ZSTD_isError(z) || z != out.size())
         throw TableError(path_ + ": block " + std::to_string(block)
             + " is damaged: " + (ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size"));
@@ -227,11 +234,14 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
     if (!cache_) throw TableError(path_ + ": opened without a block cache");
     const std::size_t block
         = firstBlock_[int(m)] + std::size_t(stm) * blocksPerSide_ + slot / blockCells_;
-    const BlockCache::Block cells
-        = cache_->get(id_ << 32 | block, [&] { return decompress(block); });
     const int bytes = cell_bytes_[int(m)];
-    const std::uint8_t* p = cells->data() + (slot % blockCells_) * std::size_t(bytes);
-    return Value::from_cell(bytes == 1 ? p[0] : unsigned(p[0] | p[1] << 8));
+    const std::size_t at = (slot % blockCells_) * std::size_t(bytes);
+    return cache_->with_block(
+        id_ << 32 | block, [&] { return decompress(block); },
+        [&](const std::vector<std::uint8_t>& cells) {
+            return Value::from_cell(
+                bytes == 1 ? cells[at] : unsigned(cells[at] | cells[at + 1] << 8));
+        });
 }
 
 void Table::make_resident() const {
@@ -269,7 +279,16 @@ void Table::make_resident() const {
 
 Tablebase::Tablebase(std::string dir, std::size_t cache_bytes)
     : dir_(std::move(dir))
-    , cache_(std::make_unique<BlockCache>(cache_bytes)) { }
+    , cache_(std::make_unique<BlockCache>(cache_bytes)) {
+    // The tables present now get a slot each, found without a lock by every probe; a table
+    // written later (the generator adds them one by one) takes the locked path below.
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+        if (entry.path().extension() != ".mktb") continue;
+        const std::optional<Material> m = Material::parse(entry.path().stem().string());
+        if (m && m->is_canonical()) slots_.emplace(m->key(), std::make_unique<Slot>());
+    }
+}
 
 Tablebase::~Tablebase() = default;
 
@@ -277,16 +296,27 @@ std::uint64_t Tablebase::cache_hits() const { return cache_->hits(); }
 std::uint64_t Tablebase::cache_misses() const { return cache_->misses(); }
 
 const Table* Tablebase::table(const Material& canonical) const {
+    if (auto it = slots_.find(canonical.key()); it != slots_.end()) {
+        Slot& slot = *it->second;
+        if (const Table* t = slot.table.load(std::memory_order_acquire)) return t;
+        std::lock_guard lock(slot.mutex); // opened once; a damaged file throws every time
+        if (!slot.owned) {
+            slot.owned = Table::open(
+                table_path(dir_, canonical), canonical, cache_.get(), nextId_.fetch_add(1) + 1);
+            slot.table.store(slot.owned.get(), std::memory_order_release);
+        }
+        return slot.owned.get();
+    }
     const std::string name = canonical.name();
     std::lock_guard lock(mutex_);
     if (auto it = tables_.find(name); it != tables_.end()) return it->second.get();
     if (missing_.contains(name)) return nullptr;
     const std::string path = table_path(dir_, canonical);
     if (!std::filesystem::exists(path)) {
-        missing_[name] = true;
+        missing_.insert(name); // asked again and again by engines: one look at the disk
         return nullptr;
     }
-    auto t = Table::open(path, canonical, cache_.get(), tables_.size() + 1);
+    auto t = Table::open(path, canonical, cache_.get(), nextId_.fetch_add(1) + 1);
     return (tables_[name] = std::move(t)).get();
 }
 

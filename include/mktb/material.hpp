@@ -57,6 +57,14 @@ struct Material {
     // Endings one capture or promotion away (canonical, without duplicates, KvK excluded).
     std::vector<Material> children() const;
 
+    // A number that identifies the material (4 bits per colour and kind), for hashing.
+    std::uint64_t key() const {
+        std::uint64_t k = 0;
+        for (const auto& side : count)
+            for (std::uint8_t n : side) k = k << 4 | n;
+        return k;
+    }
+
     bool operator==(const Material&) const = default;
 };
 

@@ -11,9 +11,11 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "mktb/counting.hpp"
@@ -36,7 +38,7 @@ public:
 inline constexpr char kTableMagic[8] = { 'M', 'K', 'T', 'B', '\r', '\n', 0x1a, '\n' };
 inline constexpr std::uint32_t kTableVersion = 3;
 inline constexpr std::uint32_t kIndexScheme = 1; // king pairs + combinations, mktb/index.hpp
-inline constexpr std::uint32_t kBlockCells = 1u << 16;
+inline constexpr std::uint32_t kBlockCells = 1u << 14;
 
 // The per-position values a table may store, each as cells of mktb/value.hpp.
 enum class Metric : std::uint8_t {
@@ -178,11 +180,20 @@ public:
     std::uint64_t cache_misses() const;
 
 private:
+    struct Slot {
+        std::atomic<const Table*> table { nullptr };
+        std::mutex mutex;
+        std::unique_ptr<Table> owned;
+    };
     std::string dir_;
     std::unique_ptr<BlockCache> cache_;
+    // The tables on disk when the Tablebase was made: a fixed map, read without locks.
+    std::unordered_map<std::uint64_t, std::unique_ptr<Slot>> slots_;
+    // Tables that appeared later (written by the generator), behind one lock.
     mutable std::mutex mutex_;
     mutable std::map<std::string, std::unique_ptr<Table>> tables_;
-    mutable std::map<std::string, bool> missing_;
+    mutable std::set<std::string> missing_;
+    mutable std::atomic<std::uint64_t> nextId_ { 0 };
 };
 
 // FNV-1a 64 of a byte range: the per-file checksum.
