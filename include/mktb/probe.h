@@ -86,36 +86,41 @@ typedef struct mktb_root_move {
     mktb_counted counted; /* likewise, under the count after the move */
 } mktb_root_move;
 
-/* Opens the tables in `dir` (no file is read yet). options may be NULL (defaults). */
+/* Opens the tables in `dir` (it lists the directory; no table is read yet). options may be NULL
+ * (defaults). Thread-safe: any thread, any number of handles. */
 mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tablebase** out);
-void mktb_close(mktb_tablebase* tb); /* NULL is allowed */
+/* Frees the handle and its cache (NULL is allowed). Not thread-safe: no other call on this
+ * handle may run or follow. */
+void mktb_close(mktb_tablebase* tb);
 
-/* Parses a Makruk FEN (Fairy-Stockfish letters; fields 4-5 the count state). */
+/* Parses a Makruk FEN (Fairy-Stockfish letters; fields 4-5 the count state). Thread-safe. */
 mktb_status mktb_position_from_fen(const char* fen, mktb_position* out);
 
-/* Pure win/draw/loss and distance to mate, for the side to move. */
+/* Pure win/draw/loss and distance to mate, for the side to move. Thread-safe: any number of
+ * threads may probe one handle at once (so may every call below). */
 mktb_status mktb_probe_wdl(const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out);
 mktb_status mktb_probe_dtm(const mktb_tablebase* tb, const mktb_position* pos, mktb_dtm* out);
-/* The answer under the count: won within the count, and in how many moves. */
+/* The answer under the count: won within the count, and in how many moves. Thread-safe. */
 mktb_status mktb_probe_counted(
     const mktb_tablebase* tb, const mktb_position* pos, mktb_counted* out);
 mktb_status mktb_probe_counted_wdl(
     const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out);
 
 /* A move that keeps the best answer: under the count (counted != 0) or without it. Fails with
- * MKTB_BAD_POSITION when the side to move has no legal move. */
+ * MKTB_BAD_POSITION when the side to move has no legal move. Thread-safe. */
 mktb_status mktb_best_move(
     const mktb_tablebase* tb, const mktb_position* pos, int counted, mktb_move* out);
 
 /* Every legal move, best first (counted result, counted distance, then pure distance), into
  * moves[0 .. capacity); *count = the number of legal moves (MKTB_BAD_ARGUMENT when it exceeds
- * capacity; 128 always suffices). */
+ * capacity; 128 always suffices). Thread-safe. */
 mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
     mktb_root_move* moves, size_t capacity, size_t* count);
 
-/* A constant name for a status: "ok", "no table", ... */
+/* A constant name for a status: "ok", "no table", ... Thread-safe. */
 const char* mktb_status_name(mktb_status status);
-/* The message of the last failed call on the calling thread ("" after success). */
+/* The message of the last failed call on the calling thread ("" after success). Thread-safe:
+ * each thread has its own; the text stays valid until that thread's next mktb call. */
 const char* mktb_last_error(void);
 
 #ifdef __cplusplus
