@@ -292,7 +292,6 @@ Tablebase::Tablebase(std::string dir, std::size_t cache_bytes)
 
 Tablebase::~Tablebase() = default;
 
-std::uint64_t Tablebase::cache_hits() const { return cache_->hits(); }
 std::uint64_t Tablebase::cache_misses() const { return cache_->misses(); }
 
 const Table* Tablebase::table(const Material& canonical) const {
