@@ -182,14 +182,18 @@ mktb_status mktb_probe_counted_wdl(
     });
 }
 
-mktb_status mktb_best_move(
-    const mktb_tablebase* tb, const mktb_position* pos, int counted, mktb_move* out) {
-    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
-        const auto moves = p.best_moves(position, counted ? View::Counted : View::Pure);
-        if (moves && moves->empty())
-            return fail(MKTB_BAD_POSITION, "the side to move has no legal move");
-        if (moves) *out = move_of(moves->front());
-        return no_table(moves);
+mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, int counted,
+    mktb_move* moves, size_t capacity, size_t* count) {
+    if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
+    return probe(tb, pos, moves, [&](const Prober& p, const Position& position) {
+        const auto best = p.best_moves(position, counted ? View::Counted : View::Pure);
+        if (!best) return no_table(best);
+        *count = best->size();
+        if (best->size() > capacity)
+            return fail(MKTB_BAD_ARGUMENT,
+                std::to_string(best->size()) + " moves do not fit in " + std::to_string(capacity));
+        for (std::size_t i = 0; i < best->size(); ++i) moves[i] = move_of((*best)[i]);
+        return MKTB_OK;
     });
 }
 

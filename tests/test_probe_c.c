@@ -37,15 +37,16 @@ int main(int argc, char** argv) {
         mktb_position pos = fen("k7/8/1K6/8/8/8/8/7R w - - 0 1");
         mktb_wdl wdl = MKTB_DRAW;
         mktb_dtm dtm;
-        mktb_move best;
+        mktb_move best[128];
         mktb_root_move moves[128];
         size_t n = 0;
         check(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_OK && wdl == MKTB_WIN, "wdl win", __LINE__);
         check(mktb_probe_dtm(tb, &pos, &dtm) == MKTB_OK && dtm.wdl == MKTB_WIN && dtm.plies == 1,
             "mate in 1 ply", __LINE__);
-        check(mktb_best_move(tb, &pos, 0, &best) == MKTB_OK && strcmp(best.uci, "h1h8") == 0
-                && best.from == 7 && best.to == 63 && !best.promotes,
-            "best move h1h8", __LINE__);
+        check(mktb_best_moves(tb, &pos, 0, best, 128, &n) == MKTB_OK && n == 1
+                && strcmp(best[0].uci, "h1h8") == 0 && best[0].from == 7 && best[0].to == 63
+                && !best[0].promotes,
+            "only h1h8 mates at once", __LINE__);
         /* 6 Khun moves (not a7 or b7, beside the other Khun) and 14 Ruea moves. */
         check(mktb_rank_root(tb, &pos, moves, 128, &n) == MKTB_OK && n == 20, "20 moves", __LINE__);
         check(strcmp(moves[0].move.uci, "h1h8") == 0 && moves[0].pure.plies == 1
@@ -58,19 +59,25 @@ int main(int argc, char** argv) {
     {
         mktb_position pos = fen("k6R/8/1K6/8/8/8/8/8 b - - 0 1");
         mktb_dtm dtm;
-        mktb_move best;
+        mktb_move best[4];
+        size_t n = 99;
         check(mktb_probe_dtm(tb, &pos, &dtm) == MKTB_OK && dtm.wdl == MKTB_LOSS && dtm.plies == 0,
             "checkmated", __LINE__);
-        check(mktb_best_move(tb, &pos, 1, &best) == MKTB_BAD_POSITION, "no move", __LINE__);
+        check(mktb_best_moves(tb, &pos, 1, best, 4, &n) == MKTB_OK && n == 0, "no move", __LINE__);
     }
     /* Black takes the unprotected Ruea: a draw. */
     {
         mktb_position pos = fen("8/8/8/8/8/2k5/2R5/6K1 b - - 0 1");
         mktb_wdl wdl = MKTB_WIN;
-        mktb_move best;
+        mktb_move best[8];
+        size_t n = 0;
         check(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_OK && wdl == MKTB_DRAW, "draw", __LINE__);
-        check(mktb_best_move(tb, &pos, 0, &best) == MKTB_OK && strcmp(best.uci, "c3c2") == 0,
-            "Kxc2", __LINE__);
+        /* Every other move leaves the Ruea, and K+Ruea vs K is a win. */
+        check(mktb_best_moves(tb, &pos, 0, best, 8, &n) == MKTB_OK && n == 1
+                && strcmp(best[0].uci, "c3c2") == 0,
+            "only Kxc2 draws", __LINE__);
+        check(mktb_best_moves(tb, &pos, 0, best, 0, &n) == MKTB_BAD_ARGUMENT && n == 1, "no room",
+            __LINE__);
     }
     /* The count: L = 16, one White move left at ply 31 of 32, none at ply 33 (spec 2.1, 2.3). */
     {

@@ -11,7 +11,7 @@
  * a value. mktb_last_error() tells the details.
  *
  * Thread safety: mktb_open and mktb_position_from_fen may be called from any thread. Every
- * probe call (mktb_probe_*, mktb_best_move, mktb_rank_root) may be made by any number of
+ * probe call (mktb_probe_*, mktb_best_moves, mktb_rank_root) may be made by any number of
  * threads at once on one handle. mktb_close must not overlap any other call on its handle. */
 #ifndef MKTB_PROBE_H
 #define MKTB_PROBE_H
@@ -27,11 +27,11 @@ typedef struct mktb_tablebase mktb_tablebase; /* opaque */
 
 typedef enum mktb_status {
     MKTB_OK = 0,
-    MKTB_NO_TABLE = 1,       /* no table for this material (or one reached by a move) */
-    MKTB_DAMAGED = 2,        /* a table file is damaged, truncated or unreadable */
+    MKTB_NO_TABLE = 1, /* no table for this material (or one reached by a move) */
+    MKTB_DAMAGED = 2, /* a table file is damaged, truncated or unreadable */
     MKTB_RULES_MISMATCH = 3, /* a table was built with other counting options */
-    MKTB_BAD_POSITION = 4,   /* the position or FEN cannot occur in a game */
-    MKTB_BAD_ARGUMENT = 5,   /* a null pointer, a buffer too small, an unknown rule bit */
+    MKTB_BAD_POSITION = 4, /* the position or FEN cannot occur in a game */
+    MKTB_BAD_ARGUMENT = 5, /* a null pointer, a buffer too small, an unknown rule bit */
     MKTB_OUT_OF_MEMORY = 6
 } mktb_status;
 
@@ -42,47 +42,47 @@ enum { MKTB_WHITE = 0, MKTB_BLACK = 1 };
 /* Counting options (spec §2), bits of mktb_options.rules; 0 = the defaults, Fairy-Stockfish's. */
 enum {
     MKTB_RULE_KHON_BEFORE_KNIGHTS = 1 << 0, /* limit_precedence = khon_before_knights */
-    MKTB_RULE_DRAW_WHEN_REACHED = 1 << 1,   /* draw_when = reached */
-    MKTB_RULE_COUNTER_MATE_DRAWS = 1 << 2,  /* counter_mate = draw */
-    MKTB_RULE_BOARD_HONOUR_OFF = 1 << 3,    /* board_honour = off */
-    MKTB_RULE_SWITCH_IF_SHORTER = 1 << 4    /* switch_to_pieces = if_shorter */
+    MKTB_RULE_DRAW_WHEN_REACHED = 1 << 1, /* draw_when = reached */
+    MKTB_RULE_COUNTER_MATE_DRAWS = 1 << 2, /* counter_mate = draw */
+    MKTB_RULE_BOARD_HONOUR_OFF = 1 << 3, /* board_honour = off */
+    MKTB_RULE_SWITCH_IF_SHORTER = 1 << 4 /* switch_to_pieces = if_shorter */
 };
 
 typedef struct mktb_options {
     uint64_t cache_bytes; /* decompressed blocks kept; 0 = the default (64 MiB) */
-    uint32_t rules;       /* MKTB_RULE_* bits */
+    uint32_t rules; /* MKTB_RULE_* bits */
 } mktb_options;
 
 /* A position. Squares a1 = 0, b1 = 1, ..., h8 = 63; bit s of a bitboard is square s. */
 typedef struct mktb_position {
-    uint64_t white, black;                   /* the men of each colour */
+    uint64_t white, black; /* the men of each colour */
     uint64_t khun, met, khon, ma, ruea, bia; /* the men of each kind (a promoted Bia is a Met) */
-    uint8_t side_to_move;                    /* MKTB_WHITE or MKTB_BLACK */
-    uint16_t counting_limit, counting_ply;   /* FEN fields 4-5 in plies; both 0: no count
-                                                given, the probe assumes the count the
-                                                position starts now */
+    uint8_t side_to_move; /* MKTB_WHITE or MKTB_BLACK */
+    uint16_t counting_limit, counting_ply; /* FEN fields 4-5 in plies; both 0: no count
+                                              given, the probe assumes the count the
+                                              position starts now */
 } mktb_position;
 
 typedef struct mktb_dtm {
-    mktb_wdl wdl;  /* for the side to move, no counting */
+    mktb_wdl wdl; /* for the side to move, no counting */
     int32_t plies; /* plies to mate when wdl != MKTB_DRAW (0: checkmated now); -1 for a draw */
 } mktb_dtm;
 
 typedef struct mktb_counted {
-    mktb_wdl wdl;            /* for the side to move, under the count */
-    int32_t moves_needed;    /* the winner's moves to mate (or to a winning conversion); -1: none */
+    mktb_wdl wdl; /* for the side to move, under the count */
+    int32_t moves_needed; /* the winner's moves to mate (or to a winning conversion); -1: none */
     int32_t moves_available; /* the winner's moves left in the count; -1: no count runs */
 } mktb_counted;
 
 typedef struct mktb_move {
     uint8_t from, to; /* squares */
     uint8_t promotes; /* 1 when a Bia promotes */
-    char uci[6];      /* "e3e4", "g5g6m" (a promotion), NUL-terminated */
+    char uci[6]; /* "e3e4", "g5g6m" (a promotion), NUL-terminated */
 } mktb_move;
 
 typedef struct mktb_root_move {
     mktb_move move;
-    mktb_dtm pure;        /* for the side that plays the move */
+    mktb_dtm pure; /* for the side that plays the move */
     mktb_counted counted; /* likewise, under the count after the move */
 } mktb_root_move;
 
@@ -106,10 +106,12 @@ mktb_status mktb_probe_counted(
 mktb_status mktb_probe_counted_wdl(
     const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out);
 
-/* A move that keeps the best answer: under the count (counted != 0) or without it. Fails with
- * MKTB_BAD_POSITION when the side to move has no legal move. Thread-safe. */
-mktb_status mktb_best_move(
-    const mktb_tablebase* tb, const mktb_position* pos, int counted, mktb_move* out);
+/* Every move that keeps the best answer, under the count (counted != 0: the counted result and
+ * distance) or without it (the fastest mate, the slowest loss, or every drawing move), into
+ * moves[0 .. capacity); *count = how many there are (0: no legal move; MKTB_BAD_ARGUMENT when
+ * they exceed capacity). Thread-safe. */
+mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, int counted,
+    mktb_move* moves, size_t capacity, size_t* count);
 
 /* Every legal move, best first (counted result, counted distance, then pure distance), into
  * moves[0 .. capacity); *count = the number of legal moves (MKTB_BAD_ARGUMENT when it exceeds
