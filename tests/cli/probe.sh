@@ -1,0 +1,69 @@
+#!/bin/sh
+# probe.sh MKTB TABLES_DIR - the `mktb probe` command line on hand-checked positions: one FEN
+# (text and JSON), a file of FENs (--epd, every line answered, the worst exit code), and bad
+# input (exit 2 with a message naming the fault).
+set -u
+mktb=$1
+tables=$2
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+failures=0
+expect() { # expect WHAT PATTERN FILE: FILE must contain PATTERN (a fixed string)
+  if ! grep -qF -- "$2" "$3"; then
+    echo "FAILED: $1: no '$2' in:"; cat "$3"; failures=$((failures + 1))
+  fi
+}
+status() { # status WHAT EXPECTED ACTUAL
+  if [ "$2" != "$3" ]; then echo "FAILED: $1: exit $3, expected $2"; failures=$((failures + 1)); fi
+}
+
+# Rh8 mates at once; Black to move takes the unprotected Ruea (the only drawing move).
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$tables" > "$scratch/one" 2>&1
+status "one FEN" 0 $?
+expect "one FEN" "White mates in 1" "$scratch/one"
+expect "one FEN" "* h1h8" "$scratch/one"
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --json --tables "$tables" > "$scratch/json" 2>&1
+expect "JSON" '"pure": {"result": "win", "mate_in": 1}' "$scratch/json"
+expect "JSON" '{"uci": "h1h8", "pure": {"result": "win", "mate_in": 1}' "$scratch/json"
+# One White move left in the board count: only Rxa2+ keeps the win (spec 2.2).
+"$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" --tables "$tables" > "$scratch/board" 2>&1
+expect "board count" "won within the count: 1 of 1 moves needed" "$scratch/board"
+expect "board count" "* a1a2" "$scratch/board"
+
+cat > "$scratch/positions.epd" <<'POSITIONS'
+# a comment line, then a blank one
+
+k7/8/1K6/8/8/8/8/7R w - - 0 1
+8/8/8/8/8/2k5/2R5/6K1 b - - 0 1 ; Kxc2
+k7/8/1K6/8/8/8/8/7R w - 32 33 1
+not a fen
+8/8/8/3k4/8/8/8/RRS1K3 w - - 0 1
+POSITIONS
+"$mktb" probe --epd "$scratch/positions.epd" --tables "$tables" > "$scratch/epd" 2>&1
+status "--epd" 3 $?
+expect "--epd" "3: k7/8/1K6/8/8/8/8/7R w - - 0 1: White mates in 1; counted win (1 of 14 moves); best h1h8" "$scratch/epd"
+expect "--epd" "4: 8/8/8/8/8/2k5/2R5/6K1 b - - 0 1: draw; counted draw (no forced mate); best c3c2" "$scratch/epd"
+expect "--epd" "5: k7/8/1K6/8/8/8/8/7R w - 32 33 1: White mates in 1; counted draw (1 of 0 moves)" "$scratch/epd"
+expect "--epd" "6: not a fen: error: bad FEN" "$scratch/epd"
+expect "--epd" "7: 8/8/8/3k4/8/8/8/RRS1K3 w - - 0 1: error: no table for KRRSvK" "$scratch/epd"
+[ "$(wc -l < "$scratch/epd")" -eq 5 ] || { echo "FAILED: --epd: not one line per position"; failures=$((failures + 1)); }
+"$mktb" probe --epd "$scratch/positions.epd" --json --tables "$tables" > "$scratch/epdjson" 2>&1
+expect "--epd --json" '{"line": 3, "fen": "k7/8/1K6/8/8/8/8/7R w - - 0 1", "pure": {"result": "win", "mate_in": 1}' "$scratch/epdjson"
+
+# Bad input: exit 2, the fault named.
+"$mktb" probe "k7/K7/8/8/8/8/8/8 w - - 0 1" --tables "$tables" > "$scratch/bad" 2>&1
+status "bad FEN" 2 $?
+expect "bad FEN" "bad FEN" "$scratch/bad"
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --counter-mate drow --tables "$tables" > "$scratch/bad" 2>&1
+status "bad option" 2 $?
+expect "bad option" "counter_mate takes win or draw, not 'drow'" "$scratch/bad"
+"$mktb" probe --epd "$scratch/missing.epd" --tables "$tables" > "$scratch/bad" 2>&1
+status "missing file" 2 $?
+expect "missing file" "cannot read" "$scratch/bad"
+# Tables built with other counting options are refused, never answered.
+"$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" --board-honour off --tables "$tables" > "$scratch/bad" 2>&1
+status "other rules" 1 $?
+expect "other rules" "board_honour=first_opportunity" "$scratch/bad"
+
+[ "$failures" -eq 0 ] && echo "probe.sh: all checks passed"
+exit "$failures"
