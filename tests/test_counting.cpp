@@ -304,9 +304,13 @@ TEST_CASE(
     // With the Bia on the board no count runs; the counted answer is the best conversion's.
     const CountedValue before = *tables.probe_counted(pos, {}, {});
     CHECK(before.moves_available == -1);
+    // K+Ruea vs K after the capture: mated in 13 (fairy-stockfish, count off, depth 43 says
+    // "mate -13"), exactly the 13 moves the count leaves: won with the last one.
     const CountedValue captured = *tables.probe_counted(after, count, {});
-    if (captured.result == CountedValue::Result::Loss) // Black, to move, is mated in time
-        CHECK(before.result == CountedValue::Result::Win);
+    CHECK(captured.result == CountedValue::Result::Loss);
+    CHECK(captured.moves_needed == 13);
+    CHECK(captured.moves_available == 13);
+    CHECK(before.result == CountedValue::Result::Win);
 }
 
 namespace {
