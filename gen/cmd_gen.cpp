@@ -1,6 +1,7 @@
 // cmd_gen.cpp - `mktb gen` (generate endings, smaller ones first, with statistics) and
 // `mktb verify` (check a written table against its successors).
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -148,6 +149,17 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
     return true;
 }
 
+// True when `path` is a table file of this format version. Files of an older version (or no
+// table at all) are generated again, replacing them.
+bool current_format(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char head[sizeof kTableMagic + sizeof kTableVersion] {};
+    if (!in.read(head, sizeof head)) return false;
+    std::uint32_t version;
+    std::memcpy(&version, head + sizeof kTableMagic, sizeof version);
+    return std::memcmp(head, kTableMagic, sizeof kTableMagic) == 0 && version == kTableVersion;
+}
+
 } // namespace
 
 int gen_command(std::span<const std::string_view> args) {
@@ -178,7 +190,7 @@ int gen_command(std::span<const std::string_view> args) {
     print_header();
     for (const Material& m : order) {
         Row rows[2];
-        if (std::filesystem::exists(table_path(o.tables, m))) { // on disk: skipped, not checked
+        if (current_format(table_path(o.tables, m))) { // on disk: skipped, not checked
             if (read_rows(stats_path(o.tables, m), rows))
                 print_rows(m.name(), rows);
             else

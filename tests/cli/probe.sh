@@ -1,7 +1,7 @@
 #!/bin/sh
 # probe.sh MKTB TABLES_DIR - the `mktb probe` command line on hand-checked positions: one FEN
-# (text and JSON), a file of FENs (--epd, every line answered, the worst exit code), and bad
-# input (exit 2 with a message naming the fault).
+# (text and JSON), a file of FENs (--epd, every line answered, the worst exit code), bad input
+# (exit 2 with a message naming the fault), and a table of an old format generated again.
 set -u
 mktb=$1
 tables=$2
@@ -64,6 +64,18 @@ expect "missing file" "cannot read" "$scratch/bad"
 "$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" --board-honour off --tables "$tables" > "$scratch/bad" 2>&1
 status "other rules" 1 $?
 expect "other rules" "board_honour=first_opportunity" "$scratch/bad"
+
+# A table of an older format version is refused by probe, and generated again by gen.
+mkdir "$scratch/old"
+cp "$tables/KRvK.mktb" "$scratch/old/"
+printf '\002' | dd of="$scratch/old/KRvK.mktb" bs=1 seek=8 conv=notrunc 2>/dev/null
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$scratch/old" > "$scratch/bad" 2>&1
+status "old format" 1 $?
+expect "old format" "format version 2" "$scratch/bad"
+"$mktb" gen KRvK --tables "$scratch/old" > /dev/null 2>&1
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$scratch/old" > "$scratch/one" 2>&1
+status "generated again" 0 $?
+expect "generated again" "White mates in 1" "$scratch/one"
 
 [ "$failures" -eq 0 ] && echo "probe.sh: all checks passed"
 exit "$failures"
