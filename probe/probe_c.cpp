@@ -4,6 +4,7 @@
 #include "mktb/probe.h"
 
 #include <cstring>
+#include <filesystem>
 #include <new>
 #include <string>
 
@@ -121,6 +122,9 @@ mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tableba
         if (options->cache_bytes) o.cache_bytes = std::size_t(options->cache_bytes);
         o.rules = decode_rules(options->rules);
     }
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        return fail(MKTB_BAD_ARGUMENT, std::string(dir) + " is not a directory of tables");
     return guarded([&] {
         *out = new mktb_tablebase { Prober(dir, o) };
         return MKTB_OK;

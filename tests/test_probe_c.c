@@ -99,7 +99,10 @@ int main(int argc, char** argv) {
         mktb_position pos = fen("k7/8/1K6/8/8/8/8/7R w - - 0 1");
         mktb_position five = fen("8/8/8/3k4/8/8/8/RRS1K3 w - - 0 1");
         mktb_wdl wdl;
+        mktb_tablebase* none = NULL;
         check(mktb_probe_wdl(NULL, &pos, &wdl) == MKTB_BAD_ARGUMENT, "NULL handle", __LINE__);
+        check(mktb_open("/nonexistent/mktb-tables", NULL, &none) == MKTB_BAD_ARGUMENT && !none,
+            "no such directory", __LINE__);
         check(mktb_probe_wdl(tb, &five, &wdl) == MKTB_NO_TABLE, "no 5-men table", __LINE__);
         pos.black |= 1; /* a1 is now Black's, but no kind says what stands there */
         check(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_BAD_POSITION, "bad bitboards", __LINE__);

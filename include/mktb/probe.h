@@ -87,7 +87,8 @@ typedef struct mktb_root_move {
 } mktb_root_move;
 
 /* Opens the tables in `dir` (it lists the directory; no table is read yet). options may be NULL
- * (defaults). Thread-safe: any thread, any number of handles. */
+ * (defaults). MKTB_BAD_ARGUMENT when dir is no directory. Thread-safe: any thread, any number
+ * of handles. */
 mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tablebase** out);
 /* Frees the handle and its cache (NULL is allowed). Not thread-safe: no other call on this
  * handle may run or follow. */
