@@ -13,12 +13,7 @@ std::string default_tables_dir() {
 }
 
 bool is_rule_option(std::string_view flag) {
-    if (!flag.starts_with("--")) return false;
-    flag.remove_prefix(2);
-    return std::any_of(kRuleOptions.begin(), kRuleOptions.end(), [&](const RuleOptionInfo& o) {
-        return std::equal(o.name.begin(), o.name.end(), flag.begin(), flag.end(),
-            [](char a, char b) { return a == b || (a == '_' && b == '-'); });
-    });
+    return flag.starts_with("--") && find_rule_option(flag.substr(2));
 }
 
 void apply_rule_option(std::string_view flag, std::string_view value, CountRules& rules) {

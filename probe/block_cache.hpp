@@ -10,6 +10,7 @@
 // under its shard's lock, so eviction never pulls a block from under a reader.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>

@@ -36,19 +36,23 @@ std::string describe(const CountRules& r) {
     return out;
 }
 
-std::string set_rule_option(CountRules& r, std::string_view name, std::string_view value) {
+std::optional<RuleOption> find_rule_option(std::string_view name) {
     std::string spelled(name);
     std::replace(spelled.begin(), spelled.end(), '-', '_');
-    for (std::size_t i = 0; i < kRuleOptions.size(); ++i) {
-        const RuleOptionInfo& o = kRuleOptions[i];
-        if (o.name != spelled) continue;
-        if (value != o.default_value && value != o.alternative)
-            return std::string(o.name) + " takes " + std::string(o.default_value) + " or "
-                + std::string(o.alternative) + ", not '" + std::string(value) + "'";
-        r = r.with(RuleOption(i), value == o.alternative);
-        return {};
-    }
-    return "unknown counting rule option '" + std::string(name) + "'";
+    for (std::size_t i = 0; i < kRuleOptions.size(); ++i)
+        if (kRuleOptions[i].name == spelled) return RuleOption(i);
+    return std::nullopt;
+}
+
+std::string set_rule_option(CountRules& r, std::string_view name, std::string_view value) {
+    const std::optional<RuleOption> option = find_rule_option(name);
+    if (!option) return "unknown counting rule option '" + std::string(name) + "'";
+    const RuleOptionInfo& o = kRuleOptions[std::size_t(*option)];
+    if (value != o.default_value && value != o.alternative)
+        return std::string(o.name) + " takes " + std::string(o.default_value) + " or "
+            + std::string(o.alternative) + ", not '" + std::string(value) + "'";
+    r = r.with(*option, value == o.alternative);
+    return {};
 }
 
 std::optional<Color> pieces_honour_attacker(const Position& pos) {

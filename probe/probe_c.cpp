@@ -108,6 +108,18 @@ mktb_status probe(const mktb_tablebase* tb, const mktb_position* in, const void*
     return guarded([&] { return fn(tb->prober, pos); });
 }
 
+// A probe with one answer: get(prober, position) gives it (nullopt: a table is missing), stored
+// in *out as convert(answer).
+template<class Out, class Get, class Convert>
+mktb_status one_answer(
+    const mktb_tablebase* tb, const mktb_position* in, Out* out, Get&& get, Convert&& convert) {
+    return probe(tb, in, out, [&](const Prober& p, const Position& pos) {
+        const auto v = get(p, pos);
+        if (v) *out = convert(*v);
+        return no_table(v);
+    });
+}
+
 } // namespace
 
 extern "C" {
@@ -153,37 +165,27 @@ mktb_status mktb_position_from_fen(const char* fen, mktb_position* out) {
 }
 
 mktb_status mktb_probe_wdl(const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out) {
-    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
-        const auto v = p.wdl(position);
-        if (v) *out = mktb_wdl(int(*v));
-        return no_table(v);
-    });
+    return one_answer(
+        tb, pos, out, [](const Prober& p, const Position& q) { return p.wdl(q); },
+        [](Wdl w) { return mktb_wdl(int(w)); });
 }
 
 mktb_status mktb_probe_dtm(const mktb_tablebase* tb, const mktb_position* pos, mktb_dtm* out) {
-    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
-        const auto v = p.dtm(position);
-        if (v) *out = dtm_of(*v);
-        return no_table(v);
-    });
+    return one_answer(
+        tb, pos, out, [](const Prober& p, const Position& q) { return p.dtm(q); }, dtm_of);
 }
 
 mktb_status mktb_probe_counted(
     const mktb_tablebase* tb, const mktb_position* pos, mktb_counted* out) {
-    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
-        const auto v = p.counted(position);
-        if (v) *out = counted_of(*v);
-        return no_table(v);
-    });
+    return one_answer(
+        tb, pos, out, [](const Prober& p, const Position& q) { return p.counted(q); }, counted_of);
 }
 
 mktb_status mktb_probe_counted_wdl(
     const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out) {
-    return probe(tb, pos, out, [&](const Prober& p, const Position& position) {
-        const auto v = p.counted_wdl(position);
-        if (v) *out = mktb_wdl(int(*v));
-        return no_table(v);
-    });
+    return one_answer(
+        tb, pos, out, [](const Prober& p, const Position& q) { return p.counted_wdl(q); },
+        [](Wdl w) { return mktb_wdl(int(w)); });
 }
 
 mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, int counted,

@@ -58,6 +58,8 @@ constexpr std::uint32_t encode(const CountRules& r) { return r.bits; }
 constexpr CountRules decode_rules(std::uint32_t bits) { return { bits }; }
 // "limit_precedence=min draw_when=exceeded counter_mate=win ..."
 std::string describe(const CountRules& r);
+// The option named `name` (spec spelling; '-' may stand for '_'), if there is one.
+std::optional<RuleOption> find_rule_option(std::string_view name);
 // Sets option `name` (spec spelling; '-' may stand for '_') to `value`. Returns an error
 // message naming what is wrong, or an empty string.
 std::string set_rule_option(CountRules& r, std::string_view name, std::string_view value);
