@@ -30,6 +30,7 @@ std::string rule_options_usage();
 int perft_command(std::span<const std::string_view> args);
 int gen_command(std::span<const std::string_view> args);
 int verify_command(std::span<const std::string_view> args);
+int digest_command(std::span<const std::string_view> args);
 int probe_command(std::span<const std::string_view> args);
 
 } // namespace mktb::cli

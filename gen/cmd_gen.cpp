@@ -249,4 +249,29 @@ int verify_command(std::span<const std::string_view> args) {
     return status;
 }
 
+int digest_command(std::span<const std::string_view> args) {
+    Options o;
+    if (!parse("digest", args, o)) return kExitBadInput;
+    if (o.endings.empty()) {
+        std::fputs("usage: mktb digest (ENDING... | --men N) [--tables DIR]\n", stderr);
+        return kExitBadInput;
+    }
+    const Tablebase tables(o.tables);
+    for (const Material& m : o.endings) {
+        try {
+            const Table* t = tables.table(m);
+            if (!t) {
+                std::fprintf(stderr, "mktb digest: no table of %s in %s\n", m.name().c_str(),
+                    o.tables.c_str());
+                return kExitFailure;
+            }
+            std::printf("%s %s\n", m.name().c_str(), table_digest(*t).c_str());
+        } catch (const TableError& e) {
+            std::fprintf(stderr, "mktb digest: %s\n", e.what());
+            return kExitFailure;
+        }
+    }
+    return kExitOk;
+}
+
 } // namespace mktb::cli

@@ -1,19 +1,31 @@
-// generator.cpp - retrograde analysis of one ending (see generator.hpp).
+// generator.cpp - retrograde analysis of one ending on the generation index (gen_index.hpp): the
+// inner loops work on slots and squares, never on Positions or the storage Index.
 //
-// Cells: one per slot and side to move, 0 = not (yet) decided, plies + 1 once decided (see
-// mktb/value.hpp), kInvalid for slots that are no legal position. The iteration is level-
-// synchronous over plies L = 1, 2, ...: the cells holding value L (decided at L - 1 plies) are
-// scanned, and their in-table predecessors are
-//   - won in L plies, when the scanned position is lost (L - 1 even): a monotone lowering of the
-//     cell (it may hold a larger win found through a conversion);
-//   - lost in L plies or more, when the scanned position is won: checked by a one-ply search
-//     that needs every move to lead to a decided opponent win (conversions read from the
-//     smaller tables); the loss distance is 1 + the longest of them.
-// Every write either fills an undecided cell with the one value every thread would compute, or
-// lowers a win, so the bytes written do not depend on the number of threads or their timing.
-// The counted metrics run the same pipeline: only Children::probe, the value of a conversion,
-// changes (a baring capture or the last Bia leaving the board is valued under the count it
-// starts).
+// Pipeline, each phase a parallel loop over blocks of slots (oneTBB):
+//   setup    the smaller tables loaded whole, one conversion recipe per kind of capture or
+//            promotion (where the men go in the child's index, which metric to read, and a
+//            table turning the child's value into this metric's)
+//   init     per slot and side to move: legality, mate and stalemate, every conversion probed
+//            once, and a counter of the legal moves that stay in the table
+//   iterate  levels n = 0, 1, 2, ... plies: every cell holding n is un-moved once; a loss makes
+//            its predecessors won in n + 1, a win decrements their counters, and a counter that
+//            reaches 0 is a loss in n + 1 plies (later when a losing conversion holds out longer)
+//   output   the storage Index's slots, statistics, compression
+// Every metric (DTM and the ending's counted one) runs in the same level loop: one scan and one
+// un-move generation per cell serve each metric whose cell holds the level.
+//
+// Cells: one per metric, side to move and slot (8 bits; 16 when a distance needs them):
+//   0 a draw, final; 1 .. base-1 undecided, counting the in-table moves not yet known to lose;
+//   base + p decided, mate in p plies (odd: the side to move mates); all ones: no position.
+// One writer per cell and level, so the bytes written do not depend on the thread count: at an
+// even level only "won in n + 1" is written (the same value by every writer), at an odd level
+// only decrements (atomic) and the one loss written by the decrement that reaches 0.
+//
+// Symmetry: a position whose board equals its reflection in a1-h8 (kings on the diagonal, the
+// "residue") is reached by un-moves in mirrored pairs; such a cell un-moves only one of each
+// pair, so every counter receives exactly one decrement per legal move. Cells on the residue
+// themselves may have mirrored moves that land on one cell, so their losses are found by a
+// forward check over the cells instead of a counter.
 #include "generator.hpp"
 
 #include <algorithm>
@@ -23,25 +35,29 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
-#include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <type_traits>
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 
-#include "mktb/counting.hpp"
-#include "mktb/movegen.hpp"
-#include "mktb/unmove.hpp"
+#include "gen_index.hpp"
 
 namespace mktb {
-
 namespace {
 
-constexpr std::uint64_t kBlock = 4096; // slots per unit of parallel work
+constexpr int kBlockShift = 12; // slots per unit of parallel work and per level-presence mask
+constexpr std::uint64_t kBlock = std::uint64_t(1) << kBlockShift;
+constexpr int kMaxMetrics = 2; // DTM and one counted metric
+constexpr int kMaxUnMoves = 8 + 14 * kMaxGenMen; // more than one side's un-moves can be
 
-// Runs fn(begin, end) over [0, n) cut in blocks of kBlock slots, in parallel, reporting
-// progress; the one parallel loop every phase and the verifier use.
+// A level beyond what the cell type holds: generate again with wider cells.
+struct NeedWiderCells { };
+
+// Runs fn(begin, end) over [0, n) in blocks of kBlock slots, in parallel, with progress.
 template<class Fn>
 void parallel_blocks(std::uint64_t n, Progress* progress, const std::string& phase, Fn&& fn) {
     if (progress) progress->phase(phase, n);
@@ -49,506 +65,764 @@ void parallel_blocks(std::uint64_t n, Progress* progress, const std::string& pha
         [&](const tbb::blocked_range<std::uint64_t>& r) {
             for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
                 const std::uint64_t end = std::min(n, (b + 1) * kBlock);
-                fn(b * kBlock, end);
+                fn(b, b * kBlock, end);
                 if (progress) progress->advance(end - b * kBlock);
             }
         });
 }
 
-// A level beyond what the cell type holds: generate again with wider cells.
-struct NeedWiderCells { };
-
-// The smaller tables this ending converts into, looked up without locks, and the value of a
-// conversion in the metric being generated.
-class Children {
-public:
-    Children(const Material& m, const Tablebase& tables, Metric metric, const CountRules& rules)
-        : metric_(metric)
-        , rules_(rules) {
-        for (const Material& c : m.children()) {
-            const Table* t = tables.table(c);
-            if (!t)
-                throw TableError("the table of " + c.name() + " (which " + m.name()
-                    + " converts into) is missing from " + tables.dir() + ": generate it first");
-            t->make_resident(); // read many million times: plain arrays, no cache
-            // The counted metrics read the smaller tables' own counted values.
-            const Metric needed = c.has(BIA) ? Metric::Bia : Metric::Board;
-            if (metric != Metric::Dtm && (c.has(BIA) || count_phase(c) == CountPhase::BoardHonour)
-                && (!t->has(needed) || t->rules() != encode(rules)))
-                throw TableError("the table of " + c.name() + " lacks the counted values "
-                    + "for these counting options: generate it again");
-            tables_.push_back({ c, t });
-        }
-    }
-    // Value of a position reached by a conversion, for its side to move.
-    Value probe(const Position& pos) const {
-        const Material m = Material::of(pos);
-        if (m.bare_kings()) return Value::draw();
-        const Material canon = m.canonical();
-        for (const auto& [mat, t] : tables_)
-            if (mat == canon) {
-                if (metric_ == Metric::Dtm) return t->probe(pos);
-                if (metric_ == Metric::Bia) {
-                    // Still a Bia: its own Bia-phase value. The last Bia gone: the count starts
-                    // now (pieces' honour at N + 1, or board's honour at 0), valued as a distance.
-                    if (count_phase(pos) == CountPhase::NoCount) return t->probe(Metric::Bia, pos);
-                    const CountState fresh = fresh_count(pos, rules_);
-                    if (count_phase(pos) == CountPhase::BoardHonour)
-                        return as_value(
-                            counted_board_honour(t->probe(Metric::Board, pos), fresh, rules_));
-                    return as_value(counted_pieces_honour(pos, t->probe(pos), fresh, rules_));
-                }
-                // Board's honour: a capture that keeps men on both sides continues the count,
-                // one that bares the defender succeeds when its fresh pieces' honour count
-                // still wins (the defender, to move there, is then "mated" for this metric).
-                // Under switch_to_pieces = if_shorter the board count keeps running after the
-                // capture, so the mate itself must fit in it: the distance to it counts.
-                if (count_phase(pos) == CountPhase::BoardHonour)
-                    return t->probe(Metric::Board, pos);
-                const CountedValue c
-                    = counted_pieces_honour(pos, t->probe(pos), fresh_count(pos, rules_), rules_);
-                if (rules_.has(RuleOption::SwitchIfShorter)
-                    && !rules_.has(RuleOption::BoardHonourOff))
-                    return as_value(c);
-                return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0)
-                                                              : Value::draw();
+// A board of material m with side to move stm, men on arbitrary squares: what the counting
+// functions read from a position (men, their kinds, the side to move) is all that it carries.
+Position representative(const Material& m, Color stm) {
+    Position pos;
+    pos.put_piece(make_piece(WHITE, KHUN), SQ_A1);
+    pos.put_piece(make_piece(BLACK, KHUN), SQ_H8);
+    int next = SQ_C1;
+    for (Color c : { WHITE, BLACK })
+        for (PieceType pt : kNameOrder)
+            for (int k = 0; k < m.count[c][pt]; ++k) {
+                Square s;
+                do s = Square(next++);
+                while (!pos.empty(s) || (pt == BIA && !(kBiaSquares[c] & square_bb(s))));
+                pos.put_piece(make_piece(c, pt), s);
             }
-        throw TableError("no table for " + canon.name());
+    pos.set_side_to_move(stm);
+    return pos;
+}
+
+// A capture or promotion of one kind (which man is captured, which Bia promotes): the child
+// table, where each man goes in the child's index, and for each metric generated the child's
+// metric to read and the map from its cells to the value this metric gives the child.
+struct Recipe {
+    bool bareKings = false; // nothing left but the kings: a draw
+    const Table* table = nullptr;
+    bool swapped = false; // the child's stronger side is this table's Black
+    std::array<std::int8_t, kMaxGenMen> dest {}; // child man slot of each man, -1 captured
+    struct Read {
+        Metric metric = Metric::Dtm;
+        std::array<std::vector<Value>, COLOR_NB> value; // [child side to move][child cell]
+    };
+    std::array<Read, kMaxMetrics> read;
+};
+
+// The value a conversion gives a metric, for the child's side to move, from the child's stored
+// value (spec §3: the count a conversion starts values it).
+Value conversion_value(Metric metric, const Material& child, Value stored, Color stm,
+    const CountRules& rules, Metric& read) {
+    const Position pos = representative(child, stm);
+    const CountPhase phase = count_phase(child);
+    if (metric == Metric::Dtm) return read = Metric::Dtm, stored;
+    if (metric == Metric::Bia) {
+        // Still a Bia: its own Bia-phase value. The last Bia gone: the count starts now.
+        if (phase == CountPhase::NoCount) return read = Metric::Bia, stored;
+        if (phase == CountPhase::BoardHonour)
+            return read = Metric::Board,
+                   as_value(counted_board_honour(stored, fresh_count(pos, rules), rules));
+        return read = Metric::Dtm,
+               as_value(counted_pieces_honour(pos, stored, fresh_count(pos, rules), rules));
+    }
+    // Board's honour: a capture keeping men on both sides continues the count; one baring the
+    // defender succeeds when its fresh pieces' honour count still wins (or, under
+    // switch_to_pieces = if_shorter, the mate itself must fit: the distance counts).
+    if (phase == CountPhase::BoardHonour) return read = Metric::Board, stored;
+    read = Metric::Dtm;
+    const CountedValue c = counted_pieces_honour(pos, stored, fresh_count(pos, rules), rules);
+    if (rules.has(RuleOption::SwitchIfShorter) && !rules.has(RuleOption::BoardHonourOff))
+        return as_value(c);
+    return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0) : Value::draw();
+}
+
+// Legal moves of one side, as the generator needs them: in-table moves counted (or visited),
+// conversions valued.
+struct MoveSummary {
+    int inTable = 0; // legal moves that stay in this table
+    int conversions = 0; // legal captures and promotions
+    bool inCheck = false;
+    std::array<Value, kMaxMetrics> best {}; // best conversion, from the mover's view
+};
+
+template<class Cell>
+class Generation {
+public:
+    static constexpr Cell kInvalid = std::numeric_limits<Cell>::max();
+    static constexpr Cell kDraw = 0;
+
+    Generation(const Material& m, const Tablebase& tables, const GenOptions& options)
+        : material_(m)
+        , options_(options)
+        , rules_(options.rules)
+        , gi_(m)
+        , index_(m) {
+        metrics_.push_back(Metric::Dtm);
+        if (m.has(BIA))
+            metrics_.push_back(Metric::Bia);
+        else if (count_phase(m) == CountPhase::BoardHonour)
+            metrics_.push_back(Metric::Board);
+        int maxMoves = 0;
+        for (Color c : { WHITE, BLACK }) {
+            // An upper bound on the in-table moves of a side, + 1 for a drawing conversion.
+            int n = 8;
+            for (PieceType pt : kNameOrder) {
+                const int each = pt == RUEA ? 14 : pt == MA ? 8 : pt == KHON ? 5 : pt == MET ? 4 : 1;
+                n += each * (m.count[c][pt] + (pt == MET ? m.count[c][BIA] : 0));
+            }
+            maxMoves = std::max(maxMoves, n + 1);
+        }
+        base_ = Cell(maxMoves + 1);
+        maxPlies_ = int(kInvalid) - 1 - int(base_);
+        setup_recipes(tables);
+    }
+
+    TableStats run(TableWriter& writer) {
+        TableStats stats;
+        auto timed = [&](const char* name, auto&& phase) {
+            const auto start = std::chrono::steady_clock::now();
+            phase();
+            stats.phase_seconds.emplace_back(name,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        };
+        timed("init", [&] { init(); });
+        timed("iterate", [&] { iterate(); });
+        timed("output", [&] { output(writer, stats); });
+        return stats;
     }
 
 private:
-    Metric metric_;
-    CountRules rules_;
-    std::vector<std::pair<Material, const Table*>> tables_;
-};
+    // ---- cell codes ----
+    bool is_counter(Cell c) const { return c != kDraw && c < base_; }
+    bool is_value(Cell c) const { return c >= base_ && c != kInvalid; }
+    int plies(Cell c) const { return int(c) - int(base_); }
+    Cell code(int p) {
+        if (p > maxPlies_) throw NeedWiderCells {};
+        return Cell(int(base_) + p);
+    }
+    Cell code(Value v) { return v.is_draw() ? kDraw : code(v.plies); }
+    Value value_of(Cell c) const {
+        return is_value(c) ? Value::mate_in_plies(plies(c)) : Value::draw();
+    }
+    Cell& cell(int k, Color c, std::uint64_t i) { return cells_[k][c][i]; }
 
-// The value of a checkmated position: lost, except that under counter_mate = draw a mate by the
-// counting (weaker) side during the board count is a draw.
-Value mated_value(const Material& m, Metric metric, const CountRules& rules, Color mated) {
-    const bool counterMates = metric == Metric::Board && rules.has(RuleOption::CounterMateDraws)
-        && !rules.has(RuleOption::BoardHonourOff) && m.weaker_side() == ~mated;
-    return counterMates ? Value::draw() : Value::mate_in_plies(0);
-}
-
-bool is_conversion(const Position& pos, Move m) { return is_promotion(m) || !pos.empty(to_sq(m)); }
-
-template<class Cell>
-struct Context {
-    static constexpr Cell kInvalid = std::numeric_limits<Cell>::max();
-    static constexpr unsigned kMaxValue = kInvalid - 1u; // largest plies + 1
-
-    const Material& material;
-    Metric metric;
-    CountRules rules;
-    Index index;
-    const Children& children;
-    Progress* progress;
-    std::vector<Cell> cells[COLOR_NB];
-    std::atomic<unsigned> maxPending { 0 }; // largest value written ahead of its level
-    // Group of the index for each colour and kind (-1: kings), for incremental encoding.
-    int groupOf[COLOR_NB][PIECE_TYPE_NB];
-    // One bit per slot and side: loss-checked at the current level already. A position
-    // whose several successors were won at the same level is checked once per level.
-    std::vector<std::uint64_t> checked[COLOR_NB];
-
-    Context(const Material& m, Metric mt, const CountRules& r, const Children& c, Progress* p)
-        : material(m)
-        , metric(mt)
-        , rules(r)
-        , index(m)
-        , children(c)
-        , progress(p) {
-        for (auto& v : cells) v.assign(index.size(), 0);
-        for (auto& v : checked) v.assign((index.size() + 63) / 64, 0);
-        for (Color c : { WHITE, BLACK })
-            for (int pt = 0; pt < PIECE_TYPE_NB; ++pt)
-                groupOf[c][pt] = index.group_of(c, PieceType(pt));
+    // A value written for level p: its block is scanned at level p, and the loop runs that far.
+    void note(std::uint64_t i, int p) {
+        if (!levels_.empty()) {
+            auto& word = levels_[(i >> kBlockShift) * 4 + std::size_t(p >> 6)];
+            const std::uint64_t bit = std::uint64_t(1) << (p & 63);
+            std::atomic_ref<std::uint64_t> a(word);
+            if (!(a.load(std::memory_order_relaxed) & bit)) a.fetch_or(bit, std::memory_order_relaxed);
+        }
+        int cur = maxLevel_.load(std::memory_order_relaxed);
+        while (cur < p && !maxLevel_.compare_exchange_weak(cur, p)) { }
     }
 
-    // A board the generator moves from: its slot and, when its frame is the identity, the
-    // digit of every group, so that a non-king move changes one digit without re-encoding.
-    struct Origin {
-        std::uint64_t slot;
-        bool incremental;
-        std::array<std::uint64_t, 8> rank;
-    };
-    Origin origin(std::uint64_t slot, const Position& pos) const {
-        Origin o { slot, index.groups() <= 8 && index.frame_is_identity(pos), {} };
-        if (o.incremental)
-            for (int g = 0; g < int(index.groups()); ++g)
-                o.rank[std::size_t(g)] = index.group_rank(pos, g);
-        return o;
-    }
-    // The slot of `after`, reached from `o` by moving one man of colour c and kind pt. King
-    // moves may change the frame: re-encode.
-    std::uint64_t slot_after(const Origin& o, const Position& after, Color c, PieceType pt) const {
-        if (!o.incremental || pt == KHUN) return index.encode(after);
-        const int g = groupOf[c][pt];
-        return o.slot + (index.group_rank(after, g) - o.rank[std::size_t(g)]) * index.stride(g);
-    }
-
-    // Marks the slot checked; false when it already was at this level.
-    bool first_check(Color c, std::uint64_t i) {
-        const std::uint64_t bit = std::uint64_t(1) << (i & 63);
-        return !(std::atomic_ref<std::uint64_t>(checked[c][i >> 6])
-                     .fetch_or(bit, std::memory_order_relaxed)
-            & bit);
-    }
-
-    // Runs fn(slot, pos-with-board) over every slot with a board and a valid side, in
-    // parallel blocks.
-    template<class Fn>
-    void for_each_board(const std::string& phase, Fn&& fn) {
-        for_each_board(
-            phase,
-            [&](std::uint64_t i, std::uint64_t end) {
-                while (i < end && cells[WHITE][i] == kInvalid && cells[BLACK][i] == kInvalid) ++i;
-                return i;
-            },
-            fn);
-    }
-    // Runs fn(slot, pos, c) over every legal position: each board with each side to move
-    // whose opponent is not in check (pos has c to move during the call).
-    template<class Fn>
-    void for_each_position(const std::string& phase, Fn&& fn) {
-        for_each_board(phase, [&](std::uint64_t i, Position& pos) {
-            for (Color c : { WHITE, BLACK }) {
-                if (cells[c][i] == kInvalid) continue;
-                pos.set_side_to_move(c);
-                fn(i, pos, c);
+    // ---- setup ----
+    void setup_recipes(const Tablebase& tables) {
+        for (const Material& c : material_.children()) {
+            const Table* t = tables.table(c);
+            if (!t)
+                throw TableError("the table of " + c.name() + " (which " + material_.name()
+                    + " converts into) is missing from " + tables.dir() + ": generate it first");
+            t->make_resident(); // read many million times: plain arrays, no cache
+        }
+        for (int jc = -1; jc < gi_.men(); ++jc)
+            for (int jp = -1; jp < gi_.men(); ++jp) {
+                if (jp >= 0 && gi_.type(jp) != BIA) continue;
+                if (jc >= 0 && jp >= 0 && gi_.color(jc) == gi_.color(jp)) continue;
+                if (jc < 0 && jp < 0) continue;
+                // Only the first man of a group is captured by kind; the others share it.
+                if (jc >= 0 && gi_.group_first(jc) != jc) continue;
+                if (jp >= 0 && gi_.group_first(jp) != jp) continue;
+                recipes_[std::size_t(jc + 1)][std::size_t(jp + 1)] = make_recipe(tables, jc, jp);
             }
-        });
     }
-    // The first slot of [i, end) holding `value` on either side, or end: the scan of the
-    // iteration, the one loop that runs over every slot at every level.
-    std::uint64_t find_value(std::uint64_t i, std::uint64_t end, Cell value) const {
+
+    std::unique_ptr<Recipe> make_recipe(const Tablebase& tables, int jc, int jp) {
+        auto r = std::make_unique<Recipe>();
+        Material child = material_;
+        if (jc >= 0) --child.count[gi_.color(jc)][gi_.type(jc)];
+        if (jp >= 0) --child.count[gi_.color(jp)][BIA], ++child.count[gi_.color(jp)][MET];
+        if (child.bare_kings()) {
+            r->bareKings = true;
+            return r;
+        }
+        r->swapped = !child.is_canonical();
+        const Material canon = child.canonical();
+        r->table = tables.table(canon);
+        // Child men slots: its groups in name order, White's (this table's Black's when
+        // swapped) first; identical men fill their group in any order (the encoder sorts).
+        std::array<std::array<int, PIECE_TYPE_NB>, COLOR_NB> next {};
+        int slot = 0;
+        for (Color c : { WHITE, BLACK })
+            for (PieceType pt : kNameOrder) next[c][pt] = slot, slot += canon.count[c][pt];
+        for (int j = 0; j < gi_.men(); ++j) {
+            if (j == jc) {
+                r->dest[std::size_t(j)] = -1;
+                continue;
+            }
+            const Color c = r->swapped ? ~gi_.color(j) : gi_.color(j);
+            const PieceType pt = j == jp ? MET : gi_.type(j);
+            r->dest[std::size_t(j)] = std::int8_t(next[c][pt]++);
+        }
+        for (std::size_t k = 0; k < metrics_.size(); ++k) {
+            Recipe::Read& read = r->read[k];
+            for (Color stm : { WHITE, BLACK }) {
+                Metric m = Metric::Dtm;
+                conversion_value(metrics_[k], canon, Value::draw(), stm, rules_, m);
+                read.metric = m;
+                if (!r->table->has(m) || (m != Metric::Dtm && r->table->rules() != encode(rules_)))
+                    throw TableError("the table of " + canon.name() + " lacks the counted values "
+                        + "for these counting options: generate it again");
+                const unsigned cells = 1u << (8 * r->table->cell_bytes(m));
+                read.value[stm].resize(cells);
+                for (unsigned v = 0; v < cells; ++v)
+                    read.value[stm][v] = conversion_value(
+                        metrics_[k], canon, Value::from_cell(v), stm, rules_, m);
+            }
+        }
+        return r;
+    }
+
+    // ---- move generation on a GenBoard ----
+    static Bitboard occupancy(const GenBoard& b, int men) {
+        Bitboard occ = square_bb(b.king[WHITE]) | square_bb(b.king[BLACK]);
+        for (int j = 0; j < men; ++j) occ |= square_bb(b.man[std::size_t(j)]);
+        return occ;
+    }
+    Bitboard pieces(const GenBoard& b, Color c) const {
+        Bitboard p = square_bb(b.king[c]);
+        for (int j = 0; j < gi_.men(); ++j)
+            if (gi_.color(j) == c) p |= square_bb(b.man[std::size_t(j)]);
+        return p;
+    }
+    // Is s attacked by side `by`, on occupancy occ, man `skip` (captured) not counting?
+    bool attacked(const GenBoard& b, Square s, Color by, Bitboard occ, int skip = -1) const {
+        if (attacks_bb(by, KHUN, b.king[by]) & square_bb(s)) return true;
+        for (int j = 0; j < gi_.men(); ++j)
+            if (j != skip && gi_.color(j) == by
+                && (attacks_bb(by, gi_.type(j), b.man[std::size_t(j)], occ) & square_bb(s)))
+                return true;
+        return false;
+    }
+    int man_on(const GenBoard& b, Square s) const {
+        for (int j = 0; j < gi_.men(); ++j)
+            if (b.man[std::size_t(j)] == s) return j;
+        return -1;
+    }
+
+    // Visits every legal move of side c: fn(j, to, captured) for in-table moves (j = -1: the
+    // king), conv(j, to, captured, promotes) for conversions. When `fast` (only the count of
+    // in-table moves is wanted), the moves of a man that cannot be pinned are counted in bulk
+    // into *bulk instead of visited.
+    // With no InTable visitor (nullptr), only conversions are generated.
+    template<class InTable, class Conv>
+    void moves(const GenBoard& b, Color c, Bitboard occ, bool& inCheck, InTable&& fn, Conv&& conv,
+        int* bulk = nullptr) const {
+        constexpr bool quiets = !std::is_same_v<std::decay_t<InTable>, std::nullptr_t>;
+        const Bitboard theirs = pieces(b, ~c);
+        const Square ksq = b.king[c];
+        inCheck = attacked(b, ksq, ~c, occ);
+        // Men on a line between our king and an enemy Ruea may be pinned: checked one by one.
+        Bitboard pinLines = 0;
+        for (int j = 0; j < gi_.men(); ++j)
+            if (gi_.color(j) == ~c && gi_.type(j) == RUEA) {
+                const Square r = b.man[std::size_t(j)];
+                if (file_of(r) == file_of(ksq) || rank_of(r) == rank_of(ksq))
+                    pinLines |= between_bb(ksq, r);
+            }
+        auto legal = [&](Square from, Square to, int captured) {
+            const Bitboard o = (occ ^ square_bb(from)) | square_bb(to);
+            GenBoard a = b;
+            const bool king = from == ksq;
+            if (king) a.king[c] = to;
+            return !attacked(a, king ? to : ksq, ~c, o, captured);
+        };
+        for (int j = -1; j < gi_.men(); ++j) {
+            if (j >= 0 && gi_.color(j) != c) continue;
+            const PieceType pt = j < 0 ? KHUN : gi_.type(j);
+            const Square s = j < 0 ? ksq : b.man[std::size_t(j)];
+            const Bitboard att = attacks_bb(c, pt, s, occ);
+            Bitboard quiet = (pt == RUEA ? att : quiets_bb(c, pt, s)) & ~occ;
+            Bitboard capt = att & theirs & ~square_bb(b.king[~c]);
+            Bitboard promo = 0;
+            if (pt == BIA) promo = quiet & kPromotionRankBB[c], quiet &= ~promo;
+            if constexpr (quiets) {
+                if (bulk && j >= 0 && !inCheck && !(pinLines & square_bb(s)))
+                    *bulk += popcount(quiet);
+                else
+                    for (Bitboard q = quiet; q;) {
+                        const Square t = pop_lsb(q);
+                        if (legal(s, t, -1)) fn(j, t);
+                    }
+            }
+            for (Bitboard q = capt; q;) {
+                const Square t = pop_lsb(q);
+                const int jc = man_on(b, t);
+                if (legal(s, t, jc))
+                    conv(j, t, jc, pt == BIA && (kPromotionRankBB[c] & square_bb(t)));
+            }
+            for (Bitboard q = promo; q;) {
+                const Square t = pop_lsb(q);
+                if (legal(s, t, -1)) conv(j, t, -1, true);
+            }
+        }
+    }
+
+    // The value of a conversion for each metric, from the mover's view.
+    void conversion(const GenBoard& b, Color c, int j, Square to, int jc, bool promotes,
+        std::array<Value, kMaxMetrics>& v) const {
+        const Recipe& r = *recipes_[std::size_t(jc < 0 ? 0 : gi_.group_first(jc) + 1)]
+                                   [std::size_t(promotes ? gi_.group_first(j) + 1 : 0)];
+        if (r.bareKings) {
+            v.fill(Value::draw());
+            return;
+        }
+        // The recipe was made for the first man of the captured (promoting) man's group; any
+        // man of the group may be the one: it takes the first's slot, the others the rest.
+        auto dest = [&](int m) {
+            for (const int x : { jc, promotes ? j : -1 })
+                if (x >= 0 && gi_.group_size(m) > 1 && gi_.group_first(m) == gi_.group_first(x)) {
+                    const int first = gi_.group_first(x);
+                    if (m == x) return int(r.dest[std::size_t(first)]);
+                    return int(r.dest[std::size_t(first + 1 + m - first - (m > x ? 1 : 0))]);
+                }
+            return int(r.dest[std::size_t(m)]);
+        };
+        Square men[kMaxGenMen];
+        for (int m = 0; m < gi_.men(); ++m) {
+            const int d = dest(m);
+            if (d < 0) continue;
+            const Square s = m == j ? to : b.man[std::size_t(m)];
+            men[d] = r.swapped ? flip_rank(s) : s;
+        }
+        Square wk = b.king[WHITE], bk = b.king[BLACK];
+        if (j < 0) (c == WHITE ? wk : bk) = to;
+        if (r.swapped) std::swap(wk, bk), wk = flip_rank(wk), bk = flip_rank(bk);
+        const std::uint64_t slot = r.table->index().encode(wk, bk, men);
+        const Color stm = r.swapped ? c : ~c;
+        for (std::size_t k = 0; k < metrics_.size(); ++k) {
+            const Recipe::Read& read = r.read[k];
+            v[k] = read.value[stm][r.table->value(read.metric, stm, slot).cell()].parent();
+        }
+    }
+
+    MoveSummary summarize(const GenBoard& b, Color c, Bitboard occ) const {
+        MoveSummary s;
+        for (auto& v : s.best) v = Value::mate_in_plies(0); // worse than any real outcome
+        moves(
+            b, c, occ, s.inCheck, [&](int, Square) { ++s.inTable; },
+            [&](int j, Square to, int jc, bool promotes) {
+                ++s.conversions;
+                std::array<Value, kMaxMetrics> v;
+                conversion(b, c, j, to, jc, promotes, v);
+                for (std::size_t k = 0; k < metrics_.size(); ++k)
+                    if (better(v[k], s.best[k])) s.best[k] = v[k];
+            },
+            &s.inTable);
+        return s;
+    }
+
+    // ---- init ----
+    void init() {
+        for (std::size_t k = 0; k < metrics_.size(); ++k)
+            for (Color c : { WHITE, BLACK }) cells_[k][c].assign(gi_.size(), kInvalid);
+        if (sizeof(Cell) == 1) levels_.assign(((gi_.size() + kBlock - 1) >> kBlockShift) * 4, 0);
+        parallel_blocks(gi_.size(), options_.progress, material_.name() + ": init",
+            [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t i = begin; i < end; ++i) {
+                    GenBoard b;
+                    if (!gi_.decode(i, b)) continue;
+                    const Bitboard occ = occupancy(b, gi_.men());
+                    for (Color c : { WHITE, BLACK }) {
+                        if (attacked(b, b.king[~c], c, occ)) continue; // the mover left check
+                        const MoveSummary s = summarize(b, c, occ);
+                        for (std::size_t k = 0; k < metrics_.size(); ++k) {
+                            const Value best = s.best[k];
+                            Cell v;
+                            if (s.inTable + s.conversions == 0)
+                                v = code(s.inCheck ? mated_value(material_, metrics_[k], rules_, c)
+                                                   : Value::draw());
+                            else if (s.inTable == 0)
+                                v = code(best);
+                            else if (s.conversions && best.is_win())
+                                v = code(best); // a bound the iteration may still lower
+                            else if (s.conversions && best.is_draw())
+                                v = Cell(s.inTable + 1); // never reaches 0: a draw at worst
+                            else
+                                v = Cell(s.inTable);
+                            cell(int(k), c, i) = v;
+                            if (is_value(v)) note(i, plies(v));
+                        }
+                    }
+                }
+            });
+    }
+
+    // ---- iterate ----
+    // A predecessor: its slot, the man moved back (-1: the king) and where from.
+    struct UnMove {
+        std::uint64_t slot;
+        int man;
+        Square from;
+    };
+    // The predecessors of board b (slot i) whose side `mover` made the last move, into out;
+    // returns their number.
+    int unmoves(std::uint64_t i, const GenBoard& b, Color mover, bool symmetric, UnMove* out) const {
+        const Bitboard occ = occupancy(b, gi_.men());
+        int n = 0;
+        // A board equal to its reflection: of each mirrored pair of un-moves, only one.
+        auto mirrored = [&](Square from, Square to) {
+            if (!symmetric) return false;
+            const Square mf = transform(4, from), mt = transform(4, to);
+            return from > mf || (from == mf && to > mt);
+        };
+        for (int j = 0; j < gi_.men(); ++j) {
+            if (gi_.color(j) != mover) continue;
+            const Square s = b.man[std::size_t(j)];
+            for (Bitboard f = retro_quiets_bb(mover, gi_.type(j), s, occ) & ~occ; f;) {
+                const Square o = pop_lsb(f);
+                if (!mirrored(o, s)) out[n++] = { gi_.with_man(i, b, j, o), j, o };
+            }
+        }
+        const Square ks = b.king[mover];
+        for (Bitboard f = attacks_bb(mover, KHUN, ks) & ~occ & ~attacks_bb(mover, KHUN, b.king[~mover]); f;) {
+            const Square o = pop_lsb(f);
+            if (!mirrored(o, ks)) out[n++] = { gi_.with_king(i, b, mover, o), -1, o };
+        }
+        return n;
+    }
+
+    // The loss of a position all of whose in-table moves are known to reach opponent wins of
+    // at most `level` plies, checked move by move over the cells; nullopt when it is not (yet)
+    // lost. The residue's loss test and the counters' debug check.
+    std::optional<int> forward_loss(const GenBoard& b, Color c, int k, int level) {
+        const Bitboard occ = occupancy(b, gi_.men());
+        int longest = -1;
+        bool lost = true, inCheck;
+        std::optional<Value> bestConv;
+        moves(
+            b, c, occ, inCheck,
+            [&](int j, Square to) {
+                GenBoard a = b;
+                (j < 0 ? a.king[c] : a.man[std::size_t(j)]) = to;
+                const Cell v = cell(k, ~c, gi_.encode(a));
+                if (!is_value(v) || !(plies(v) & 1) || plies(v) > level)
+                    lost = false;
+                else
+                    longest = std::max(longest, plies(v));
+            },
+            [&](int j, Square to, int jc, bool promotes) {
+                std::array<Value, kMaxMetrics> v;
+                conversion(b, c, j, to, jc, promotes, v);
+                if (!bestConv || better(v[std::size_t(k)], *bestConv)) bestConv = v[std::size_t(k)];
+            });
+        if (!lost) return std::nullopt;
+        if (bestConv) {
+            if (!bestConv->is_loss()) return std::nullopt;
+            longest = std::max(longest, bestConv->plies - 1);
+        }
+        if (longest < 0) return std::nullopt;
+        return longest + 1;
+    }
+
+    // The loss a counter reaching 0 at level n gives: n + 1 plies, or a losing conversion's
+    // distance when that holds out longer.
+    int loss_plies(const GenBoard& b, Color c, int k, int n) const {
+        int p = n + 1;
+        bool inCheck;
+        moves(
+            b, c, occupancy(b, gi_.men()), inCheck, nullptr,
+            [&](int j, Square to, int jc, bool promotes) {
+                std::array<Value, kMaxMetrics> v;
+                conversion(b, c, j, to, jc, promotes, v);
+                p = std::max(p, v[std::size_t(k)].plies);
+            });
+        return p;
+    }
+
+    void iterate() {
+        const int metrics = int(metrics_.size());
+        // Levels beyond the largest one written hold nothing: the loop ends there.
+        for (int n = 0; n <= maxLevel_.load(); ++n) {
+            const Cell want = code(n);
+            const bool lost = n % 2 == 0; // cells holding n plies: the side to move is mated
+            parallel_blocks(gi_.size(), options_.progress,
+                material_.name() + ": iterate, mate distance " + std::to_string(n) + " plies",
+                [&](std::uint64_t block, std::uint64_t begin, std::uint64_t end) {
+                    if (!levels_.empty()
+                        && !(levels_[block * 4 + std::size_t(n >> 6)] >> (n & 63) & 1))
+                        return;
+                    for (std::uint64_t i = find(begin, end, want); i < end; i = find(i + 1, end, want)) {
+                        GenBoard b;
+                        bool decoded = false, symmetric = false;
+                        for (Color c : { WHITE, BLACK }) {
+                            unsigned mask = 0;
+                            for (int k = 0; k < metrics; ++k)
+                                if (cells_[k][c][i] == want) mask |= 1u << k;
+                            if (!mask) continue;
+                            if (!decoded) {
+                                gi_.decode(i, b);
+                                symmetric = gi_.residue(i) && gi_.symmetric(b);
+                                decoded = true;
+                            }
+                            const Color them = ~c; // made the last move; to move in predecessors
+                            // All predecessors first, their cells prefetched: the random
+                            // reads then overlap instead of waiting one by one.
+                            UnMove preds[kMaxUnMoves];
+                            const int np = unmoves(i, b, them, symmetric, preds);
+                            for (int u = 0; u < np; ++u)
+                                for (int k = 0; k < metrics; ++k)
+                                    if (mask >> k & 1) __builtin_prefetch(&cells_[k][them][preds[u].slot], 1);
+                            for (int u = 0; u < np; ++u) {
+                                const auto [q, j, o] = preds[u];
+                                for (int k = 0; k < metrics; ++k) {
+                                    if (!(mask >> k & 1)) continue;
+                                    Cell& x = cell(k, them, q);
+                                    std::atomic_ref<Cell> a(x);
+                                    const Cell cur = a.load(std::memory_order_relaxed);
+                                    if (cur == kInvalid) continue;
+                                    if (lost) {
+                                        if (is_counter(cur)
+                                            || (is_value(cur) && (plies(cur) & 1) && plies(cur) > n + 1)) {
+                                            a.store(code(n + 1), std::memory_order_relaxed);
+                                            note(q, n + 1);
+                                        }
+                                        continue;
+                                    }
+                                    if (!is_counter(cur)) continue;
+                                    GenBoard p = b;
+                                    (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
+                                    if (gi_.residue(q)) {
+                                        if (const auto l = forward_loss(p, them, k, n)) {
+                                            a.store(code(*l), std::memory_order_relaxed);
+                                            note(q, *l);
+                                        }
+                                        continue;
+                                    }
+                                    if (a.fetch_sub(1, std::memory_order_relaxed) != 1) continue;
+                                    const int l = loss_plies(p, them, k, n);
+                                    if (options_.check_counters) check_loss(p, them, k, n, l);
+                                    a.store(code(l), std::memory_order_relaxed);
+                                    note(q, l);
+                                }
+                            }
+                        }
+                    }
+                });
+        }
+        if (options_.check_counters) check_undecided();
+    }
+
+    // The first slot of [i, end) whose cell holds `want` in any metric and side, or end.
+    std::uint64_t find(std::uint64_t i, std::uint64_t end, Cell want) const {
+        const int metrics = int(metrics_.size());
         if constexpr (sizeof(Cell) == 1) {
-            // Eight cells at a time: a byte equal to `value` makes (x ^ pattern) hold a zero
+            // Eight cells at a time: a byte equal to `want` makes (x ^ pattern) hold a zero
             // byte, which the classic has-zero-byte test detects.
             constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-            const std::uint64_t pattern = ones * value;
-            while (i < end && (i & 7)) {
-                if (cells[WHITE][i] == value || cells[BLACK][i] == value) return i;
-                ++i;
-            }
+            const std::uint64_t pattern = ones * want;
+            for (; i < end && (i & 7); ++i)
+                if (holds(i, want)) return i;
             for (; i + 8 <= end; i += 8) {
-                std::uint64_t w, b;
-                std::memcpy(&w, &cells[WHITE][i], 8);
-                std::memcpy(&b, &cells[BLACK][i], 8);
-                w ^= pattern, b ^= pattern;
-                if (((w - ones) & ~w & highs) || ((b - ones) & ~b & highs)) break;
+                std::uint64_t any = 0;
+                for (int k = 0; k < metrics; ++k)
+                    for (Color c : { WHITE, BLACK }) {
+                        std::uint64_t w;
+                        std::memcpy(&w, &cells_[k][c][i], 8);
+                        w ^= pattern;
+                        any |= (w - ones) & ~w & highs;
+                    }
+                if (any) break;
             }
         }
         for (; i < end; ++i)
-            if (cells[WHITE][i] == value || cells[BLACK][i] == value) return i;
+            if (holds(i, want)) return i;
         return end;
     }
-    // The same over the slots that next(i, end) selects (the first wanted slot at or after
-    // i, or end), tested before the board is decoded.
-    template<class Next, class Fn>
-    void for_each_board(const std::string& phase, Next&& wanted, Fn&& fn) {
-        parallel_blocks(index.size(), progress,
-            material.name()
-                + (metric == Metric::Board      ? " board's honour: "
-                        : metric == Metric::Bia ? " counted Bia phase: "
-                                                : ": ")
-                + phase,
-            [&](std::uint64_t begin, std::uint64_t end) {
-                for (std::uint64_t i = wanted(begin, end); i < end; i = wanted(i + 1, end)) {
-                    Position pos;
-                    if (index.decode(i, pos)) fn(i, pos);
+    bool holds(std::uint64_t i, Cell want) const {
+        for (std::size_t k = 0; k < metrics_.size(); ++k)
+            if (cells_[k][WHITE][i] == want || cells_[k][BLACK][i] == want) return true;
+        return false;
+    }
+
+    // ---- debug checks ----
+    void check_loss(const GenBoard& b, Color c, int k, int n, int l) {
+        const auto f = forward_loss(b, c, k, n);
+        if (!f || *f != l)
+            throw std::logic_error(material_.name() + ": a counter found a loss in "
+                + std::to_string(l) + " plies at level " + std::to_string(n)
+                + ", the forward check " + (f ? std::to_string(*f) : std::string("none")));
+    }
+    void check_undecided() {
+        parallel_blocks(gi_.size(), options_.progress, material_.name() + ": check counters",
+            [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
+                for (std::uint64_t i = begin; i < end; ++i) {
+                    GenBoard b;
+                    if (!gi_.decode(i, b)) continue;
+                    for (std::size_t k = 0; k < metrics_.size(); ++k)
+                        for (Color c : { WHITE, BLACK })
+                            if (is_counter(cells_[k][c][i])
+                                && forward_loss(b, c, int(k), std::numeric_limits<int>::max()))
+                                throw std::logic_error(material_.name()
+                                    + ": a position left undecided is lost by the forward check");
                 }
             });
     }
 
-    void note_pending(unsigned value) {
-        if (value > kMaxValue) throw NeedWiderCells {};
-        unsigned cur = maxPending.load(std::memory_order_relaxed);
-        while (cur < value && !maxPending.compare_exchange_weak(cur, value)) { }
-    }
-
-    // Monotone writes: fill an undecided cell, or lower a win to a faster win.
-    static void fill(Cell& cell, unsigned value) {
-        Cell expected = 0;
-        std::atomic_ref<Cell>(cell).compare_exchange_strong(expected, Cell(value));
-    }
-    static void lower_win(Cell& cell, unsigned value) {
-        std::atomic_ref<Cell> a(cell);
-        Cell cur = a.load(std::memory_order_relaxed);
-        // A cell holding a loss (odd value) is never lowered: it cannot hold one here.
-        while ((cur == 0 || (cur > value && !(cur & 1)))
-            && !a.compare_exchange_weak(cur, Cell(value))) { }
-    }
-};
-
-// Phase "invalid": slots that are no board, and boards whose side not to move is in check.
-template<class Cell>
-void phase_invalid(Context<Cell>& ctx) {
-    parallel_blocks(ctx.index.size(), ctx.progress, ctx.material.name() + ": invalid",
-        [&](std::uint64_t begin, std::uint64_t end) {
-            for (std::uint64_t i = begin; i < end; ++i) {
-                Position pos;
-                const bool board = ctx.index.decode(i, pos);
-                for (Color c : { WHITE, BLACK })
-                    if (!board || pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
-                        ctx.cells[c][i] = Context<Cell>::kInvalid;
+    // ---- output ----
+    void output(TableWriter& writer, TableStats& stats) {
+        const CountPhase phase = count_phase(material_);
+        // The metric the counted statistics come from, and which of its values win or lose
+        // within a fresh count, per side to move.
+        const int countedMetric = metrics_.size() > 1 ? 1 : phase == CountPhase::PiecesHonour ? 0 : -1;
+        std::array<std::vector<bool>, COLOR_NB> countedDecided;
+        if (countedMetric >= 0)
+            for (Color c : { WHITE, BLACK }) {
+                const Position pos = representative(material_, c);
+                const Metric m = metrics_[std::size_t(countedMetric)];
+                countedDecided[c].resize(std::size_t(maxPlies_) + 1);
+                for (int p = 0; p <= maxPlies_; ++p) {
+                    const Value v = Value::mate_in_plies(p);
+                    const CountedValue cv = m == Metric::Bia ? counted_bia_phase(v)
+                        : m == Metric::Board
+                        ? counted_board_honour(v, fresh_count(pos, rules_), rules_)
+                        : counted_pieces_honour(pos, v, fresh_count(pos, rules_), rules_);
+                    countedDecided[c][std::size_t(p)] = cv.result != CountedValue::Result::Draw;
+                }
+            }
+        struct Local {
+            std::array<SideStats, COLOR_NB> side;
+            std::array<std::vector<std::uint64_t>, COLOR_NB> wins, losses; // by moves
+            std::array<std::uint64_t, COLOR_NB> longestSlot { ~0ULL, ~0ULL };
+        };
+        tbb::combinable<Local> locals;
+        const std::uint64_t size = index_.size();
+        for (std::size_t k = 0; k < metrics_.size(); ++k) {
+            int maxCell = 0;
+            for (Color c : { WHITE, BLACK })
+                for (Cell v : cells_[k][c])
+                    if (is_value(v)) maxCell = std::max(maxCell, plies(v) + 1);
+            const int cellBytes = maxCell <= 0xFF ? 1 : 2;
+            // Stored cells, "don't care" marked by a sentinel until filled below.
+            const std::uint16_t unset = maxCell < 0xFF ? 0xFF : 0xFFFF;
+            std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
+            std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
+            for (Color c : { WHITE, BLACK })
+                if (unset == 0xFF)
+                    narrow[c].assign(size, 0xFF);
+                else
+                    wide[c].assign(size, unset);
+            parallel_blocks(gi_.size(), options_.progress, material_.name() + ": output",
+                [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
+                    Local& l = locals.local();
+                    for (std::uint64_t i = begin; i < end; ++i) {
+                        if (cells_[k][WHITE][i] == kInvalid && cells_[k][BLACK][i] == kInvalid)
+                            continue;
+                        GenBoard b;
+                        if (!gi_.decode(i, b)) continue;
+                        const std::uint64_t slot
+                            = index_.encode(b.king[WHITE], b.king[BLACK], b.man.data());
+                        const int orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
+                            : gi_.residue(i) && gi_.symmetric(b)                    ? 4
+                                                                                     : 8;
+                        for (Color c : { WHITE, BLACK }) {
+                            const Cell x = cells_[k][c][i];
+                            if (x == kInvalid) continue;
+                            const Value v = value_of(x);
+                            if (unset == 0xFF)
+                                narrow[c][slot] = std::uint8_t(v.cell());
+                            else
+                                wide[c][slot] = std::uint16_t(v.cell());
+                            if (int(k) == countedMetric && !v.is_draw()
+                                && countedDecided[c][std::size_t(v.plies)])
+                                (v.is_win() ? l.side[c].counted_wins : l.side[c].counted_losses) += orbit;
+                            if (k != 0) continue;
+                            SideStats& s = l.side[c];
+                            s.legal += orbit;
+                            if (v.is_draw()) {
+                                s.draws += orbit;
+                                continue;
+                            }
+                            (v.is_win() ? s.wins : s.losses) += orbit;
+                            auto& h = v.is_win() ? l.wins[c] : l.losses[c];
+                            const auto moves = std::size_t(std::abs(v.mate_in_moves()));
+                            if (h.size() <= moves) h.resize(moves + 1);
+                            h[moves] += orbit;
+                            if (v.plies > s.longest_plies
+                                || (v.plies == s.longest_plies && slot < l.longestSlot[c])) {
+                                s.longest_plies = v.plies;
+                                l.longestSlot[c] = slot;
+                            }
+                        }
+                    }
+                });
+            // This metric's generation cells are not needed any more.
+            for (Color c : { WHITE, BLACK }) std::vector<Cell>().swap(cells_[k][c]);
+            if (options_.progress) options_.progress->phase(material_.name() + ": compress", 0);
+            std::span<const std::uint8_t> spans[COLOR_NB];
+            for (Color c : { WHITE, BLACK }) {
+                // Don't-care slots take the value before them: runs compress well.
+                if (unset == 0xFF) {
+                    std::uint8_t last = 0;
+                    for (std::uint8_t& v : narrow[c]) v == 0xFF ? v = last : last = v;
+                } else {
+                    std::uint16_t last = 0;
+                    for (std::uint16_t& v : wide[c]) v == unset ? v = last : last = v;
+                    if (cellBytes == 1) {
+                        narrow[c].assign(wide[c].begin(), wide[c].end());
+                        std::vector<std::uint16_t>().swap(wide[c]);
+                    }
+                }
+                spans[c] = cellBytes == 1 ? std::span<const std::uint8_t>(narrow[c])
+                                          : std::span<const std::uint8_t>(
+                                              reinterpret_cast<const std::uint8_t*>(wide[c].data()),
+                                              wide[c].size() * 2);
+            }
+            writer.add(metrics_[k], cellBytes, spans);
+            stats.cell_bytes = std::max(stats.cell_bytes, cellBytes);
+        }
+        Local total;
+        locals.combine_each([&](const Local& l) {
+            for (Color c : { WHITE, BLACK }) {
+                SideStats& t = total.side[c];
+                const SideStats& s = l.side[c];
+                t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
+                t.counted_wins += s.counted_wins, t.counted_losses += s.counted_losses;
+                for (std::size_t m = 0; m < l.wins[c].size(); ++m)
+                    if (l.wins[c][m]) t.win_moves[int(m)] += l.wins[c][m];
+                for (std::size_t m = 0; m < l.losses[c].size(); ++m)
+                    if (l.losses[c][m]) t.loss_moves[int(m)] += l.losses[c][m];
+                if (s.longest_plies > t.longest_plies
+                    || (s.longest_plies == t.longest_plies && l.longestSlot[c] < total.longestSlot[c])) {
+                    t.longest_plies = s.longest_plies;
+                    total.longestSlot[c] = l.longestSlot[c];
+                }
             }
         });
-}
-
-// Phase "conversions": captures and promotions, valued by the smaller tables. A position
-// whose every move converts is decided outright; one with a winning conversion gets that
-// win as a bound the iteration may still lower.
-template<class Cell>
-void phase_conversions(Context<Cell>& ctx) {
-    ctx.for_each_position("conversions", [&](std::uint64_t i, Position& pos, Color c) {
-        bool inTable = false, anyConversion = false;
-        Value best = Value::mate_in_plies(0); // worse than any real outcome
-        for (Move m : legal_moves(pos)) {
-            if (!is_conversion(pos, m)) {
-                inTable = true;
-                continue;
+        stats.name = material_.name();
+        stats.index_size = size;
+        stats.side = total.side;
+        stats.counted = countedMetric >= 0;
+        for (Color c : { WHITE, BLACK })
+            if (total.side[c].longest_plies >= 0) {
+                Position pos;
+                index_.decode(total.longestSlot[c], pos);
+                pos.set_side_to_move(c);
+                stats.side[c].longest_fen = pos.fen();
             }
-            anyConversion = true;
-            const auto u = pos.do_move(m);
-            const Value v = ctx.children.probe(pos).parent();
-            pos.undo_move(m, u);
-            if (better(v, best)) best = v;
-        }
-        // Only conversions: decided (a draw stays 0). With moves in the table too: a win
-        // through a conversion is a bound; anything else the iteration decides.
-        if (anyConversion && (inTable ? best.is_win() : !best.is_draw())) {
-            ctx.note_pending(best.cell());
-            ctx.cells[c][i] = Cell(best.cell());
-        }
-    });
-}
-
-// Phase "mates": the side to move is checkmated (stalemate stays a draw).
-template<class Cell>
-void phase_mates(Context<Cell>& ctx) {
-    ctx.for_each_position("mates", [&](std::uint64_t i, Position& pos, Color c) {
-        if (is_checkmate(pos))
-            ctx.cells[c][i] = Cell(mated_value(ctx.material, ctx.metric, ctx.rules, c).cell());
-    });
-}
-
-// The one-ply loss check of the iteration at level L: every move must reach an opponent
-// win decided at L - 1 plies or fewer. Returns the loss value, or 0 when not (yet) lost.
-template<class Cell>
-unsigned loss_value(Context<Cell>& ctx, Position& pos, std::uint64_t slot, unsigned level) {
-    const Color us = pos.side_to_move();
-    const auto from = ctx.origin(slot, pos);
-    int longest = -1;
-    for (Move m : legal_moves(pos)) {
-        const bool conversion = is_conversion(pos, m);
-        const PieceType moved = type_of(pos.piece_on(from_sq(m)));
-        const auto u = pos.do_move(m);
-        Value v;
-        if (conversion) {
-            v = ctx.children.probe(pos);
-        } else {
-            const unsigned cell = ctx.cells[~us][ctx.slot_after(from, pos, us, moved)];
-            // Only wins decided at L - 1 plies or fewer count; later values are not final.
-            v = cell <= level ? Value::from_cell(cell) : Value::draw();
-        }
-        pos.undo_move(m, u);
-        if (!v.is_win()) return 0;
-        longest = std::max(longest, v.plies);
     }
-    return Value::mate_in_plies(longest + 1).cell();
-}
 
-// Phase "iterate": level by level until no level is left to scan.
-template<class Cell>
-void phase_iterate(Context<Cell>& ctx) {
-    for (unsigned level = 1;; ++level) {
-        if (level + 1 > Context<Cell>::kMaxValue) throw NeedWiderCells {};
-        std::atomic<std::uint64_t> scanned { 0 };
-        if (level % 2 == 0)
-            for (auto& v : ctx.checked) std::fill(v.begin(), v.end(), 0);
-        const bool scannedLost = (level - 1) % 2 == 0; // cells of value L hold L - 1 plies
-        ctx.for_each_board(
-            "iterate, mate distance " + std::to_string(level) + " plies",
-            [&](std::uint64_t i, std::uint64_t end) { return ctx.find_value(i, end, Cell(level)); },
-            [&](std::uint64_t i, Position& pos) {
-                for (Color c : { WHITE, BLACK }) {
-                    if (ctx.cells[c][i] != level) continue;
-                    scanned.fetch_add(1, std::memory_order_relaxed);
-                    pos.set_side_to_move(c);
-                    const auto from = ctx.origin(i, pos);
-                    // Illegal predecessors are not filtered here: their cells are invalid.
-                    for_each_unmove<false>(
-                        pos, kNoUncaptures, false, [&](Position& pred, UnMove u) {
-                            const PieceType moved = type_of(pred.piece_on(u.from));
-                            // Kings side by side have no slot at all.
-                            if (moved == KHUN
-                                && (attacks_bb(WHITE, KHUN, pred.king_square(WHITE))
-                                    & pred.pieces(BLACK, KHUN)))
-                                return;
-                            const std::uint64_t q = ctx.slot_after(from, pred, ~c, moved);
-                            Cell& cell = ctx.cells[~c][q];
-                            if (cell == Context<Cell>::kInvalid) return;
-                            if (scannedLost) {
-                                Context<Cell>::lower_win(cell, level + 1);
-                            } else if (cell == 0 && ctx.first_check(~c, q)) {
-                                if (const unsigned v = loss_value(ctx, pred, q, level)) {
-                                    ctx.note_pending(v);
-                                    Context<Cell>::fill(cell, v);
-                                }
-                            }
-                        });
-                }
-            });
-        if (scanned == 0 && level >= ctx.maxPending.load()) break;
-    }
-}
-
-// Phase "statistics": per side to move, weighted by the boards each slot stands for.
-template<class Cell>
-TableStats phase_statistics(Context<Cell>& ctx) {
-    struct Local {
-        std::array<SideStats, COLOR_NB> side;
-        std::array<std::uint64_t, COLOR_NB> longestSlot { ~0ULL, ~0ULL };
-    };
-    tbb::combinable<Local> locals;
-    // The counted view, from a fresh count: pieces' honour from DTM, board's honour from its
-    // own metric (64 attacker moves with the defender to move, 65 with the attacker to move).
-    const CountPhase phase = count_phase(ctx.material);
-    const bool counted = ctx.metric != Metric::Dtm || phase == CountPhase::PiecesHonour;
-    ctx.for_each_board("statistics", [&](std::uint64_t i, Position& pos) {
-        Local& l = locals.local();
-        const int orbit = ctx.index.orbit_size(pos);
-        for (Color c : { WHITE, BLACK }) {
-            if (ctx.cells[c][i] == Context<Cell>::kInvalid) continue;
-            SideStats& s = l.side[c];
-            const Value v = Value::from_cell(ctx.cells[c][i]);
-            pos.set_side_to_move(c);
-            if (counted && !v.is_draw()) {
-                const CountedValue cv = ctx.metric == Metric::Bia ? counted_bia_phase(v)
-                    : ctx.metric == Metric::Board
-                    ? counted_board_honour(v, fresh_count(pos, ctx.rules), ctx.rules)
-                    : counted_pieces_honour(pos, v, fresh_count(pos, ctx.rules), ctx.rules);
-                if (cv.result != CountedValue::Result::Draw)
-                    (v.is_win() ? s.counted_wins : s.counted_losses) += orbit;
-            }
-            s.legal += orbit;
-            if (v.is_draw()) {
-                s.draws += orbit;
-                continue;
-            }
-            (v.is_win() ? s.wins : s.losses) += orbit;
-            (v.is_win() ? s.win_moves : s.loss_moves)[std::abs(v.mate_in_moves())] += orbit;
-            if (v.plies > s.longest_plies || (v.plies == s.longest_plies && i < l.longestSlot[c])) {
-                s.longest_plies = v.plies;
-                l.longestSlot[c] = i;
-            }
-        }
-    });
-    Local total;
-    locals.combine_each([&](const Local& l) {
-        for (Color c : { WHITE, BLACK }) {
-            SideStats& t = total.side[c];
-            const SideStats& s = l.side[c];
-            t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
-            t.counted_wins += s.counted_wins, t.counted_losses += s.counted_losses;
-            for (auto [k, n] : s.win_moves) t.win_moves[k] += n;
-            for (auto [k, n] : s.loss_moves) t.loss_moves[k] += n;
-            if (s.longest_plies > t.longest_plies
-                || (s.longest_plies == t.longest_plies
-                    && l.longestSlot[c] < total.longestSlot[c])) {
-                t.longest_plies = s.longest_plies;
-                total.longestSlot[c] = l.longestSlot[c];
-            }
-        }
-    });
-    TableStats stats;
-    stats.name = ctx.material.name();
-    stats.index_size = ctx.index.size();
-    stats.side = total.side;
-    stats.counted = counted;
-    for (Color c : { WHITE, BLACK })
-        if (total.side[c].longest_plies >= 0) {
-            Position pos;
-            ctx.index.decode(total.longestSlot[c], pos);
-            pos.set_side_to_move(c);
-            stats.side[c].longest_fen = pos.fen();
-        }
-    return stats;
-}
-
-// Phase "compress": don't-care slots take the value before them (runs compress well), the
-// narrowest cell that holds every value is chosen, and the file is written. The cells are
-// rewritten in place: the table is not needed in memory after this.
-template<class Cell>
-void phase_compress(Context<Cell>& ctx, TableWriter& writer, TableStats& stats) {
-    if (ctx.progress) ctx.progress->phase(ctx.material.name() + ": compress", 0);
-    unsigned maxValue = 0;
-    for (auto& side : ctx.cells) {
-        Cell last = 0;
-        for (Cell& v : side) {
-            if (v == Context<Cell>::kInvalid)
-                v = last;
-            else
-                last = v;
-            maxValue = std::max<unsigned>(maxValue, v);
-        }
-    }
-    const int cellBytes = maxValue <= 0xFF ? 1 : 2;
-    std::vector<std::uint8_t> narrow[COLOR_NB];
-    std::span<const std::uint8_t> spans[COLOR_NB];
-    for (Color c : { WHITE, BLACK }) {
-        if (sizeof(Cell) == std::size_t(cellBytes)) { // little-endian cells are the file's bytes
-            spans[c] = { reinterpret_cast<const std::uint8_t*>(ctx.cells[c].data()),
-                ctx.cells[c].size() * sizeof(Cell) };
-        } else {
-            narrow[c].assign(ctx.cells[c].begin(), ctx.cells[c].end());
-            std::vector<Cell>().swap(ctx.cells[c]);
-            spans[c] = narrow[c];
-        }
-    }
-    writer.add(ctx.metric, cellBytes, spans);
-    stats.cell_bytes = std::max(stats.cell_bytes, cellBytes);
-}
-
-template<class Cell>
-TableStats run(const Material& m, Metric metric, const Children& children, TableWriter& writer,
-    const GenOptions& options) {
-    Context<Cell> ctx(m, metric, options.rules, children, options.progress);
-    std::vector<std::pair<std::string, double>> times;
-    const std::string prefix = metric == Metric::Board ? "board "
-        : metric == Metric::Bia                        ? "bia "
-                                                       : "";
-    auto timed = [&](const char* name, auto&& phase) {
-        const auto start = std::chrono::steady_clock::now();
-        phase();
-        times.emplace_back(prefix + name,
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    };
-    TableStats stats;
-    timed("invalid", [&] { phase_invalid(ctx); });
-    timed("conversions", [&] { phase_conversions(ctx); });
-    timed("mates", [&] { phase_mates(ctx); });
-    timed("iterate", [&] { phase_iterate(ctx); });
-    timed("statistics", [&] { stats = phase_statistics(ctx); });
-    timed("compress", [&] { phase_compress(ctx, writer, stats); });
-    stats.phase_seconds = times;
-    return stats;
-}
-
-// One metric, in 8-bit cells unless a distance needs 16.
-TableStats run_metric(const Material& m, Metric metric, const Tablebase& tables,
-    TableWriter& writer, const GenOptions& options) {
-    const Children children(m, tables, metric, options.rules);
-    if (!options.wide_cells) {
-        try {
-            return run<std::uint8_t>(m, metric, children, writer, options);
-        } catch (const NeedWiderCells&) {
-            // a distance longer than 8-bit cells hold: start again with 16 bits
-        }
-    }
-    return run<std::uint16_t>(m, metric, children, writer, options);
-}
+    const Material& material_;
+    const GenOptions& options_;
+    CountRules rules_;
+    GenIndex gi_;
+    Index index_; // the storage index the file is written in
+    std::vector<Metric> metrics_;
+    Cell base_ = 0;
+    int maxPlies_ = 0;
+    std::array<std::array<std::vector<Cell>, COLOR_NB>, kMaxMetrics> cells_;
+    std::vector<std::uint64_t> levels_; // per block: bit p set = a cell may hold level p
+    std::atomic<int> maxLevel_ { 0 }; // the largest level written so far
+    std::array<std::array<std::unique_ptr<Recipe>, kMaxGenMen + 1>, kMaxGenMen + 1> recipes_;
+};
 
 std::string json_escape(const std::string& s) {
     std::string o;
@@ -557,6 +831,18 @@ std::string json_escape(const std::string& s) {
         o += ch;
     }
     return o;
+}
+
+TableStats run_generation(const Material& m, const Tablebase& tables, TableWriter& writer,
+    const GenOptions& options) {
+    if (!options.wide_cells) {
+        try {
+            return Generation<std::uint8_t>(m, tables, options).run(writer);
+        } catch (const NeedWiderCells&) {
+            // a distance longer than 8-bit cells hold: start again with 16 bits
+        }
+    }
+    return Generation<std::uint16_t>(m, tables, options).run(writer);
 }
 
 } // namespace
@@ -576,86 +862,13 @@ std::vector<Material> build_order(const std::vector<Material>& wanted) {
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options) {
     const auto start = std::chrono::steady_clock::now();
     TableWriter writer(m, encode(options.rules));
-    TableStats stats = run_metric(m, Metric::Dtm, tables, writer, options);
-    if (count_phase(m) == CountPhase::BoardHonour || m.has(BIA)) {
-        // Board's honour or Bia-phase values beside DTM: the counted view comes from them.
-        const Metric counted = m.has(BIA) ? Metric::Bia : Metric::Board;
-        const TableStats board = run_metric(m, counted, tables, writer, options);
-        for (Color c : { WHITE, BLACK }) {
-            stats.side[c].counted_wins = board.side[c].counted_wins;
-            stats.side[c].counted_losses = board.side[c].counted_losses;
-        }
-        stats.counted = true;
-        stats.cell_bytes = std::max(stats.cell_bytes, board.cell_bytes);
-        stats.phase_seconds.insert(
-            stats.phase_seconds.end(), board.phase_seconds.begin(), board.phase_seconds.end());
-    }
+    TableStats stats = run_generation(m, tables, writer, options);
     writer.write(table_path(tables.dir(), m));
     if (options.progress) options.progress->finish();
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::error_code ec;
     stats.file_bytes = std::filesystem::file_size(table_path(tables.dir(), m), ec);
     return stats;
-}
-
-std::uint64_t verify(
-    const Material& m, const Tablebase& tables, std::string* report, Progress* progress) {
-    const Table* table = tables.table(m);
-    if (!table) throw TableError("no table of " + m.name() + " in " + tables.dir());
-    table->make_resident();
-    const Index& index = table->index();
-    std::atomic<std::uint64_t> bad { 0 };
-    std::mutex reportMutex;
-    for (Metric metric : { Metric::Dtm, Metric::Board, Metric::Bia }) {
-        if (!table->has(metric)) continue;
-        const Children children(m, tables, metric, decode_rules(table->rules()));
-        parallel_blocks(index.size(), progress,
-            m.name()
-                + (metric == Metric::Board      ? ": verify board's honour"
-                        : metric == Metric::Bia ? ": verify counted Bia phase"
-                                                : ": verify"),
-            [&](std::uint64_t begin, std::uint64_t end) {
-                for (std::uint64_t i = begin; i < end; ++i) {
-                    Position pos;
-                    if (!index.decode(i, pos)) continue;
-                    for (Color c : { WHITE, BLACK }) {
-                        pos.set_side_to_move(c);
-                        if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
-                        // The value a one-ply search gives: mated or stalemated without moves, else
-                        // the best successor seen from this side.
-                        const MoveList moves = legal_moves(pos);
-                        Value expected = pos.in_check()
-                            ? mated_value(m, metric, decode_rules(table->rules()), c)
-                            : Value::draw();
-                        for (int k = 0; k < moves.size; ++k) {
-                            const Move mv = moves.moves[std::size_t(k)];
-                            const bool conversion = is_conversion(pos, mv);
-                            const auto u = pos.do_move(mv);
-                            // In-table successors are in the table's own orientation.
-                            const Value v = (conversion
-                                    ? children.probe(pos)
-                                    : table->value(metric, pos.side_to_move(), index.encode(pos)))
-                                                .parent();
-                            pos.undo_move(mv, u);
-                            if (k == 0 || better(v, expected)) expected = v;
-                        }
-                        const Value stored = table->value(metric, c, i);
-                        if (stored == expected) continue;
-                        if (bad.fetch_add(1) < 5 && report) {
-                            std::lock_guard lock(reportMutex);
-                            *report += pos.fen()
-                                + (metric == Metric::Board      ? " (board's honour)"
-                                        : metric == Metric::Bia ? " (counted Bia phase)"
-                                                                : "")
-                                + ": stored " + describe(stored) + ", successors give "
-                                + describe(expected) + "\n";
-                        }
-                    }
-                }
-            });
-    }
-    if (progress) progress->finish();
-    return bad;
 }
 
 std::string TableStats::to_json() const {

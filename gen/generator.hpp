@@ -48,7 +48,18 @@ struct GenOptions {
     CountRules rules; // the counting options of the board's honour values
     // Work in 16-bit cells from the start (normally only when 8 bits overflow); for tests.
     bool wide_cells = false;
+    // Debug: re-check every loss the counters find, and every position they leave undecided,
+    // by forward move generation over the cells; a disagreement throws std::logic_error.
+    bool check_counters = false;
 };
+
+// The value of a checkmated position in a metric: lost, except that under counter_mate = draw a
+// mate by the counting (weaker) side during the board count is a draw.
+inline Value mated_value(const Material& m, Metric metric, const CountRules& rules, Color mated) {
+    const bool counterMates = metric == Metric::Board && rules.has(RuleOption::CounterMateDraws)
+        && !rules.has(RuleOption::BoardHonourOff) && m.weaker_side() == ~mated;
+    return counterMates ? Value::draw() : Value::mate_in_plies(0);
+}
 
 // The endings to build for a request, each after every ending it converts into.
 std::vector<Material> build_order(const std::vector<Material>& wanted);
@@ -56,6 +67,11 @@ std::vector<Material> build_order(const std::vector<Material>& wanted);
 // Generates `m` (canonical) into tables.dir(); every ending it converts into must already be
 // there. Throws TableError when one is missing or damaged.
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options);
+
+// Digest of the decoded values of every stored metric of a table, in storage order ("dtm=...
+// board=..."): equal digests mean equal answers whatever the compression or cell width. The
+// golden digests of tests/golden/ were recorded this way from the first generator.
+std::string table_digest(const Table& table);
 
 // Checks every valid position of the written table of `m` against a one-ply search over its
 // moves (conversions read from the smaller tables). Returns the number of positions that

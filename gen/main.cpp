@@ -20,6 +20,9 @@ commands:
                                    and under a fresh count)
   verify (ENDING... | --men N) [--tables DIR] [--threads N]
                                    check written tables against their successors
+  digest (ENDING... | --men N) [--tables DIR]
+                                   a digest of every value a table stores (equal
+                                   digests: equal answers, whatever the file bytes)
   probe "<FEN>" [--json] [--line] [--count pieces:C|board:C] [--tables DIR] [RULES]
                                    distance to mate of a position, the answer
                                    under the count (FEN fields 4-5, --count, or
@@ -48,6 +51,7 @@ int main(int argc, char** argv) {
     if (cmd == "perft") return mktb::cli::perft_command(rest);
     if (cmd == "gen") return mktb::cli::gen_command(rest);
     if (cmd == "verify") return mktb::cli::verify_command(rest);
+    if (cmd == "digest") return mktb::cli::digest_command(rest);
     if (cmd == "probe") return mktb::cli::probe_command(rest);
     std::fprintf(stderr, "mktb: unknown command '%s'\n%s", std::string(cmd).c_str(), kUsage);
     return mktb::cli::kExitBadInput;

@@ -132,6 +132,18 @@ Square transform(int t, Square s) { return apply(t, s); }
 
 int Index::king_pairs(Symmetry s) { return int(king_tables().pairs[int(s)].size()); }
 
+int Index::king_pair_index(Symmetry s, Square wk, Square bk) {
+    return king_tables().index[int(s)][wk][bk];
+}
+
+int Index::king_frame(Symmetry s, Square wk, Square bk) {
+    return king_tables().frame[int(s)][wk][bk];
+}
+
+std::pair<Square, Square> Index::king_pair(Symmetry s, int p) {
+    return king_tables().pairs[int(s)][std::size_t(p)];
+}
+
 Index::Index(const Material& material)
     : kings_(&king_tables())
     , material_(material)
@@ -152,20 +164,14 @@ Index::Index(const Material& material)
         groups_[g - 1].stride = groups_[g].stride * groups_[g].size;
 }
 
-std::uint64_t Index::encode_in_frame(const Position& pos, int t) const {
+std::uint64_t Index::encode_in_frame(Square wk, Square bk, const Square* men, int t) const {
     const auto& kt = *kings_;
-    const int sym = int(symmetry_);
-    std::uint64_t v = std::uint64_t(
-        kt.index[sym][apply(t, pos.king_square(WHITE))][apply(t, pos.king_square(BLACK))]);
+    std::uint64_t v = std::uint64_t(kt.index[int(symmetry_)][apply(t, wk)][apply(t, bk)]);
     for (const Group& g : groups_) {
         int slots[8];
-        int n = 0;
-        for (Bitboard b = pos.pieces(g.color, g.type); b && n < 8;) {
-            int s = apply(t, pop_lsb(b));
-            if (g.type == BIA) s -= bia_base(g.color);
-            slots[n++] = s;
-        }
-        for (int a = 1; a < n; ++a) // insertion sort: a group has at most 4 men
+        const int base = g.type == BIA ? bia_base(g.color) : 0;
+        for (int j = 0; j < g.k; ++j) slots[j] = apply(t, *men++) - base;
+        for (int a = 1; a < g.k; ++a) // insertion sort: a group has at most 4 men
             for (int j = a; j > 0 && slots[j - 1] > slots[j]; --j)
                 std::swap(slots[j - 1], slots[j]);
         v = v * g.size + rank_slots(slots, g.k);
@@ -173,18 +179,25 @@ std::uint64_t Index::encode_in_frame(const Position& pos, int t) const {
     return v;
 }
 
-std::uint64_t Index::encode(const Position& pos) const {
+std::uint64_t Index::encode(Square wk, Square bk, const Square* men) const {
     const auto& kt = *kings_;
-    const Square wk = pos.king_square(WHITE), bk = pos.king_square(BLACK);
     const int t = kt.frame[int(symmetry_)][wk][bk];
-    const std::uint64_t v = encode_in_frame(pos, t);
+    const std::uint64_t v = encode_in_frame(wk, bk, men, t);
     if (symmetry_ == Symmetry::Full8) {
         const Square cwk = apply(t, wk), cbk = apply(t, bk);
         // Both kings on a1-h8: the transposed frame is canonical too; the smaller slot names it.
         if (file_of(cwk) == rank_of(cwk) && file_of(cbk) == rank_of(cbk))
-            return std::min(v, encode_in_frame(pos, kt.transposeAfter[t]));
+            return std::min(v, encode_in_frame(wk, bk, men, kt.transposeAfter[t]));
     }
     return v;
+}
+
+std::uint64_t Index::encode(const Position& pos) const {
+    Square men[16];
+    int n = 0;
+    for (const Group& g : groups_)
+        for (Bitboard b = pos.pieces(g.color, g.type); b && n < 16;) men[n++] = pop_lsb(b);
+    return encode(pos.king_square(WHITE), pos.king_square(BLACK), men);
 }
 
 bool Index::decode(std::uint64_t i, Position& pos) const {
@@ -206,27 +219,6 @@ bool Index::decode(std::uint64_t i, Position& pos) const {
     if (symmetry_ == Symmetry::Full8 && file_of(wk) == rank_of(wk) && file_of(bk) == rank_of(bk))
         return encode(pos) == original;
     return true;
-}
-
-bool Index::frame_is_identity(const Position& pos) const {
-    const Square wk = pos.king_square(WHITE), bk = pos.king_square(BLACK);
-    if (kings_->index[int(symmetry_)][wk][bk] < 0) return false;
-    return symmetry_ != Symmetry::Full8 || file_of(wk) != rank_of(wk) || file_of(bk) != rank_of(bk);
-}
-
-int Index::group_of(Color c, PieceType pt) const {
-    for (std::size_t g = 0; g < groups_.size(); ++g)
-        if (groups_[g].color == c && groups_[g].type == pt) return int(g);
-    return -1;
-}
-
-std::uint64_t Index::group_rank(const Position& pos, int g) const {
-    const Group& gr = groups_[std::size_t(g)];
-    int slots[8];
-    int n = 0;
-    const int base = gr.type == BIA ? bia_base(gr.color) : 0;
-    for (Bitboard b = pos.pieces(gr.color, gr.type); b && n < 8;) slots[n++] = pop_lsb(b) - base;
-    return rank_slots(slots, gr.k);
 }
 
 int Index::orbit_size(const Position& pos) const {

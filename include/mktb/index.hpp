@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "mktb/material.hpp"
@@ -29,24 +30,24 @@ public:
 
     // The slot of a board of this material in the table's orientation (any side to move).
     std::uint64_t encode(const Position& pos) const;
+    // The same from squares: the kings', then the men's listed group by group in group order
+    // (any order within a group), in any orientation the symmetry allows. The generator's
+    // fast path: no Position is built.
+    std::uint64_t encode(Square wk, Square bk, const Square* men) const;
     // Puts the board of slot i on an empty `pos` (side to move untouched). False when the slot
     // is no board; `pos` is then unspecified.
     bool decode(std::uint64_t i, Position& pos) const;
     // How many distinct boards the slot's board stands for (its orbit under the symmetry).
     int orbit_size(const Position& pos) const;
 
-    // Incremental encoding, for the generator's inner loops. When a board's king pair is in its
-    // canonical form and not on the diagonal residue (frame_is_identity), moving one man of
-    // group g changes one digit only:
-    //   slot' = slot + (group_rank(after, g) - group_rank(before, g)) * stride(g).
-    bool frame_is_identity(const Position& pos) const;
-    int group_of(Color c, PieceType pt) const; // -1 for the kings
-    std::uint64_t group_rank(const Position& pos, int g) const;
-    std::uint64_t stride(int g) const { return groups_[std::size_t(g)].stride; }
-    std::size_t groups() const { return groups_.size(); }
-
     // The number of canonical king pairs of a symmetry (462 or 1806).
     static int king_pairs(Symmetry s);
+    // The canonical king pairs, for the generator's own index: the number of a canonical pair
+    // (-1 when (wk, bk) is not canonical or the kings touch), the transform that brings a pair
+    // to canonical form, and the squares of pair p.
+    static int king_pair_index(Symmetry s, Square wk, Square bk);
+    static int king_frame(Symmetry s, Square wk, Square bk);
+    static std::pair<Square, Square> king_pair(Symmetry s, int p);
 
 private:
     struct Group {
@@ -57,7 +58,7 @@ private:
         std::uint64_t size; // C(squares, k)
         std::uint64_t stride; // product of the sizes of the groups after this one
     };
-    std::uint64_t encode_in_frame(const Position& pos, int transform) const;
+    std::uint64_t encode_in_frame(Square wk, Square bk, const Square* men, int transform) const;
 
 public:
     struct KingTables; // canonical king pairs of both symmetries (index.cpp), built once
