@@ -87,7 +87,7 @@ private:
     std::array<std::array<std::uint8_t, 64>, 64> frame_ {};
     std::array<std::array<Square, 64>, 8> transform_ {};
     std::vector<std::pair<Square, Square>> pairs_;
-    std::vector<bool> residue_;
+    std::vector<std::uint8_t> residue_; // per king pair: both kings on a1-h8 (8-fold group)
 };
 
 } // namespace mktb

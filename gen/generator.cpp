@@ -588,9 +588,13 @@ private:
                                         continue;
                                     }
                                     if (!is_counter(cur)) continue;
-                                    GenBoard p = b;
-                                    (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
+                                    auto pred = [&, j = j, o = o] {
+                                        GenBoard p = b;
+                                        (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
+                                        return p;
+                                    };
                                     if (gi_.residue(q)) {
+                                        const GenBoard p = pred();
                                         if (const auto l = forward_loss(p, them, k, n)) {
                                             a.store(code(*l), std::memory_order_relaxed);
                                             note(q, *l);
@@ -598,6 +602,7 @@ private:
                                         continue;
                                     }
                                     if (a.fetch_sub(1, std::memory_order_relaxed) != 1) continue;
+                                    const GenBoard p = pred();
                                     const int l = loss_plies(p, them, k, n);
                                     if (options_.check_counters) check_loss(p, them, k, n, l);
                                     a.store(code(l), std::memory_order_relaxed);

@@ -1,0 +1,161 @@
+// test_generator.cpp - the generator on the generation index against values recorded before the
+// rewrite (tests/golden/digests.txt: every 4-men ending under the default rules and under each
+// rule option), its debug mode (every loss a counter finds re-checked by forward move
+// generation), and the cases most likely to break it: stalemate, positions whose only moves are
+// captures, both kings on a1-h8 (the diagonal residue of the 8-fold symmetry) and Bia
+// promotions, checked by hand or by fairy-stockfish.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+#include "mktb/movegen.hpp"
+#include "support/engine.hpp"
+#include "support/random_positions.hpp"
+#include "support/tables.hpp"
+
+using namespace mktb;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Golden digests by rule set ("default", or the option changed, "counter_mate=draw") and ending.
+std::map<std::string, std::map<std::string, std::string>> golden_digests() {
+    std::ifstream in(MKTB_GOLDEN_DIGESTS);
+    REQUIRE(in);
+    std::map<std::string, std::map<std::string, std::string>> golden;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream ls(line);
+        std::string rules, ending, digest;
+        ls >> rules >> ending;
+        std::getline(ls, digest);
+        golden[rules][ending] = digest.substr(1);
+    }
+    return golden;
+}
+
+// Copies the tables `m` converts into from the 4-men fixture into `dir`.
+void copy_children(const Material& m, const std::string& dir) {
+    for (const Material& c : m.children())
+        if (!fs::exists(table_path(dir, c)))
+            fs::copy_file(table_path(test::tables_up_to_4_men(), c), table_path(dir, c));
+}
+
+} // namespace
+
+TEST_CASE("Default rules: every 4-men table has the first generator's values", "[gen][golden]") {
+    const auto golden = golden_digests().at("default");
+    const Tablebase tables(test::tables_up_to_4_men());
+    REQUIRE(golden.size() == all_materials(4).size());
+    for (const Material& m : all_materials(4)) {
+        INFO(m.name());
+        CHECK(table_digest(*tables.table(m)) == golden.at(m.name()));
+    }
+}
+
+TEST_CASE("Each rule option: every 4-men table has the first generator's values", "[gen][golden]") {
+    const auto golden = golden_digests();
+    int sets = 0;
+    for (const auto& [rules, endings] : golden) {
+        if (rules == "default") continue;
+        const auto eq = rules.find('=');
+        GenOptions options;
+        REQUIRE(set_rule_option(options.rules, rules.substr(0, eq), rules.substr(eq + 1)).empty());
+        const std::string dir = test::temp_dir("golden-" + rules.substr(0, eq));
+        const Tablebase tables(dir);
+        for (const Material& m : build_order(all_materials(4))) generate(m, tables, options);
+        for (const auto& [name, digest] : endings) {
+            INFO(rules << " " << name);
+            CHECK(table_digest(*tables.table(test::material(name.c_str()))) == digest);
+        }
+        fs::remove_all(dir);
+        ++sets;
+    }
+    CHECK(sets == 5);
+}
+
+TEST_CASE("Debug mode: every loss a counter finds agrees with forward move generation", "[gen]") {
+    const auto golden = golden_digests().at("default");
+    const std::string dir = test::temp_dir("check-counters");
+    GenOptions options;
+    options.check_counters = true;
+    // The 8-fold residue (KRvKR, KRRvK), identical men (KSSvK, KRRvK), Bia pushes and
+    // promotions for both sides (KSPvK, KPvKP), captures that bare or not (KNvKM).
+    for (const char* name : { "KRvKR", "KRRvK", "KSSvK", "KSPvK", "KPvKP", "KNvKM" }) {
+        const Material m = test::material(name);
+        copy_children(m, dir);
+        INFO(name);
+        CHECK_NOTHROW(generate(m, Tablebase(dir), options));
+        CHECK(table_digest(*Tablebase(dir).table(m)) == golden.at(name));
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("Stalemate is a draw; a position whose only move is a capture is valued by it", "[gen]") {
+    const Tablebase tables(test::tables_up_to_4_men());
+    // Black's king on a8 has no move (a7 and b8 are the Ruea's, b7 the White king guards) and
+    // is not in check: stalemate, a draw by spec section 1.
+    const Position stalemate = Position::from_fen("k7/1R6/2K5/8/8/8/8/8 b - - 0 1");
+    REQUIRE(legal_moves(stalemate).size == 0);
+    REQUIRE_FALSE(stalemate.in_check());
+    CHECK(tables.probe(stalemate)->is_draw());
+    // Without the guard the only move is Kxb7, which leaves bare kings: a draw.
+    const Position onlyCapture = Position::from_fen("k7/1R6/8/8/8/8/8/K7 b - - 0 1");
+    const MoveList moves = legal_moves(onlyCapture);
+    REQUIRE(moves.size == 1);
+    REQUIRE_FALSE(onlyCapture.empty(to_sq(moves.moves[0])));
+    CHECK(tables.probe(onlyCapture)->is_draw());
+    // In check from the Ruea, Black's only move is Kxa7 (b8 and b7 are the White king's, the
+    // Ruea is unguarded), into K+Met vs K: a draw.
+    const Position onlyCapture2 = Position::from_fen("k7/R1K5/8/8/8/8/8/7M b - - 0 1");
+    REQUIRE(legal_moves(onlyCapture2).size == 1);
+    CHECK(tables.probe(onlyCapture2)->is_draw());
+}
+
+TEST_CASE("Both kings on a1-h8 and Bia promotions: distances agree with fairy-stockfish",
+    "[gen][oracle]") {
+    const Tablebase tables(test::tables_up_to_4_men());
+    test::Engine engine(test::engine_path());
+    const std::string ini
+        = (fs::temp_directory_path() / ("mktb-makruknc2-" + std::to_string(getpid()) + ".ini"))
+              .string();
+    std::ofstream(ini) << "[makruknc:makruk]\ncountingRule = none\n";
+    engine.send("setoption name VariantPath value " + ini);
+    engine.send("setoption name UCI_Variant value makruknc");
+    engine.send("isready");
+    while (engine.read_line() != "readyok") { }
+    auto diagonal = [](Square s) { return file_of(s) == rank_of(s); };
+    test::Rng rng(2026);
+    int proofs = 0;
+    struct Case {
+        const char* name;
+        bool residue; // both kings on a1-h8 (8-fold endings), else any position
+    };
+    for (const Case& e : { Case { "KRvKN", true }, Case { "KRvKM", true }, Case { "KNMvK", true },
+             Case { "KRRvK", true }, Case { "KSPvK", false }, Case { "KRvKP", false },
+             Case { "KPPvK", false } }) {
+        const Index index(test::material(e.name));
+        for (int n = 0; n < 12;) {
+            const Position pos = test::random_position_of(rng, index);
+            if (e.residue && !(diagonal(pos.king_square(WHITE)) && diagonal(pos.king_square(BLACK))))
+                continue;
+            const Value ours = *tables.probe(pos);
+            if ((ours.is_draw() || std::abs(ours.mate_in_moves()) > 10) && rng() % 4) continue;
+            ++n;
+            const std::optional<int> mate = engine.mate_score(pos.fen(), 150000);
+            INFO(e.name << " " << pos.fen() << ": ours " << describe(ours));
+            if (!mate) continue;
+            ++proofs;
+            // A proof of mate in M: our distance is at most M, for the same side.
+            REQUIRE_FALSE(ours.is_draw());
+            REQUIRE(ours.is_win() == (*mate > 0));
+            REQUIRE(std::abs(ours.mate_in_moves()) <= std::abs(*mate));
+        }
+    }
+    fs::remove(ini);
+    CHECK(proofs >= 15); // the comparison must not be vacuous (21 with this seed)
+}
