@@ -59,11 +59,12 @@ public:
     // The slot of board b (slot i, in canonical frame) with king c moved to `to`: the pair
     // replaced when the new pair is canonical as it stands and off the residue.
     std::uint64_t with_king(std::uint64_t i, const GenBoard& b, Color c, Square to) const {
-        GenBoard a = b;
-        a.king[c] = to;
-        const int p = pairIndex_[std::size_t(a.king[WHITE])][std::size_t(a.king[BLACK])];
+        const Square wk = c == WHITE ? to : b.king[WHITE], bk = c == BLACK ? to : b.king[BLACK];
+        const int p = pairIndex_[std::size_t(wk)][std::size_t(bk)];
         if (p >= 0 && !residue_[std::size_t(p)])
             return std::uint64_t(p) << fieldBits_ | (i & ((std::uint64_t(1) << fieldBits_) - 1));
+        GenBoard a = b;
+        a.king[c] = to;
         return encode(a);
     }
     // Both kings on a1-h8 under the 8-fold group: the slot's board may equal its reflection.

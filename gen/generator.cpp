@@ -203,15 +203,20 @@ private:
     Cell& cell(int k, Color c, std::uint64_t i) { return cells_[k][c][i]; }
 
     // A value written for level p: its block is scanned at level p, and the loop runs that far.
-    void note(std::uint64_t i, int p) {
-        if (!levels_.empty()) {
-            auto& word = levels_[(i >> kBlockShift) * 4 + std::size_t(p >> 6)];
-            const std::uint64_t bit = std::uint64_t(1) << (p & 63);
-            std::atomic_ref<std::uint64_t> a(word);
-            if (!(a.load(std::memory_order_relaxed) & bit)) a.fetch_or(bit, std::memory_order_relaxed);
-        }
+    void mark_block(std::uint64_t i, int p) {
+        if (levels_.empty()) return;
+        auto& word = levels_[(i >> kBlockShift) * 4 + std::size_t(p >> 6)];
+        const std::uint64_t bit = std::uint64_t(1) << (p & 63);
+        std::atomic_ref<std::uint64_t> a(word);
+        if (!(a.load(std::memory_order_relaxed) & bit)) a.fetch_or(bit, std::memory_order_relaxed);
+    }
+    void note_level(int p) {
         int cur = maxLevel_.load(std::memory_order_relaxed);
         while (cur < p && !maxLevel_.compare_exchange_weak(cur, p)) { }
+    }
+    void note(std::uint64_t i, int p) {
+        mark_block(i, p);
+        note_level(p);
     }
 
     // ---- setup ----
@@ -312,22 +317,30 @@ private:
     // king), conv(j, to, captured, promotes) for conversions. When `fast` (only the count of
     // in-table moves is wanted), the moves of a man that cannot be pinned are counted in bulk
     // into *bulk instead of visited.
-    // With no InTable visitor (nullptr), only conversions are generated.
+    // With no InTable visitor (nullptr), only conversions are generated (and inCheck is not set).
     template<class InTable, class Conv>
     void moves(const GenBoard& b, Color c, Bitboard occ, bool& inCheck, InTable&& fn, Conv&& conv,
         int* bulk = nullptr) const {
         constexpr bool quiets = !std::is_same_v<std::decay_t<InTable>, std::nullptr_t>;
         const Bitboard theirs = pieces(b, ~c);
         const Square ksq = b.king[c];
-        inCheck = attacked(b, ksq, ~c, occ);
+        inCheck = quiets && attacked(b, ksq, ~c, occ);
         // Men on a line between our king and an enemy Ruea may be pinned: checked one by one.
         Bitboard pinLines = 0;
-        for (int j = 0; j < gi_.men(); ++j)
+        for (int j = 0; quiets && j < gi_.men(); ++j)
             if (gi_.color(j) == ~c && gi_.type(j) == RUEA) {
                 const Square r = b.man[std::size_t(j)];
                 if (file_of(r) == file_of(ksq) || rank_of(r) == rank_of(ksq))
                     pinLines |= between_bb(ksq, r);
             }
+        // Squares the enemy attacks with our king lifted off: where it may step without capturing.
+        auto danger = [&] {
+            const Bitboard o = occ ^ square_bb(ksq);
+            Bitboard d = attacks_bb(~c, KHUN, b.king[~c]);
+            for (int j = 0; j < gi_.men(); ++j)
+                if (gi_.color(j) == ~c) d |= attacks_bb(~c, gi_.type(j), b.man[std::size_t(j)], o);
+            return d;
+        };
         auto legal = [&](Square from, Square to, int captured) {
             const Bitboard o = (occ ^ square_bb(from)) | square_bb(to);
             GenBoard a = b;
@@ -345,7 +358,9 @@ private:
             Bitboard promo = 0;
             if (pt == BIA) promo = quiet & kPromotionRankBB[c], quiet &= ~promo;
             if constexpr (quiets) {
-                if (bulk && j >= 0 && !inCheck && !(pinLines & square_bb(s)))
+                if (bulk && j < 0)
+                    *bulk += popcount(quiet & ~danger());
+                else if (bulk && !inCheck && !(pinLines & square_bb(s)))
                     *bulk += popcount(quiet);
                 else
                     for (Bitboard q = quiet; q;) {
@@ -544,12 +559,14 @@ private:
         for (int n = 0; n <= maxLevel_.load(); ++n) {
             const Cell want = code(n);
             const bool lost = n % 2 == 0; // cells holding n plies: the side to move is mated
+            const Cell win = lost ? code(n + 1) : Cell(0); // what a loss makes its predecessors
             parallel_blocks(gi_.size(), options_.progress,
                 material_.name() + ": iterate, mate distance " + std::to_string(n) + " plies",
                 [&](std::uint64_t block, std::uint64_t begin, std::uint64_t end) {
                     if (!levels_.empty()
                         && !(levels_[block * 4 + std::size_t(n >> 6)] >> (n & 63) & 1))
                         return;
+                    bool wroteWin = false;
                     for (std::uint64_t i = find(begin, end, want); i < end; i = find(i + 1, end, want)) {
                         GenBoard b;
                         bool decoded = false, symmetric = false;
@@ -568,74 +585,91 @@ private:
                             // reads then overlap instead of waiting one by one.
                             UnMove preds[kMaxUnMoves];
                             const int np = unmoves(i, b, them, symmetric, preds);
-                            for (int u = 0; u < np; ++u)
-                                for (int k = 0; k < metrics; ++k)
-                                    if (mask >> k & 1) __builtin_prefetch(&cells_[k][them][preds[u].slot], 1);
-                            for (int u = 0; u < np; ++u) {
-                                const auto [q, j, o] = preds[u];
-                                for (int k = 0; k < metrics; ++k) {
-                                    if (!(mask >> k & 1)) continue;
-                                    Cell& x = cell(k, them, q);
-                                    std::atomic_ref<Cell> a(x);
-                                    const Cell cur = a.load(std::memory_order_relaxed);
-                                    if (cur == kInvalid) continue;
-                                    if (lost) {
-                                        if (is_counter(cur)
-                                            || (is_value(cur) && (plies(cur) & 1) && plies(cur) > n + 1)) {
-                                            a.store(code(n + 1), std::memory_order_relaxed);
-                                            note(q, n + 1);
-                                        }
-                                        continue;
-                                    }
-                                    if (!is_counter(cur)) continue;
-                                    auto pred = [&, j = j, o = o] {
-                                        GenBoard p = b;
-                                        (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
-                                        return p;
-                                    };
-                                    if (gi_.residue(q)) {
-                                        const GenBoard p = pred();
-                                        if (const auto l = forward_loss(p, them, k, n)) {
-                                            a.store(code(*l), std::memory_order_relaxed);
-                                            note(q, *l);
-                                        }
-                                        continue;
-                                    }
-                                    if (a.fetch_sub(1, std::memory_order_relaxed) != 1) continue;
-                                    const GenBoard p = pred();
-                                    const int l = loss_plies(p, them, k, n);
-                                    if (options_.check_counters) check_loss(p, them, k, n, l);
-                                    a.store(code(l), std::memory_order_relaxed);
-                                    note(q, l);
-                                }
+                            for (int k = 0; k < metrics; ++k) {
+                                if (!(mask >> k & 1)) continue;
+                                Cell* const x = cells_[k][them].data();
+                                for (int u = 0; u < np; ++u) __builtin_prefetch(x + preds[u].slot, 1);
+                            }
+                            for (int k = 0; k < metrics; ++k) {
+                                if (!(mask >> k & 1)) continue;
+                                Cell* const x = cells_[k][them].data();
+                                if (lost)
+                                    wroteWin |= mark_won(x, preds, np, win, n + 1);
+                                else
+                                    lose_one_move(x, preds, np, b, them, k, n);
                             }
                         }
                     }
+                    if (wroteWin) note_level(n + 1);
                 });
         }
         if (options_.check_counters) check_undecided();
+    }
+
+    // Predecessors of a lost cell: won in `level` plies unless won faster already. Every
+    // writer writes the same value, so plain (relaxed) stores suffice.
+    bool mark_won(Cell* x, const UnMove* preds, int np, Cell win, int level) {
+        bool wrote = false;
+        for (int u = 0; u < np; ++u) {
+            const std::uint64_t q = preds[u].slot;
+            std::atomic_ref<Cell> a(x[q]);
+            const Cell cur = a.load(std::memory_order_relaxed);
+            const bool counter = Cell(cur - 1) < Cell(base_ - 1);
+            const bool slowerWin = cur > win && cur != kInvalid && ((cur - base_) & 1);
+            if (counter || slowerWin) {
+                a.store(win, std::memory_order_relaxed);
+                mark_block(q, level);
+                wrote = true;
+            }
+        }
+        return wrote;
+    }
+
+    // Predecessors of a won cell: one move fewer not known to lose; the decrement that
+    // reaches 0 writes the loss. Residue cells are checked forward instead (see the top).
+    void lose_one_move(Cell* x, const UnMove* preds, int np, const GenBoard& b, Color them, int k, int n) {
+        for (int u = 0; u < np; ++u) {
+            const auto [q, j, o] = preds[u];
+            std::atomic_ref<Cell> a(x[q]);
+            if (!is_counter(a.load(std::memory_order_relaxed))) continue;
+            GenBoard p = b;
+            if (gi_.residue(q)) {
+                (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
+                if (const auto l = forward_loss(p, them, k, n)) {
+                    a.store(code(*l), std::memory_order_relaxed);
+                    note(q, *l);
+                }
+                continue;
+            }
+            if (a.fetch_sub(1, std::memory_order_relaxed) != 1) continue;
+            (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
+            const int l = loss_plies(p, them, k, n);
+            if (options_.check_counters) check_loss(p, them, k, n, l);
+            a.store(code(l), std::memory_order_relaxed);
+            note(q, l);
+        }
     }
 
     // The first slot of [i, end) whose cell holds `want` in any metric and side, or end.
     std::uint64_t find(std::uint64_t i, std::uint64_t end, Cell want) const {
         const int metrics = int(metrics_.size());
         if constexpr (sizeof(Cell) == 1) {
-            // Eight cells at a time: a byte equal to `want` makes (x ^ pattern) hold a zero
-            // byte, which the classic has-zero-byte test detects.
-            constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-            const std::uint64_t pattern = ones * want;
-            for (; i < end && (i & 7); ++i)
+            // Sixteen cells at a time (SSE2 through GCC's vector extension).
+            using V = std::uint8_t __attribute__((vector_size(16)));
+            const V pattern = V {} + want;
+            for (; i < end && (i & 15); ++i)
                 if (holds(i, want)) return i;
-            for (; i + 8 <= end; i += 8) {
-                std::uint64_t any = 0;
+            for (; i + 16 <= end; i += 16) {
+                V any {};
                 for (int k = 0; k < metrics; ++k)
                     for (Color c : { WHITE, BLACK }) {
-                        std::uint64_t w;
-                        std::memcpy(&w, &cells_[k][c][i], 8);
-                        w ^= pattern;
-                        any |= (w - ones) & ~w & highs;
+                        V x;
+                        std::memcpy(&x, &cells_[k][c][i], 16);
+                        any |= V(x == pattern);
                     }
-                if (any) break;
+                std::uint64_t w[2];
+                std::memcpy(w, &any, 16);
+                if (w[0] | w[1]) break;
             }
         }
         for (; i < end; ++i)

@@ -95,7 +95,7 @@ TEST_CASE("Debug mode: every loss a counter finds agrees with forward move gener
     fs::remove_all(dir);
 }
 
-TEST_CASE("Stalemate is a draw; a position whose only move is a capture is valued by it", "[gen]") {
+TEST_CASE("Stalemate is a draw, and a position whose only move is a capture is valued by it", "[gen]") {
     const Tablebase tables(test::tables_up_to_4_men());
     // Black's king on a8 has no move (a7 and b8 are the Ruea's, b7 the White king guards) and
     // is not in check: stalemate, a draw by spec section 1.
