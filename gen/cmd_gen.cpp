@@ -1,5 +1,6 @@
 // cmd_gen.cpp - `mktb gen` (generate endings, smaller ones first, with statistics) and
 // `mktb verify` (check a written table against its successors).
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <tbb/global_control.h>
 
 #include "cli.hpp"
+#include "gen_index.hpp"
 #include "generator.hpp"
 
 namespace mktb::cli {
@@ -186,11 +188,20 @@ int gen_command(std::span<const std::string_view> args) {
         return kExitBadInput;
     }
     Progress progress;
+    // The work of each ending, for the run's ETA: its generation cells times its metrics.
+    std::vector<double> work;
+    for (const Material& m : order)
+        work.push_back(double(GenIndex(m).size())
+            * (m.has(BIA) || count_phase(m) == CountPhase::BoardHonour ? 2 : 1));
+    progress.start_run(work);
     const Tablebase tables(o.tables);
     print_header();
-    for (const Material& m : order) {
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const Material& m = order[k];
         Row rows[2];
+        progress.start_job(k);
         if (current_format(table_path(o.tables, m))) { // on disk: skipped, not checked
+            progress.skip_job(k);
             if (read_rows(stats_path(o.tables, m), rows))
                 print_rows(m.name(), rows);
             else
@@ -202,10 +213,13 @@ int gen_command(std::span<const std::string_view> args) {
             go.progress = &progress;
             go.rules = o.rules;
             const TableStats stats = generate(m, tables, go);
-            const std::string json = stats.to_json();
             const std::string path = stats_path(o.tables, m), tmp = path + ".tmp";
-            std::ofstream(tmp) << json;
-            std::filesystem::rename(tmp, path);
+            if (!(std::ofstream(tmp) << stats.to_json()).flush()) {
+                std::filesystem::remove(tmp, ec);
+                throw TableError("cannot write " + tmp + ": " + std::strerror(errno));
+            }
+            std::filesystem::rename(tmp, path, ec);
+            if (ec) throw TableError("cannot rename " + tmp + ": " + ec.message());
             if (!read_rows(path, rows)) throw TableError(path + ": cannot be read back");
             print_rows(m.name(), rows);
             std::fflush(stdout);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mktb {
 
@@ -18,6 +19,13 @@ public:
     void advance(std::uint64_t units);
     // Ends the line on a terminal.
     void finish();
+
+    // A run of many jobs (`mktb gen --men 5`): the line starts with the job's number, the share
+    // of the whole run's work done and the run's ETA. `work` is the jobs' weights; the ETA is
+    // measured on the jobs done in this run (skipped ones count as done, not as speed).
+    void start_run(std::vector<double> work);
+    void start_job(std::size_t job); // job `job` starts now
+    void skip_job(std::size_t job); // job `job` was already done
     bool enabled() const { return enabled_; }
 
 private:
@@ -28,6 +36,10 @@ private:
     std::atomic<std::uint64_t> done_ { 0 };
     std::atomic<std::int64_t> lastDraw_ { 0 };
     std::chrono::steady_clock::time_point start_;
+    std::vector<double> runWork_;
+    double runDone_ = 0, runSkipped_ = 0, runTotal_ = 0;
+    std::size_t job_ = 0;
+    std::chrono::steady_clock::time_point runStart_;
 };
 
 } // namespace mktb

@@ -115,7 +115,11 @@ void TableWriter::write(const std::string& path) const {
     // Whole or not at all: stream into a temporary file beside the target, then rename it.
     const std::string tmp = path + ".tmp";
     {
+        errno = 0;
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f)
+            throw TableError("cannot create " + tmp + ": "
+                + (errno ? std::strerror(errno) : "unknown error"));
         std::uint64_t sum = checksum64({});
         auto put = [&](const void* data, std::size_t n) {
             const auto* bytes = static_cast<const std::uint8_t*>(data);
@@ -129,14 +133,18 @@ void TableWriter::write(const std::string& path) const {
         for (const auto* frame : blocks) put(frame->data(), frame->size());
         f.write(reinterpret_cast<const char*>(&sum), sizeof sum);
         f.flush();
+        const int error = errno;
+        f.close();
         if (!f) {
             std::remove(tmp.c_str());
-            throw TableError(tmp + ": write failed (disk full?)");
+            throw TableError("cannot write " + tmp + ": "
+                + (error ? std::strerror(error) : "write failed") + "; no table was written");
         }
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int error = errno;
         std::remove(tmp.c_str());
-        throw TableError(path + ": rename failed");
+        throw TableError("cannot rename " + tmp + " to " + path + ": " + std::strerror(error));
     }
 }
 

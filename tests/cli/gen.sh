@@ -1,0 +1,72 @@
+#!/bin/sh
+# tests/cli/gen.sh MKTB GOLDEN - `mktb gen` when things go wrong:
+#  - killed (SIGKILL) in the middle of a 4-men run, a second run loses at most the ending that was
+#    in progress: the tables finished before are kept as they are, and every table then has the
+#    golden values of the first generator (tests/golden/digests.txt);
+#  - a full disk (a file size limit: the same failed write, and it needs no root) stops with a
+#    message naming the file and leaves no table and no temporary file behind; so does a small
+#    tmpfs when this user may mount one;
+#  - a tables directory that cannot be created is named in the message, exit code 2.
+set -u
+mktb=$1
+golden=$2
+dir=$(mktemp -d /tmp/mktb-gen-test.XXXXXX)
+trap 'umount "$dir/small" 2>/dev/null; rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export MKTB_NO_PROGRESS=1
+
+# 1. Kill in the middle, run again.
+"$mktb" gen --men 4 --tables "$dir/t" > /dev/null 2>&1 &
+pid=$!
+# Wait until a third of the endings are on disk, then kill without warning.
+while [ "$(ls "$dir/t" 2>/dev/null | grep -c '\.mktb$')" -lt 12 ]; do
+  kill -0 $pid 2>/dev/null || fail "gen ended before it could be killed"
+  sleep 0.05
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+before=$(ls "$dir/t" | grep -c '\.mktb$')
+[ "$before" -lt 35 ] || fail "the run was not interrupted"
+stat -c '%n %Y %s' "$dir"/t/*.mktb > "$dir/kept"
+"$mktb" gen --men 4 --tables "$dir/t" > "$dir/second.txt" || fail "the second run failed"
+stat -c '%n %Y %s' $(cut -d' ' -f1 "$dir/kept") | diff "$dir/kept" - \
+  || fail "tables finished before the kill were generated again"
+ls "$dir/t" | grep -q '\.tmp$' && fail "temporary files left behind"
+"$mktb" digest --men 4 --tables "$dir/t" | sed 's/^/default /' > "$dir/digests"
+[ "$(wc -l < "$dir/digests")" -eq 35 ] || fail "not every 4-men table is there"
+while read -r line; do
+  grep -qxF "$line" "$golden" || fail "after the interrupted run, not the golden values: $line"
+done < "$dir/digests"
+echo "killed with $before of 35 tables on disk; the second run kept them and finished the rest"
+
+# 2. A full disk: the table of KRvKR (about 1 MB) does not fit under a 100 KB file size limit.
+mkdir -p "$dir/full"
+for t in KRvK; do cp "$dir/t/$t.mktb" "$dir/full/"; done
+out=$( (ulimit -f 100; trap '' XFSZ; "$mktb" gen KRvKR --tables "$dir/full") 2>&1 >/dev/null)
+code=$?
+[ $code -eq 1 ] || fail "full disk: exit code $code, expected 1 ($out)"
+echo "$out" | grep -q "cannot write .*KRvKR.mktb.tmp: File too large; no table was written" \
+  || fail "full disk: unclear message: $out"
+[ ! -e "$dir/full/KRvKR.mktb" ] && [ ! -e "$dir/full/KRvKR.mktb.tmp" ] \
+  || fail "full disk: a partial table was left"
+echo "full disk: $out"
+if mkdir -p "$dir/small" && mount -t tmpfs -o size=200k tmpfs "$dir/small" 2>/dev/null; then
+  cp "$dir/t/KRvK.mktb" "$dir/small/"
+  out=$("$mktb" gen KRvKR --tables "$dir/small" 2>&1 >/dev/null)
+  code=$?
+  [ $code -eq 1 ] || fail "tmpfs: exit code $code, expected 1"
+  echo "$out" | grep -q "No space left on device" || fail "tmpfs: unclear message: $out"
+  ls "$dir/small" | grep -q 'KRvKR' && fail "tmpfs: a partial table was left"
+  echo "small tmpfs: $out"
+else
+  echo "small tmpfs: not tested (this user cannot mount one)"
+fi
+
+# 3. A tables directory that cannot be created (its parent is a file).
+touch "$dir/file"
+out=$("$mktb" gen KRvK --tables "$dir/file/tables" 2>&1)
+code=$?
+[ $code -eq 2 ] || fail "bad directory: exit code $code, expected 2"
+echo "$out" | grep -q "cannot create $dir/file/tables" || fail "bad directory: unclear message: $out"
+echo "bad directory: $out"
+echo "ok"
