@@ -38,7 +38,8 @@ GenIndex::GenIndex(const Material& m)
         fieldBits_ += type_[std::size_t(j)] == BIA ? 5 : 6;
     }
     for (int t = 0; t < 8; ++t)
-        for (int s = 0; s < 64; ++s) transform_[std::size_t(t)][std::size_t(s)] = transform(t, Square(s));
+        for (int s = 0; s < 64; ++s)
+            transform_[std::size_t(t)][std::size_t(s)] = transform(t, Square(s));
     for (int wk = 0; wk < 64; ++wk)
         for (int bk = 0; bk < 64; ++bk) {
             pairIndex_[std::size_t(wk)][std::size_t(bk)]
@@ -57,7 +58,9 @@ GenIndex::GenIndex(const Material& m)
 
 void GenIndex::sort_groups(GenBoard& b) const {
     for (int j = 1; j < men_; ++j) // insertion sort within each group (at most 3 men)
-        for (int k = j; k > groupFirst_[std::size_t(k)] && b.man[std::size_t(k - 1)] > b.man[std::size_t(k)]; --k)
+        for (int k = j;
+             k > groupFirst_[std::size_t(k)] && b.man[std::size_t(k - 1)] > b.man[std::size_t(k)];
+             --k)
             std::swap(b.man[std::size_t(k - 1)], b.man[std::size_t(k)]);
 }
 

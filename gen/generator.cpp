@@ -39,10 +39,10 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <type_traits>
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
+#include <type_traits>
 
 #include "gen_index.hpp"
 
@@ -163,7 +163,11 @@ public:
             // An upper bound on the in-table moves of a side, + 1 for a drawing conversion.
             int n = 8;
             for (PieceType pt : kNameOrder) {
-                const int each = pt == RUEA ? 14 : pt == MA ? 8 : pt == KHON ? 5 : pt == MET ? 4 : 1;
+                const int each = pt == RUEA ? 14
+                    : pt == MA              ? 8
+                    : pt == KHON            ? 5
+                    : pt == MET             ? 4
+                                            : 1;
                 n += each * (m.count[c][pt] + (pt == MET ? m.count[c][BIA] : 0));
             }
             maxMoves = std::max(maxMoves, n + 1);
@@ -279,8 +283,8 @@ private:
                 const unsigned cells = 1u << (8 * r->table->cell_bytes(m));
                 read.value[stm].resize(cells);
                 for (unsigned v = 0; v < cells; ++v)
-                    read.value[stm][v] = conversion_value(
-                        metrics_[k], canon, Value::from_cell(v), stm, rules_, m);
+                    read.value[stm][v]
+                        = conversion_value(metrics_[k], canon, Value::from_cell(v), stm, rules_, m);
             }
         }
         return r;
@@ -480,7 +484,8 @@ private:
     };
     // The predecessors of board b (slot i) whose side `mover` made the last move, into out;
     // returns their number.
-    int unmoves(std::uint64_t i, const GenBoard& b, Color mover, bool symmetric, UnMove* out) const {
+    int unmoves(
+        std::uint64_t i, const GenBoard& b, Color mover, bool symmetric, UnMove* out) const {
         const Bitboard occ = occupancy(b, gi_.men());
         int n = 0;
         // A board equal to its reflection: of each mirrored pair of un-moves, only one.
@@ -498,7 +503,9 @@ private:
             }
         }
         const Square ks = b.king[mover];
-        for (Bitboard f = attacks_bb(mover, KHUN, ks) & ~occ & ~attacks_bb(mover, KHUN, b.king[~mover]); f;) {
+        for (Bitboard f
+             = attacks_bb(mover, KHUN, ks) & ~occ & ~attacks_bb(mover, KHUN, b.king[~mover]);
+             f;) {
             const Square o = pop_lsb(f);
             if (!mirrored(o, ks)) out[n++] = { gi_.with_king(i, b, mover, o), -1, o };
         }
@@ -543,8 +550,7 @@ private:
     int loss_plies(const GenBoard& b, Color c, int k, int n) const {
         int p = n + 1;
         bool inCheck;
-        moves(
-            b, c, occupancy(b, gi_.men()), inCheck, nullptr,
+        moves(b, c, occupancy(b, gi_.men()), inCheck, nullptr,
             [&](int j, Square to, int jc, bool promotes) {
                 std::array<Value, kMaxMetrics> v;
                 conversion(b, c, j, to, jc, promotes, v);
@@ -567,7 +573,8 @@ private:
                         && !(levels_[block * 4 + std::size_t(n >> 6)] >> (n & 63) & 1))
                         return;
                     bool wroteWin = false;
-                    for (std::uint64_t i = find(begin, end, want); i < end; i = find(i + 1, end, want)) {
+                    for (std::uint64_t i = find(begin, end, want); i < end;
+                         i = find(i + 1, end, want)) {
                         GenBoard b;
                         bool decoded = false, symmetric = false;
                         for (Color c : { WHITE, BLACK }) {
@@ -588,7 +595,8 @@ private:
                             for (int k = 0; k < metrics; ++k) {
                                 if (!(mask >> k & 1)) continue;
                                 Cell* const x = cells_[k][them].data();
-                                for (int u = 0; u < np; ++u) __builtin_prefetch(x + preds[u].slot, 1);
+                                for (int u = 0; u < np; ++u)
+                                    __builtin_prefetch(x + preds[u].slot, 1);
                             }
                             for (int k = 0; k < metrics; ++k) {
                                 if (!(mask >> k & 1)) continue;
@@ -627,7 +635,8 @@ private:
 
     // Predecessors of a won cell: one move fewer not known to lose; the decrement that
     // reaches 0 writes the loss. Residue cells are checked forward instead (see the top).
-    void lose_one_move(Cell* x, const UnMove* preds, int np, const GenBoard& b, Color them, int k, int n) {
+    void lose_one_move(
+        Cell* x, const UnMove* preds, int np, const GenBoard& b, Color them, int k, int n) {
         for (int u = 0; u < np; ++u) {
             const auto [q, j, o] = preds[u];
             std::atomic_ref<Cell> a(x[q]);
@@ -711,7 +720,9 @@ private:
         const CountPhase phase = count_phase(material_);
         // The metric the counted statistics come from, and which of its values win or lose
         // within a fresh count, per side to move.
-        const int countedMetric = metrics_.size() > 1 ? 1 : phase == CountPhase::PiecesHonour ? 0 : -1;
+        const int countedMetric = metrics_.size() > 1 ? 1
+            : phase == CountPhase::PiecesHonour       ? 0
+                                                      : -1;
         std::array<std::vector<bool>, COLOR_NB> countedDecided;
         if (countedMetric >= 0)
             for (Color c : { WHITE, BLACK }) {
@@ -760,8 +771,8 @@ private:
                         const std::uint64_t slot
                             = index_.encode(b.king[WHITE], b.king[BLACK], b.man.data());
                         const int orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
-                            : gi_.residue(i) && gi_.symmetric(b)                    ? 4
-                                                                                     : 8;
+                            : gi_.residue(i) && gi_.symmetric(b)                       ? 4
+                                                                                       : 8;
                         for (Color c : { WHITE, BLACK }) {
                             const Cell x = cells_[k][c][i];
                             if (x == kInvalid) continue;
@@ -772,7 +783,8 @@ private:
                                 wide[c][slot] = std::uint16_t(v.cell());
                             if (int(k) == countedMetric && !v.is_draw()
                                 && countedDecided[c][std::size_t(v.plies)])
-                                (v.is_win() ? l.side[c].counted_wins : l.side[c].counted_losses) += orbit;
+                                (v.is_win() ? l.side[c].counted_wins : l.side[c].counted_losses)
+                                    += orbit;
                             if (k != 0) continue;
                             SideStats& s = l.side[c];
                             s.legal += orbit;
@@ -810,10 +822,10 @@ private:
                         std::vector<std::uint16_t>().swap(wide[c]);
                     }
                 }
-                spans[c] = cellBytes == 1 ? std::span<const std::uint8_t>(narrow[c])
-                                          : std::span<const std::uint8_t>(
-                                              reinterpret_cast<const std::uint8_t*>(wide[c].data()),
-                                              wide[c].size() * 2);
+                spans[c] = cellBytes == 1
+                    ? std::span<const std::uint8_t>(narrow[c])
+                    : std::span<const std::uint8_t>(
+                        reinterpret_cast<const std::uint8_t*>(wide[c].data()), wide[c].size() * 2);
             }
             writer.add(metrics_[k], cellBytes, spans);
             stats.cell_bytes = std::max(stats.cell_bytes, cellBytes);
@@ -830,7 +842,8 @@ private:
                 for (std::size_t m = 0; m < l.losses[c].size(); ++m)
                     if (l.losses[c][m]) t.loss_moves[int(m)] += l.losses[c][m];
                 if (s.longest_plies > t.longest_plies
-                    || (s.longest_plies == t.longest_plies && l.longestSlot[c] < total.longestSlot[c])) {
+                    || (s.longest_plies == t.longest_plies
+                        && l.longestSlot[c] < total.longestSlot[c])) {
                     t.longest_plies = s.longest_plies;
                     total.longestSlot[c] = l.longestSlot[c];
                 }
@@ -872,8 +885,8 @@ std::string json_escape(const std::string& s) {
     return o;
 }
 
-TableStats run_generation(const Material& m, const Tablebase& tables, TableWriter& writer,
-    const GenOptions& options) {
+TableStats run_generation(
+    const Material& m, const Tablebase& tables, TableWriter& writer, const GenOptions& options) {
     if (!options.wide_cells) {
         try {
             return Generation<std::uint8_t>(m, tables, options).run(writer);

@@ -47,8 +47,8 @@ void Progress::skip_job(std::size_t job) {
 }
 
 // "[3/142, 12% of the work, ETA 1h05m] " while a run is going on.
-static std::string run_prefix(std::size_t job, std::size_t jobs, double done, double skipped,
-    double total, double elapsed) {
+static std::string run_prefix(
+    std::size_t job, std::size_t jobs, double done, double skipped, double total, double elapsed) {
     char buf[96];
     const double measured = done - skipped;
     if (measured > 0 && elapsed > 1) {

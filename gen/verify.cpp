@@ -3,7 +3,9 @@
 // (make/unmake, the storage Index), conversions valued from the smaller tables by this file's
 // own code: it shares nothing with the generator's index, counters or conversion tables, so a
 // bug there shows here.
+#include <array>
 #include <atomic>
+#include <memory>
 #include <cstdio>
 #include <mutex>
 #include <tbb/blocked_range.h>
@@ -105,56 +107,64 @@ std::uint64_t verify(
     if (!table) throw TableError("no table of " + m.name() + " in " + tables.dir());
     table->make_resident();
     const Index& index = table->index();
+    const CountRules rules = decode_rules(table->rules());
+    // Every stored metric in one pass: one move generation and one successor slot per move.
+    std::vector<Metric> metrics;
+    std::vector<std::unique_ptr<Children>> children;
+    for (Metric metric : { Metric::Dtm, Metric::Board, Metric::Bia })
+        if (table->has(metric)) {
+            metrics.push_back(metric);
+            children.push_back(std::make_unique<Children>(m, tables, metric, rules));
+        }
+    const std::size_t nm = metrics.size();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;
-    for (Metric metric : { Metric::Dtm, Metric::Board, Metric::Bia }) {
-        if (!table->has(metric)) continue;
-        const Children children(m, tables, metric, decode_rules(table->rules()));
-        parallel_blocks(index.size(), progress,
-            m.name()
-                + (metric == Metric::Board      ? ": verify board's honour"
-                        : metric == Metric::Bia ? ": verify counted Bia phase"
-                                                : ": verify"),
-            [&](std::uint64_t begin, std::uint64_t end) {
-                for (std::uint64_t i = begin; i < end; ++i) {
-                    Position pos;
-                    if (!index.decode(i, pos)) continue;
-                    for (Color c : { WHITE, BLACK }) {
-                        pos.set_side_to_move(c);
-                        if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
-                        // The value a one-ply search gives: mated or stalemated without moves, else
-                        // the best successor seen from this side.
-                        const MoveList moves = legal_moves(pos);
-                        Value expected = pos.in_check()
-                            ? mated_value(m, metric, decode_rules(table->rules()), c)
-                            : Value::draw();
-                        for (int k = 0; k < moves.size; ++k) {
-                            const Move mv = moves.moves[std::size_t(k)];
-                            const bool conversion = is_conversion(pos, mv);
-                            const auto u = pos.do_move(mv);
-                            // In-table successors are in the table's own orientation.
+    parallel_blocks(index.size(), progress, m.name() + ": verify",
+        [&](std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t i = begin; i < end; ++i) {
+                Position pos;
+                if (!index.decode(i, pos)) continue;
+                for (Color c : { WHITE, BLACK }) {
+                    pos.set_side_to_move(c);
+                    if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
+                    // The value a one-ply search gives: mated or stalemated without moves, else
+                    // the best successor seen from this side.
+                    const MoveList moves = legal_moves(pos);
+                    std::array<Value, 3> expected;
+                    for (std::size_t k = 0; k < nm; ++k)
+                        expected[k] = pos.in_check() ? mated_value(m, metrics[k], rules, c)
+                                                     : Value::draw();
+                    for (int j = 0; j < moves.size; ++j) {
+                        const Move mv = moves.moves[std::size_t(j)];
+                        const bool conversion = is_conversion(pos, mv);
+                        const auto u = pos.do_move(mv);
+                        // In-table successors are in the table's own orientation.
+                        const std::uint64_t slot = conversion ? 0 : index.encode(pos);
+                        for (std::size_t k = 0; k < nm; ++k) {
                             const Value v = (conversion
-                                    ? children.probe(pos)
-                                    : table->value(metric, pos.side_to_move(), index.encode(pos)))
+                                    ? children[k]->probe(pos)
+                                    : table->value(metrics[k], pos.side_to_move(), slot))
                                                 .parent();
-                            pos.undo_move(mv, u);
-                            if (k == 0 || better(v, expected)) expected = v;
+                            if (j == 0 || better(v, expected[k])) expected[k] = v;
                         }
-                        const Value stored = table->value(metric, c, i);
-                        if (stored == expected) continue;
+                        pos.undo_move(mv, u);
+                    }
+                    for (std::size_t k = 0; k < nm; ++k) {
+                        const Value stored = table->value(metrics[k], c, i);
+                        if (stored == expected[k]) continue;
                         if (bad.fetch_add(1) < 5 && report) {
                             std::lock_guard lock(reportMutex);
                             *report += pos.fen()
-                                + (metric == Metric::Board      ? " (board's honour)"
-                                        : metric == Metric::Bia ? " (counted Bia phase)"
-                                                                : "")
+                                + (metrics[k] == Metric::Board      ? " (board's honour)"
+                                        : metrics[k] == Metric::Bia ? " (counted Bia phase)"
+                                                                    : "")
                                 + ": stored " + describe(stored) + ", successors give "
-                                + describe(expected) + "\n";
+                                + describe(expected[k]) + "\n";
                         }
                     }
                 }
-            });
-    }
+            }
+        });
     if (progress) progress->finish();
     return bad;
 }
@@ -174,7 +184,10 @@ std::string table_digest(const Table& table) {
         char hex[17];
         std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
         out += std::string(out.empty() ? "" : " ")
-            + (m == Metric::Dtm ? "dtm=" : m == Metric::Board ? "board=" : "bia=") + hex;
+            + (m == Metric::Dtm          ? "dtm="
+                    : m == Metric::Board ? "board="
+                                         : "bia=")
+            + hex;
     }
     return out;
 }

@@ -118,8 +118,8 @@ void TableWriter::write(const std::string& path) const {
         errno = 0;
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
         if (!f)
-            throw TableError("cannot create " + tmp + ": "
-                + (errno ? std::strerror(errno) : "unknown error"));
+            throw TableError(
+                "cannot create " + tmp + ": " + (errno ? std::strerror(errno) : "unknown error"));
         std::uint64_t sum = checksum64({});
         auto put = [&](const void* data, std::size_t n) {
             const auto* bytes = static_cast<const std::uint8_t*>(data);

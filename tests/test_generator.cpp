@@ -95,7 +95,8 @@ TEST_CASE("Debug mode: every loss a counter finds agrees with forward move gener
     fs::remove_all(dir);
 }
 
-TEST_CASE("Stalemate is a draw, and a position whose only move is a capture is valued by it", "[gen]") {
+TEST_CASE(
+    "Stalemate is a draw, and a position whose only move is a capture is valued by it", "[gen]") {
     const Tablebase tables(test::tables_up_to_4_men());
     // Black's king on a8 has no move (a7 and b8 are the Ruea's, b7 the White king guards) and
     // is not in check: stalemate, a draw by spec section 1.
@@ -141,7 +142,8 @@ TEST_CASE("Both kings on a1-h8 and Bia promotions: distances agree with fairy-st
         const Index index(test::material(e.name));
         for (int n = 0; n < 12;) {
             const Position pos = test::random_position_of(rng, index);
-            if (e.residue && !(diagonal(pos.king_square(WHITE)) && diagonal(pos.king_square(BLACK))))
+            if (e.residue
+                && !(diagonal(pos.king_square(WHITE)) && diagonal(pos.king_square(BLACK))))
                 continue;
             const Value ours = *tables.probe(pos);
             if ((ours.is_draw() || std::abs(ours.mate_in_moves()) > 10) && rng() % 4) continue;
@@ -158,4 +160,35 @@ TEST_CASE("Both kings on a1-h8 and Bia promotions: distances agree with fairy-st
     }
     fs::remove(ini);
     CHECK(proofs >= 15); // the comparison must not be vacuous (21 with this seed)
+}
+
+TEST_CASE("The verifier finds a single wrong value", "[gen]") {
+    // KRvKM rewritten with one value changed: mate in 3 made mate in 4 (a legal position, White
+    // to move, in the DTM metric). verify must report it.
+    const Material m = test::material("KRvKM");
+    const Tablebase good(test::tables_up_to_4_men());
+    const Table& t = *good.table(m);
+    t.make_resident();
+    const std::string dir = test::temp_dir("verify-wrong");
+    copy_children(m, dir);
+    const Position target = Position::from_fen("8/8/8/8/8/1k6/8/K1m4R w - - 0 1");
+    REQUIRE(t.probe(target).is_win());
+    const std::uint64_t slot = t.index().encode(target);
+    TableWriter writer(m, t.rules());
+    for (Metric metric : { Metric::Dtm, Metric::Board }) {
+        std::vector<std::uint8_t> cells[COLOR_NB];
+        for (Color c : { WHITE, BLACK })
+            for (std::uint64_t i = 0; i < t.index().size(); ++i)
+                cells[c].push_back(std::uint8_t(t.value(metric, c, i).cell()));
+        if (metric == Metric::Dtm) cells[WHITE][slot] += 2; // two plies slower: still a win
+        const std::span<const std::uint8_t> spans[COLOR_NB] = { cells[WHITE], cells[BLACK] };
+        writer.add(metric, 1, spans);
+    }
+    writer.write(table_path(dir, m));
+    std::string report;
+    const std::uint64_t bad = verify(m, Tablebase(dir), &report);
+    INFO(report);
+    CHECK(bad >= 1);
+    CHECK(report.find("stored mate in") != std::string::npos);
+    fs::remove_all(dir);
 }
