@@ -1,5 +1,5 @@
 // bench_perft.cpp - perft speed (nodes per second) on the start position and on endgames.
-// Depth 5 of the start position is the published 6223994 (spec §1); a wrong count aborts.
+// Depth 5 of the start position is the published 6223994 (docs/rules.md §1); a wrong count aborts.
 #include <benchmark/benchmark.h>
 
 #include "mktb/movegen.hpp"

@@ -83,6 +83,7 @@ struct Options {
     int threads = 0;
     int men = 0;
     bool list = false;
+    bool keepOtherRules = false; // refuse, instead of replacing, tables built with other options
     CountRules rules;
     std::vector<Material> endings;
     std::unique_ptr<tbb::global_control> threadLimit; // set by --threads
@@ -122,6 +123,8 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
             }
         } else if (a == "--list") {
             o.list = true;
+        } else if (a == "--keep-other-rules" && std::string_view(cmd) == "gen") {
+            o.keepOtherRules = true;
         } else if (a.starts_with("-")) {
             return std::fprintf(
                        stderr, "mktb %s: unknown option '%s'\n", cmd, std::string(a).c_str()),
@@ -151,15 +154,17 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
     return true;
 }
 
-// True when `path` is a table file of this format version. Files of an older version (or no
-// table at all) are generated again, replacing them.
-bool current_format(const std::string& path) {
+// What is on disk where a table would be written.
+enum class OnDisk { None, OldFormat, OtherRules, Current };
+OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* found = nullptr) {
     std::ifstream in(path, std::ios::binary);
-    char head[sizeof kTableMagic + sizeof kTableVersion] {};
-    if (!in.read(head, sizeof head)) return false;
-    std::uint32_t version;
-    std::memcpy(&version, head + sizeof kTableMagic, sizeof version);
-    return std::memcmp(head, kTableMagic, sizeof kTableMagic) == 0 && version == kTableVersion;
+    TableHeader h {};
+    if (!in.read(reinterpret_cast<char*>(&h), sizeof h))
+        return in.gcount() ? OnDisk::OldFormat : OnDisk::None;
+    if (std::memcmp(h.magic, kTableMagic, sizeof kTableMagic) != 0 || h.version != kTableVersion)
+        return OnDisk::OldFormat;
+    if (found) *found = h.rules;
+    return h.rules == encode(rules) ? OnDisk::Current : OnDisk::OtherRules;
 }
 
 } // namespace
@@ -170,6 +175,7 @@ int gen_command(std::span<const std::string_view> args) {
     if (o.endings.empty()) {
         std::fprintf(stderr,
             "usage: mktb gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]\n"
+            "                [--keep-other-rules]\n"
             "                %s\n",
             rule_options_usage().c_str());
         return kExitBadInput;
@@ -200,7 +206,18 @@ int gen_command(std::span<const std::string_view> args) {
         const Material& m = order[k];
         Row rows[2];
         progress.start_job(k);
-        if (current_format(table_path(o.tables, m))) { // on disk: skipped, not checked
+        std::uint32_t found = 0;
+        const OnDisk state = on_disk(table_path(o.tables, m), o.rules, &found);
+        if (state == OnDisk::OtherRules) {
+            // One directory per rule set: a table answers only under the options it was built with.
+            std::fprintf(stderr, "mktb gen: %s in %s was built with %s; %s\n", m.name().c_str(),
+                o.tables.c_str(), describe(decode_rules(found)).c_str(),
+                o.keepOtherRules
+                    ? "not replaced (--keep-other-rules): use another --tables directory"
+                    : ("generating it again with " + describe(o.rules)).c_str());
+            if (o.keepOtherRules) return kExitFailure;
+        }
+        if (state == OnDisk::Current) { // on disk: skipped, not checked
             progress.skip_job(k);
             if (read_rows(stats_path(o.tables, m), rows))
                 print_rows(m.name(), rows);

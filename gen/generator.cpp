@@ -106,7 +106,7 @@ struct Recipe {
 };
 
 // The value a conversion gives a metric, for the child's side to move, from the child's stored
-// value (spec §3: the count a conversion starts values it).
+// value (docs/rules.md §3: the count a conversion starts values it).
 Value conversion_value(Metric metric, const Material& child, Value stored, Color stm,
     const CountRules& rules, Metric& read) {
     const Position pos = representative(child, stm);

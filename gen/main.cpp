@@ -14,10 +14,13 @@ commands:
   perft "<FEN>" DEPTH [--divide]   count the leaves of the legal move tree
                                    (FEN may be "startpos")
   gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N] [RULES]
-                                   generate endings (e.g. KRvK, KSSvKM) and every
-                                   smaller ending they convert into, skipping
-                                   those on disk; print their statistics (pure
-                                   and under a fresh count)
+      [--keep-other-rules]         generate endings (e.g. KRvK, KSSvKM; men in any
+                                   order, either side first) and every smaller
+                                   ending they convert into, skipping those on
+                                   disk (a table built with other RULES is made
+                                   again, or refused with --keep-other-rules);
+                                   print their statistics (pure and under a
+                                   fresh count)
   verify (ENDING... | --men N) [--tables DIR] [--threads N]
                                    check written tables against their successors
   digest (ENDING... | --men N) [--tables DIR]
@@ -28,7 +31,7 @@ commands:
                                    under the count (FEN fields 4-5, --count, or
                                    a fresh count), every move with its values
 
-RULES: the counting options of the spec, defaults first (Fairy-Stockfish's):
+RULES: the counting options (docs/rules.md §4), defaults first (Fairy-Stockfish's):
   --limit-precedence min|khon_before_knights  --draw-when exceeded|reached
   --counter-mate win|draw  --board-honour first_opportunity|off
   --switch-to-pieces always|if_shorter
@@ -37,6 +40,19 @@ DIR defaults to $MKTB_TABLES, else ./tables.
 Exit codes: 0 done, 1 failed (missing or damaged table, verification mismatch),
 2 bad input, 3 no table for the material (probe).
 )";
+
+// "mktb CMD --help": the usage lines of CMD (from kUsage, up to the next command) and the
+// notes that follow the command list.
+std::string command_help(std::string_view cmd) {
+    const std::string usage = kUsage;
+    const std::size_t at = usage.find("\n  " + std::string(cmd) + " ");
+    if (at == std::string::npos) return {};
+    std::size_t end = at + 1;
+    do end = usage.find('\n', end) + 1;
+    while (end < usage.size() && usage.compare(end, 6, "      ") == 0); // its continuation lines
+    return "usage: mktb " + usage.substr(at + 3, end - at - 3)
+        + usage.substr(usage.find("\nRULES:"));
+}
 
 } // namespace
 
@@ -48,6 +64,13 @@ int main(int argc, char** argv) {
     }
     const std::string_view cmd = args[0];
     const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);
+    for (std::string_view a : rest)
+        if (a == "--help" || a == "-h") {
+            const std::string help = command_help(cmd);
+            if (help.empty()) break; // an unknown command: reported below
+            std::fputs(help.c_str(), stdout);
+            return mktb::cli::kExitOk;
+        }
     if (cmd == "perft") return mktb::cli::perft_command(rest);
     if (cmd == "gen") return mktb::cli::gen_command(rest);
     if (cmd == "verify") return mktb::cli::verify_command(rest);

@@ -45,15 +45,11 @@ std::optional<Material> Material::parse(std::string_view name, std::string* erro
         const std::string_view s = sides[c];
         if (s.empty() || s[0] != 'K') return fail("each side starts with its king K");
         m.count[c][KHUN] = 1;
-        std::size_t lastOrder = 0;
+        // Men in any order, as a player writes them (KNSvK is KSNvK); name() spells them R S N M P.
         for (std::size_t i = 1; i < s.size(); ++i) {
             const PieceType pt = piece_type_from_letter(s[i]);
             if (pt == NO_PIECE_TYPE || pt == KHUN)
                 return fail(std::string("unknown man '") + s[i] + "' (use R S N M P after the K)");
-            const auto order = std::size_t(
-                std::find(kNameOrder.begin(), kNameOrder.end(), pt) - kNameOrder.begin());
-            if (order < lastOrder) return fail("men must be written in the order R S N M P");
-            lastOrder = order;
             ++m.count[c][pt];
         }
     }

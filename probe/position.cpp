@@ -207,7 +207,7 @@ Position Position::from_fen(std::string_view fen) {
     if (f.size() > 2 && f[2] != "-")
         throw FenError("castling field is " + quoted(f[2]) + ", Makruk has no castling: use '-'");
 
-    // Fields 4-5: the count (spec §2.3). '-' or '0' for no count.
+    // Fields 4-5: the count (docs/rules.md §3.4). '-' or '0' for no count.
     const std::string_view limitText = f.size() > 3 ? f[3] : "-";
     const std::string_view plyText = f.size() > 4 ? f[4] : "0";
     const int limit = limitText == "-" ? 0 : parse_uint(limitText);

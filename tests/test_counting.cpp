@@ -1,4 +1,4 @@
-// test_counting.cpp - the counting rules' arithmetic against spec §2 and the published KMITL
+// test_counting.cpp - the counting rules' arithmetic against docs/rules.md §3-4 and the published KMITL
 // figure, and pieces' honour answers against fairy-stockfish with counting on.
 #include <catch2/catch.hpp>
 
@@ -22,7 +22,7 @@ int limit_of(const char* f, CountRules rules = {}) {
 
 } // namespace
 
-TEST_CASE("Pieces' honour limits follow the table of spec 2.1", "[counting]") {
+TEST_CASE("Pieces' honour limits follow the table of rules section 3.1", "[counting]") {
     CHECK(limit_of("7k/8/8/8/8/8/8/KRR5 w") == 8);
     CHECK(limit_of("7k/8/8/8/8/8/8/KR6 w") == 16);
     CHECK(limit_of("7k/8/8/8/8/8/8/KRSS4 w") == 16); // the least clause wins
@@ -39,8 +39,8 @@ TEST_CASE("Pieces' honour limits follow the table of spec 2.1", "[counting]") {
     CHECK(limit_of("7K/8/8/8/8/8/8/krr5 w") == 8);
 }
 
-TEST_CASE("Fresh counts and the attacker's moves left (spec 2.1-2.3)", "[counting]") {
-    // The spec's example is the count K+Khon+Met vs K starts with Black (defender) to move.
+TEST_CASE("Fresh counts and the attacker's moves left (rules sections 3.1-3.4)", "[counting]") {
+    // The example of docs/rules.md §3.4 is the count K+Khon+Met vs K starts with Black (defender) to move.
     const Position ksm = fen("8/3k4/6M1/2K1S3/8/8/8/8 b - - 0 1");
     CHECK(fresh_count(ksm, {}) == CountState { 88, 8 });
     CHECK(attacker_moves_left(fresh_count(ksm, {}), false, {}) == 40); // A = L - N
@@ -274,7 +274,7 @@ TEST_CASE("A counted line mates before the count runs out", "[counting][gen]") {
 
 TEST_CASE("A bare king's capture continues the count; it never restarts", "[counting][gen]") {
     // K+2 Ruea vs K, fresh count (L = 8, N = 4: ply 8, Black to move). Kxd4 leaves K+Ruea vs K,
-    // whose own limit would be 16, but L stays 8 (spec 2.1): White has 4 moves left, and no lone
+    // whose own limit would be 16, but L stays 8 (docs/rules.md §3.1): White has 4 moves left, and no lone
     // king on d4 can be driven to the edge and mated in 4.
     const Tablebase tables(test::tables_up_to_4_men());
     const Position pos = fen("8/8/8/3k4/3R4/8/8/R3K3 b - 16 8 1");
@@ -331,7 +331,7 @@ std::string tables_under(const char* ending, const std::string& name, const Coun
 } // namespace
 
 TEST_CASE(
-    "Rule options of spec 2.2: board_honour, switch_to_pieces, counter_mate", "[counting][gen]") {
+    "Rule options of rules section 4: board_honour, switch_to_pieces, counter_mate", "[counting][gen]") {
     // One White move is left in the board count (ply 128 of 128): Rxa2+ bares Black, not mate
     // (Kb7, Kb8). By default the fresh K+Ruea vs K count (13 moves) takes over and White wins.
     const char* lastMove = "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1";
@@ -398,7 +398,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("Rule options are named as in the spec and recorded in the table", "[counting]") {
+TEST_CASE("Rule options are named as in docs/rules.md and recorded in the table", "[counting]") {
     CountRules r;
     CHECK(set_rule_option(r, "counter-mate", "draw").empty());
     CHECK(set_rule_option(r, "switch_to_pieces", "if_shorter").empty());
@@ -416,7 +416,7 @@ TEST_CASE("Rule options are named as in the spec and recorded in the table", "[c
 
 TEST_CASE("The last Bia promoting starts the count at N + 1", "[counting]") {
     // g5-g6 promotes White's last Bia: Black is bare, pieces' honour starts with L = 44 (one
-    // Khon) and N = 4, which is the spec's own example, 8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1.
+    // Khon) and N = 4, which is the example of docs/rules.md §3.4, 8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1.
     const Position pos = fen("8/3k4/8/2K1S1P1/8/8/8/8 w - - 0 1");
     Position after = pos;
     after.do_move(parse_uci_move(pos, "g5g6m"));

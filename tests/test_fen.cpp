@@ -1,5 +1,5 @@
 // test_fen.cpp - FEN reading and writing: Fairy-Stockfish's Makruk FEN with the count fields of
-// spec §2.3, a precise error for each kind of bad input, and a randomized mutation test.
+// docs/rules.md §3.4, a precise error for each kind of bad input, and a randomized mutation test.
 #include <catch2/catch.hpp>
 
 #include "mktb/movegen.hpp"
@@ -9,7 +9,7 @@ using namespace mktb;
 
 TEST_CASE("FEN round trip, count fields and the promoted-Bia mark", "[fen]") {
     CHECK(Position::from_fen(kStartFen).fen() == kStartFen);
-    // The spec's example: pieces' honour, L = 44 (88 plies), N = 4, Black to move.
+    // The example of docs/rules.md §3.4: pieces' honour, L = 44 (88 plies), N = 4, Black to move.
     const Position counted = Position::from_fen("8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1");
     CHECK(counted.count_state() == CountState { 88, 8 });
     CHECK(counted.fen() == "8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1");

@@ -1,5 +1,5 @@
 // test_gen.cpp - the generator: every ending up to 4 men verified against its successors, the
-// published figures of spec §5, DTM against fairy-stockfish's mate proofs, identical bytes for
+// published figures of docs/rules.md §8, DTM against fairy-stockfish's mate proofs, identical bytes for
 // 1 and 2 threads, and damaged table files refused.
 #include <catch2/catch.hpp>
 
@@ -34,7 +34,7 @@ TEST_CASE("Every ending up to 4 men verifies against its successors", "[gen]") {
     }
 }
 
-TEST_CASE("Published figures of spec section 5", "[gen]") {
+TEST_CASE("Published figures of docs/rules.md section 8", "[gen]") {
     const std::string dir = test::temp_dir("published");
     // K+Ruea vs K: the longest mate is 16 moves, as in chess.
     const TableStats krk = test::generate_with_children(dir, test::material("KRvK"));
@@ -140,7 +140,7 @@ TEST_CASE(
     "Distances to mate agree with fairy-stockfish's mate proofs (count off)", "[gen][oracle]") {
     const Tablebase tables(test::tables_up_to_4_men());
     test::Engine engine(test::engine_path());
-    // Pure DTM needs the count off: a variant without counting, loaded from an ini file (spec §6).
+    // Pure DTM needs the count off: a variant without counting, loaded from an ini file (docs/rules.md §6).
     const std::string ini
         = (fs::temp_directory_path() / ("mktb-makruknc-" + std::to_string(getpid()) + ".ini"))
               .string();

@@ -50,9 +50,9 @@ void copy_children(const Material& m, const std::string& dir) {
 TEST_CASE("Default rules: every 4-men table has the first generator's values", "[gen][golden]") {
     const auto golden = golden_digests().at("default");
     const Tablebase tables(test::tables_up_to_4_men());
-    REQUIRE(golden.size() == all_materials(4).size());
     for (const Material& m : all_materials(4)) {
         INFO(m.name());
+        REQUIRE(golden.count(m.name()));
         CHECK(table_digest(*tables.table(m)) == golden.at(m.name()));
     }
 }
@@ -99,7 +99,7 @@ TEST_CASE(
     "Stalemate is a draw, and a position whose only move is a capture is valued by it", "[gen]") {
     const Tablebase tables(test::tables_up_to_4_men());
     // Black's king on a8 has no move (a7 and b8 are the Ruea's, b7 the White king guards) and
-    // is not in check: stalemate, a draw by spec section 1.
+    // is not in check: stalemate, a draw by docs/rules.md section 1.
     const Position stalemate = Position::from_fen("k7/1R6/2K5/8/8/8/8/8 b - - 0 1");
     REQUIRE(legal_moves(stalemate).size == 0);
     REQUIRE_FALSE(stalemate.in_check());

@@ -63,8 +63,12 @@ TEST_CASE("Signatures: names, canonical side, reachability, the 5-men list", "[i
     CHECK_FALSE(Material::parse("KRRRvK", &error));
     CHECK_THAT(error, Catch::Contains("more men than the start position allows"));
     CHECK_FALSE(Material::parse("KRvQ", &error));
-    CHECK_FALSE(Material::parse("KMRvK", &error)); // wrong order
-    CHECK_THAT(error, Catch::Contains("order R S N M P"));
+    // Men in any order and the sides either way round, as players write them.
+    CHECK(mat("KMRvK").name() == "KRMvK");
+    CHECK(mat("KNSvK").name() == "KSNvK");
+    CHECK(mat("KvKR").canonical().name() == "KRvK");
+    CHECK_FALSE(Material::parse("KRKvK", &error));
+    CHECK_THAT(error, Catch::Contains("unknown man 'K'"));
     CHECK_FALSE(Material::parse("KR", &error));
     // 5 (3 men) + 30 (4 men) + 110 (5 men) = 145 ways to give 1-3 men of R S N M P to two sides;
     // KRRRvK, KSSSvK and KNNNvK cannot occur (two of each per side), so 142 endings.

@@ -1,4 +1,4 @@
-// test_rules.cpp - the rules core against hand-checked facts of spec §1 and the published perft.
+// test_rules.cpp - the rules core against hand-checked facts of docs/rules.md §1 and the published perft.
 #include <catch2/catch.hpp>
 
 #include "mktb/movegen.hpp"
@@ -15,7 +15,7 @@ Bitboard bb(std::initializer_list<Square> squares) {
 
 } // namespace
 
-TEST_CASE("Step-vector tables match the moves of spec section 1", "[rules]") {
+TEST_CASE("Step-vector tables match the moves of docs/rules.md section 1", "[rules]") {
     CHECK(attacks_bb(WHITE, KHON, SQ_D4) == bb({ SQ_C5, SQ_D5, SQ_E5, SQ_C3, SQ_E3 }));
     CHECK(attacks_bb(BLACK, KHON, SQ_D4) == bb({ SQ_C3, SQ_D3, SQ_E3, SQ_C5, SQ_E5 }));
     CHECK(attacks_bb(WHITE, MET, SQ_A1) == bb({ SQ_B2 }));
@@ -35,7 +35,7 @@ TEST_CASE("Step-vector tables match the moves of spec section 1", "[rules]") {
     CHECK(kBiaSquares[BLACK] == 0x0000FFFFFF000000ULL);
 }
 
-TEST_CASE("Perft of the start position, depths 1-4 (spec section 1)", "[rules]") {
+TEST_CASE("Perft of the start position, depths 1-4 (docs/rules.md section 1)", "[rules]") {
     Position pos = Position::from_fen(kStartFen);
     CHECK(perft(pos, 1) == 23);
     CHECK(perft(pos, 2) == 529);

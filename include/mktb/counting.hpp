@@ -1,4 +1,4 @@
-// mktb/counting.hpp - Makruk's counting rules (spec §2-3) as data and arithmetic: the phase a
+// mktb/counting.hpp - Makruk's counting rules (docs/rules.md §3-4) as data and arithmetic: the phase a
 // position is in, the pieces' honour limit of the attacker's material, the count a position
 // starts, and how many moves the attacker has left under a count state.
 //
@@ -20,8 +20,8 @@
 
 namespace mktb {
 
-// The rule options of spec §2, each a choice between its default (which reproduces
-// Fairy-Stockfish) and one alternative. Rules as data: one row per option, named as in the spec.
+// The rule options of docs/rules.md §3-4, each a choice between its default (which reproduces
+// Fairy-Stockfish) and one alternative. Rules as data: one row per option, named as in docs/rules.md §4.
 enum class RuleOption : std::uint8_t {
     KhonBeforeKnights, // limit_precedence: one Khon (44) overrides two Mas (32)
     DrawWhenReached, // draw_when: drawn when the defender completes the move counted L (Cambodian)
@@ -77,16 +77,16 @@ CountPhase count_phase(const Material& m); // the phase every position of the en
 // The side with men when the other is bare (pieces' honour); nullopt otherwise.
 std::optional<Color> pieces_honour_attacker(const Position& pos);
 
-// L of spec §2.1, read from the attacker's men.
+// L of docs/rules.md §3.1, read from the attacker's men.
 int pieces_honour_limit(const Position& pos, Color attacker, const CountRules& rules);
 
-// The count a position would start now (spec §2.2-2.3): pieces' honour at c = N, board's
+// The count a position would start now (docs/rules.md §3.2, §3.4): pieces' honour at c = N, board's
 // honour at ply 0; no count with a Bia on the board or bare kings.
 CountState fresh_count(const Position& pos, const CountRules& rules);
 
 // The count after a move from `before` to `after`: it runs on one ply per move and never
 // restarts, except that the last Bia leaving the board starts the first count, and baring the
-// defender under board's honour starts a fresh pieces' honour count (spec §2).
+// defender under board's honour starts a fresh pieces' honour count (docs/rules.md §3-4).
 CountState count_after_move(
     const Position& before, const Position& after, CountState count, const CountRules& rules);
 

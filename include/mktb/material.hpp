@@ -17,7 +17,7 @@
 
 namespace mktb {
 
-// Which board symmetries leave the rules of this material unchanged (spec §4).
+// Which board symmetries leave the rules of this material unchanged (docs/rules.md §5).
 enum class Symmetry : std::uint8_t {
     Full8, // only K M N R: the 8 symmetries of the square
     MirrorOnly // a Khon or a Bia knows where forward is: only the a<->h mirror
@@ -46,7 +46,7 @@ struct Material {
     // True when this is the orientation tables are stored in (the stronger side is White).
     bool is_canonical() const;
     // The side with strictly less material by weight, the one that counts under board's
-    // honour (spec §2.2); nullopt when the sides are equal.
+    // honour (docs/rules.md §3.2); nullopt when the sides are equal.
     std::optional<Color> weaker_side() const;
     Material canonical() const { return is_canonical() ? *this : swapped(); }
     // Both kings alone: always a draw, there is no table for it.

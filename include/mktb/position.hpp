@@ -22,7 +22,7 @@ public:
     using std::invalid_argument::invalid_argument;
 };
 
-// The count as Fairy-Stockfish and pychess write it (spec §2.3): `limit` in plies (2L for pieces'
+// The count as Fairy-Stockfish and pychess write it (docs/rules.md §3.4): `limit` in plies (2L for pieces'
 // honour, 128 for board's honour), `ply` the plies played in the count; limit 0 = no count.
 struct CountState {
     int limit = 0;

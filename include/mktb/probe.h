@@ -39,7 +39,7 @@ typedef enum mktb_wdl { MKTB_LOSS = -1, MKTB_DRAW = 0, MKTB_WIN = 1 } mktb_wdl;
 
 enum { MKTB_WHITE = 0, MKTB_BLACK = 1 };
 
-/* Counting options (spec §2), bits of mktb_options.rules; 0 = the defaults, Fairy-Stockfish's. */
+/* Counting options (docs/rules.md §3-4), bits of mktb_options.rules; 0 = the defaults, Fairy-Stockfish's. */
 enum {
     MKTB_RULE_KHON_BEFORE_KNIGHTS = 1 << 0, /* limit_precedence = khon_before_knights */
     MKTB_RULE_DRAW_WHEN_REACHED = 1 << 1, /* draw_when = reached */

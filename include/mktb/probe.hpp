@@ -44,7 +44,7 @@ public:
     const Tablebase& tables() const { return tables_; }
 
     // The count a probe of `pos` follows: its own (FEN fields 4-5) when one is set, else the
-    // one the position starts now (spec §2.3).
+    // one the position starts now (docs/rules.md §3.4).
     CountState count_of(const Position& pos) const;
 
     std::optional<Value> dtm(const Position& pos) const;

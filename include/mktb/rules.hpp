@@ -1,4 +1,4 @@
-// mktb/rules.hpp - the Makruk men as data (one table of step vectors per kind, spec §1) and every
+// mktb/rules.hpp - the Makruk men as data (one table of step vectors per kind, docs/rules.md §1) and every
 // attack, move and un-move table derived from that data at compile time.
 //
 // Why one table: moves, attacks and un-moves of the generator must agree exactly; deriving all
@@ -52,7 +52,7 @@ constexpr PieceRule rule(PieceType pt, char letter, std::string_view name, const
     return { pt, letter, name, steps(cap), int(N), steps(quiet), int(M), slides };
 }
 
-// The rules table, spec §1. Index by PieceType.
+// The rules table, docs/rules.md §1. Index by PieceType.
 inline constexpr std::array<PieceRule, PIECE_TYPE_NB> kRules = {
     PieceRule {},
     rule(KHUN, 'K', "khun", kKingSteps, kKingSteps, false),

@@ -6,7 +6,10 @@
 #  - a full disk (a file size limit: the same failed write, and it needs no root) stops with a
 #    message naming the file and leaves no table and no temporary file behind; so does a small
 #    tmpfs when this user may mount one;
-#  - a tables directory that cannot be created is named in the message, exit code 2.
+#  - a tables directory that cannot be created is named in the message, exit code 2;
+#  - a table built under other counting options is generated again (or, with
+#    --keep-other-rules, refused with exit code 1); endings written as players do (KvKR, KNSvK)
+#    are accepted; every subcommand answers --help.
 set -u
 mktb=$1
 golden=$2
@@ -69,4 +72,21 @@ code=$?
 [ $code -eq 2 ] || fail "bad directory: exit code $code, expected 2"
 echo "$out" | grep -q "cannot create $dir/file/tables" || fail "bad directory: unclear message: $out"
 echo "bad directory: $out"
+
+# 4. Other counting options: generated again, or refused with --keep-other-rules.
+"$mktb" gen KvKR --tables "$dir/rules" > /dev/null || fail "KvKR refused"
+[ -e "$dir/rules/KRvK.mktb" ] || fail "KvKR did not make KRvK"
+out=$("$mktb" gen KRvK --counter-mate draw --keep-other-rules --tables "$dir/rules" 2>&1 >/dev/null)
+[ $? -eq 1 ] || fail "--keep-other-rules: exit code, expected 1"
+echo "$out" | grep -q "KRvK in .* was built with .*counter_mate=win.*not replaced" \
+  || fail "--keep-other-rules: unclear message: $out"
+out=$("$mktb" gen KRvK --counter-mate draw --tables "$dir/rules" 2>&1 >/dev/null) || fail "regeneration failed"
+echo "$out" | grep -q "generating it again with .*counter_mate=draw" || fail "no note of the regeneration: $out"
+"$mktb" probe "8/8/8/4k3/8/8/8/R3K3 w - - 0 1" --counter-mate draw --tables "$dir/rules" > /dev/null \
+  || fail "the regenerated table does not answer under its options"
+"$mktb" gen KNSvK --tables "$dir/rules" > /dev/null && [ -e "$dir/rules/KSNvK.mktb" ] || fail "KSNvK"
+echo "other rules: $out"
+for cmd in perft gen verify digest probe; do
+  "$mktb" $cmd --help | grep -q "^usage: mktb $cmd" || fail "mktb $cmd --help"
+done
 echo "ok"

@@ -25,7 +25,7 @@ expect "one FEN" "* h1h8" "$scratch/one"
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --json --tables "$tables" > "$scratch/json" 2>&1
 expect "JSON" '"pure": {"result": "win", "mate_in": 1}' "$scratch/json"
 expect "JSON" '{"uci": "h1h8", "pure": {"result": "win", "mate_in": 1}' "$scratch/json"
-# One White move left in the board count: only Rxa2+ keeps the win (spec 2.2).
+# One White move left in the board count: only Rxa2+ keeps the win (docs/rules.md §3.2).
 "$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" --tables "$tables" > "$scratch/board" 2>&1
 expect "board count" "won within the count: 1 of 1 moves needed" "$scratch/board"
 expect "board count" "* a1a2" "$scratch/board"

@@ -1,5 +1,5 @@
 // engine.hpp - a minimal UCI client that drives Debian's fairy-stockfish, our independent oracle
-// (spec §6). One engine process serves many queries; the tests never trust our own output alone.
+// (docs/rules.md §6). One engine process serves many queries; the tests never trust our own output alone.
 #pragma once
 
 #include <cstdint>
