@@ -41,6 +41,7 @@
 #include <stdexcept>
 #include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <type_traits>
 
@@ -610,7 +611,9 @@ private:
                     }
                     if (wroteWin) note_level(n + 1);
                 });
+            if (!lost) check_residue(n);
         }
+        residueCandidates_.clear();
         if (options_.check_counters) check_undecided();
     }
 
@@ -641,22 +644,42 @@ private:
             const auto [q, j, o] = preds[u];
             std::atomic_ref<Cell> a(x[q]);
             if (!is_counter(a.load(std::memory_order_relaxed))) continue;
-            GenBoard p = b;
-            if (gi_.residue(q)) {
-                (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
-                if (const auto l = forward_loss(p, them, k, n)) {
-                    a.store(code(*l), std::memory_order_relaxed);
-                    note(q, *l);
-                }
+            if (gi_.residue(q)) { // checked forward once, after this level
+                residueCandidates_.local().push_back(q << 2 | unsigned(k) << 1 | them);
                 continue;
             }
             if (a.fetch_sub(1, std::memory_order_relaxed) != 1) continue;
+            GenBoard p = b;
             (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
             const int l = loss_plies(p, them, k, n);
             if (options_.check_counters) check_loss(p, them, k, n, l);
             a.store(code(l), std::memory_order_relaxed);
             note(q, l);
         }
+    }
+
+    // The residue cells that lost a move at level n (odd), each checked forward once: lost in
+    // n + 1 plies or later when every move now reaches an opponent win. Written before level
+    // n + 1 starts, so they are scanned there like the counters' losses.
+    void check_residue(int n) {
+        std::vector<std::uint64_t> all;
+        for (auto& v : residueCandidates_) {
+            all.insert(all.end(), v.begin(), v.end());
+            v.clear();
+        }
+        std::sort(all.begin(), all.end());
+        all.erase(std::unique(all.begin(), all.end()), all.end());
+        tbb::parallel_for(std::size_t(0), all.size(), [&](std::size_t x) {
+            const std::uint64_t q = all[x] >> 2;
+            const int k = int(all[x] >> 1 & 1);
+            const Color them = Color(all[x] & 1);
+            GenBoard p;
+            gi_.decode(q, p);
+            if (const auto l = forward_loss(p, them, k, n)) {
+                cell(k, them, q) = code(*l);
+                note(q, *l);
+            }
+        });
     }
 
     // The first slot of [i, end) whose cell holds `want` in any metric and side, or end.
@@ -873,6 +896,8 @@ private:
     std::array<std::array<std::vector<Cell>, COLOR_NB>, kMaxMetrics> cells_;
     std::vector<std::uint64_t> levels_; // per block: bit p set = a cell may hold level p
     std::atomic<int> maxLevel_ { 0 }; // the largest level written so far
+    // Residue cells that lost a move this level: slot << 2 | metric << 1 | side.
+    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> residueCandidates_;
     std::array<std::array<std::unique_ptr<Recipe>, kMaxGenMen + 1>, kMaxGenMen + 1> recipes_;
 };
 
