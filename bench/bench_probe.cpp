@@ -92,7 +92,20 @@ void cold(benchmark::State& state, Material m) {
     state.SetItemsProcessed(state.iterations());
 }
 
+// Probes of a material the directory has no table for (KRRSvKM: 6 men), as an engine probing
+// beyond its tables does on every node: answered from the list made at open, with no lock.
+void absent(benchmark::State& state) {
+    static const Prober prober(tables_dir());
+    const Position pos = Position::from_fen("4k3/8/8/3m4/8/8/8/RRS1K3 w - - 0 1");
+    for (auto _ : state) benchmark::DoNotOptimize(prober.dtm(pos));
+    state.SetItemsProcessed(state.iterations());
+}
+
 const bool registered = [] {
+    benchmark::RegisterBenchmark("probe_absent/KRRSvKM", absent)
+        ->Threads(1)
+        ->Threads(2)
+        ->UseRealTime();
     const char* env = std::getenv("MKTB_BENCH_ENDINGS");
     std::istringstream names(env && *env ? env : "KRvKM KRRMvK");
     for (std::string name; names >> name;) {

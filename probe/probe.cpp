@@ -28,7 +28,7 @@ bool better(const CountedValue& a, const CountedValue& b) {
 
 Prober::Prober(std::string dir, ProbeOptions options)
     : options_(options)
-    , tables_(std::move(dir), options.cache_bytes) { }
+    , tables_(std::move(dir), options.cache_bytes, true) { }
 
 CountState Prober::count_of(const Position& pos) const {
     return pos.count_state().limit ? pos.count_state() : fresh_count(pos, options_.rules);

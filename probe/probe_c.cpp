@@ -3,6 +3,7 @@
 // in a thread-local message.
 #include "mktb/probe.h"
 
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <new>
@@ -40,6 +41,8 @@ mktb_status guarded(Fn&& fn) {
         return fail(MKTB_OUT_OF_MEMORY, "out of memory");
     } catch (const std::exception& e) {
         return fail(MKTB_BAD_ARGUMENT, e.what());
+    } catch (...) {
+        return fail(MKTB_INTERNAL_ERROR, "an unexpected failure inside mktb");
     }
 }
 
@@ -80,7 +83,7 @@ mktb_wdl wdl_of(Value v) { return v.is_win() ? MKTB_WIN : v.is_loss() ? MKTB_LOS
 mktb_dtm dtm_of(Value v) { return { wdl_of(v), v.is_draw() ? -1 : std::int32_t(v.plies) }; }
 
 mktb_counted counted_of(const CountedValue& c) {
-    return { mktb_wdl(int(c.result)), c.moves_needed, c.moves_available };
+    return { std::int32_t(c.result), c.moves_needed, c.moves_available };
 }
 
 mktb_move move_of(Move m) {
@@ -103,9 +106,25 @@ mktb_status no_table(const std::optional<T>& v) {
 template<class Fn>
 mktb_status probe(const mktb_tablebase* tb, const mktb_position* in, const void* out, Fn&& fn) {
     if (!tb || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL handle or result pointer");
-    Position pos;
-    if (!to_position(in, pos)) return in ? MKTB_BAD_POSITION : MKTB_BAD_ARGUMENT;
-    return guarded([&] { return fn(tb->prober, pos); });
+    return guarded([&] {
+        Position pos;
+        if (!to_position(in, pos)) return in ? MKTB_BAD_POSITION : MKTB_BAD_ARGUMENT;
+        return fn(tb->prober, pos);
+    });
+}
+
+// A list answer into a caller's buffer: *count = its size, MKTB_BUFFER_TOO_SMALL when it does
+// not fit (nothing written), else each element converted.
+template<class List, class Out, class Convert>
+mktb_status fill(const List& list, Out* out, std::size_t capacity, std::size_t* count,
+    const char* what, Convert&& convert) {
+    *count = list.size();
+    if (list.size() > capacity)
+        return fail(MKTB_BUFFER_TOO_SMALL,
+            std::to_string(list.size()) + " " + what + " do not fit in "
+                + std::to_string(capacity));
+    for (std::size_t i = 0; i < list.size(); ++i) out[i] = convert(list[i]);
+    return MKTB_OK;
 }
 
 // A probe with one answer: get(prober, position) gives it (nullopt: a table is missing), stored
@@ -124,20 +143,34 @@ mktb_status one_answer(
 
 extern "C" {
 
+uint32_t mktb_version(void) { return MKTB_VERSION; }
+
+void mktb_options_default(mktb_options* options) {
+    if (options) *options = { sizeof(mktb_options), 0, 0 };
+}
+
 mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tablebase** out) {
     if (!dir || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL directory or result pointer");
     *out = nullptr;
-    ProbeOptions o;
-    if (options) {
-        if (options->rules >> int(RuleOption::NB))
-            return fail(MKTB_BAD_ARGUMENT, "unknown bits in mktb_options.rules");
-        if (options->cache_bytes) o.cache_bytes = std::size_t(options->cache_bytes);
-        o.rules = decode_rules(options->rules);
-    }
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec))
-        return fail(MKTB_BAD_ARGUMENT, std::string(dir) + " is not a directory of tables");
     return guarded([&] {
+        ProbeOptions o;
+        if (options) {
+            // Fields are read only as far as the caller's struct reaches: an older, shorter
+            // mktb_options keeps the defaults of the fields it lacks.
+            if (options->size < offsetof(mktb_options, cache_bytes))
+                return fail(MKTB_BAD_ARGUMENT,
+                    "mktb_options.size is " + std::to_string(options->size)
+                        + ": call mktb_options_default first");
+            if (options->rules >> int(RuleOption::NB))
+                return fail(MKTB_BAD_ARGUMENT, "unknown bits in mktb_options.rules");
+            o.rules = decode_rules(options->rules);
+            if (options->size >= offsetof(mktb_options, cache_bytes) + sizeof(uint64_t)
+                && options->cache_bytes)
+                o.cache_bytes = std::size_t(options->cache_bytes);
+        }
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec))
+            return fail(MKTB_BAD_ARGUMENT, std::string(dir) + " is not a directory of tables");
         *out = new mktb_tablebase { Prober(dir, o) };
         return MKTB_OK;
     });
@@ -145,23 +178,39 @@ mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tableba
 
 void mktb_close(mktb_tablebase* tb) { delete tb; }
 
+mktb_status mktb_available(const mktb_tablebase* tb, const char* material) {
+    if (!tb || !material) return fail(MKTB_BAD_ARGUMENT, "a NULL handle or material");
+    return guarded([&] {
+        std::string error;
+        const auto m = Material::parse(material, &error);
+        if (!m) return fail(MKTB_BAD_ARGUMENT, error);
+        if (tb->prober.tables().available(m->canonical())) return MKTB_OK;
+        return fail(MKTB_NO_TABLE, "no table of " + m->canonical().name());
+    });
+}
+
+uint32_t mktb_largest(const mktb_tablebase* tb) {
+    return tb ? std::uint32_t(tb->prober.tables().largest_men()) : 0;
+}
+
 mktb_status mktb_position_from_fen(const char* fen, mktb_position* out) {
     if (!fen || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL FEN or result pointer");
-    try {
-        const Position pos = Position::from_fen(fen);
-        *out = {};
-        out->white = pos.pieces(WHITE);
-        out->black = pos.pieces(BLACK);
-        out->khun = pos.pieces(KHUN), out->met = pos.pieces(MET), out->khon = pos.pieces(KHON);
-        out->ma = pos.pieces(MA), out->ruea = pos.pieces(RUEA), out->bia = pos.pieces(BIA);
-        out->side_to_move = std::uint8_t(pos.side_to_move());
-        out->counting_limit = std::uint16_t(pos.count_state().limit);
-        out->counting_ply = std::uint16_t(pos.count_state().ply);
-        lastError.clear();
-        return MKTB_OK;
-    } catch (const FenError& e) {
-        return fail(MKTB_BAD_POSITION, std::string("bad FEN: ") + e.what());
-    }
+    return guarded([&] {
+        try {
+            const Position pos = Position::from_fen(fen);
+            *out = {};
+            out->white = pos.pieces(WHITE);
+            out->black = pos.pieces(BLACK);
+            out->khun = pos.pieces(KHUN), out->met = pos.pieces(MET), out->khon = pos.pieces(KHON);
+            out->ma = pos.pieces(MA), out->ruea = pos.pieces(RUEA), out->bia = pos.pieces(BIA);
+            out->side_to_move = std::uint8_t(pos.side_to_move());
+            out->counting_limit = std::uint16_t(pos.count_state().limit);
+            out->counting_ply = std::uint16_t(pos.count_state().ply);
+            return MKTB_OK;
+        } catch (const FenError& e) {
+            return fail(MKTB_BAD_POSITION, std::string("bad FEN: ") + e.what());
+        }
+    });
 }
 
 mktb_status mktb_probe_wdl(const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out) {
@@ -188,18 +237,16 @@ mktb_status mktb_probe_counted_wdl(
         [](Wdl w) { return mktb_wdl(int(w)); });
 }
 
-mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, int counted,
+mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, int32_t view,
     mktb_move* moves, size_t capacity, size_t* count) {
     if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
+    if (view != MKTB_VIEW_PURE && view != MKTB_VIEW_COUNTED)
+        return fail(MKTB_BAD_ARGUMENT, "view is neither MKTB_VIEW_PURE nor MKTB_VIEW_COUNTED");
     return probe(tb, pos, moves, [&](const Prober& p, const Position& position) {
-        const auto best = p.best_moves(position, counted ? View::Counted : View::Pure);
+        const auto best
+            = p.best_moves(position, view == MKTB_VIEW_COUNTED ? View::Counted : View::Pure);
         if (!best) return no_table(best);
-        *count = best->size();
-        if (best->size() > capacity)
-            return fail(MKTB_BAD_ARGUMENT,
-                std::to_string(best->size()) + " moves do not fit in " + std::to_string(capacity));
-        for (std::size_t i = 0; i < best->size(); ++i) moves[i] = move_of((*best)[i]);
-        return MKTB_OK;
+        return fill(*best, moves, capacity, count, "moves", move_of);
     });
 }
 
@@ -209,16 +256,9 @@ mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
     return probe(tb, pos, moves, [&](const Prober& p, const Position& position) {
         const auto ranked = p.rank_root(position);
         if (!ranked) return no_table(ranked);
-        *count = ranked->size();
-        if (ranked->size() > capacity)
-            return fail(MKTB_BAD_ARGUMENT,
-                std::to_string(ranked->size()) + " legal moves do not fit in "
-                    + std::to_string(capacity));
-        for (std::size_t i = 0; i < ranked->size(); ++i) {
-            const RankedMove& r = (*ranked)[i];
-            moves[i] = { move_of(r.move), dtm_of(r.pure), counted_of(r.counted) };
-        }
-        return MKTB_OK;
+        return fill(*ranked, moves, capacity, count, "legal moves", [](const RankedMove& r) {
+            return mktb_root_move { move_of(r.move), dtm_of(r.pure), counted_of(r.counted) };
+        });
     });
 }
 
@@ -238,6 +278,10 @@ const char* mktb_status_name(mktb_status status) {
         return "bad argument";
     case MKTB_OUT_OF_MEMORY:
         return "out of memory";
+    case MKTB_BUFFER_TOO_SMALL:
+        return "buffer too small";
+    case MKTB_INTERNAL_ERROR:
+        return "internal error";
     }
     return "unknown status";
 }

@@ -286,8 +286,9 @@ void Table::make_resident() const {
     });
 }
 
-Tablebase::Tablebase(std::string dir, std::size_t cache_bytes)
+Tablebase::Tablebase(std::string dir, std::size_t cache_bytes, bool fixed)
     : dir_(std::move(dir))
+    , fixed_(fixed)
     , cache_(std::make_unique<BlockCache>(cache_bytes)) {
     // The tables present now get a slot each, found without a lock by every probe; a table
     // written later (the generator adds them one by one) takes the locked path below.
@@ -295,7 +296,10 @@ Tablebase::Tablebase(std::string dir, std::size_t cache_bytes)
     for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
         if (entry.path().extension() != ".mktb") continue;
         const std::optional<Material> m = Material::parse(entry.path().stem().string());
-        if (m && m->is_canonical()) slots_.emplace(m->key(), std::make_unique<Slot>());
+        if (m && m->is_canonical() && m->name() == entry.path().stem().string()) {
+            slots_.emplace(m->key(), std::make_unique<Slot>());
+            largestMen_ = std::max(largestMen_, m->men());
+        }
     }
 }
 
@@ -315,6 +319,7 @@ const Table* Tablebase::table(const Material& canonical) const {
         }
         return slot.owned.get();
     }
+    if (fixed_) return nullptr; // absent when the handle was made: no lock, no string
     const std::string name = canonical.name();
     std::lock_guard lock(mutex_);
     if (auto it = tables_.find(name); it != tables_.end()) return it->second.get();

@@ -58,7 +58,7 @@ TEST_CASE("Probes from several threads agree with one thread's, through eviction
     // 1 MiB holds a few blocks per shard only: threads keep evicting what others read.
     const Prober shared(test::tables_up_to_4_men(), { 1 << 20, {} });
     mktb_tablebase* tb = nullptr;
-    const mktb_options options { 1 << 20, 0 };
+    const mktb_options options { sizeof(mktb_options), 0, 1 << 20 };
     REQUIRE(mktb_open(test::tables_up_to_4_men().c_str(), &options, &tb) == MKTB_OK);
     constexpr int kThreads = 4;
     std::vector<int> mismatches(kThreads, 0);
@@ -126,7 +126,7 @@ TEST_CASE("The C API reports damaged tables and other rule options as codes", "[
     mktb_position pos;
     REQUIRE(mktb_position_from_fen("k7/8/8/8/8/8/m7/R3K3 w - 128 128 1", &pos) == MKTB_OK);
     mktb_tablebase* tb = nullptr;
-    const mktb_options other { 0, MKTB_RULE_BOARD_HONOUR_OFF };
+    const mktb_options other { sizeof(mktb_options), MKTB_RULE_BOARD_HONOUR_OFF, 0 };
     REQUIRE(mktb_open(dir.c_str(), &other, &tb) == MKTB_OK);
     mktb_counted c;
     mktb_wdl wdl;
@@ -151,7 +151,7 @@ TEST_CASE("The C API reports damaged tables and other rule options as codes", "[
     CHECK(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_DAMAGED);
     CHECK(std::string(mktb_last_error()).find("KRvKM.mktb") != std::string::npos);
     mktb_close(tb);
-    const mktb_options unknown { 0, 1u << 20 };
+    const mktb_options unknown { sizeof(mktb_options), 1u << 20, 0 };
     CHECK(mktb_open(dir.c_str(), &unknown, &tb) == MKTB_BAD_ARGUMENT);
     std::filesystem::remove_all(dir);
 }

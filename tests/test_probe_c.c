@@ -1,7 +1,8 @@
 /* test_probe_c.c - the C API (mktb/probe.h) used from C, compiled as C, so that C compatibility
  * cannot break silently. Run by CTest with the directory of the 4-men tables as its argument.
  * The values are hand-checked: a mate in one, a checkmate, a draw by capturing the Ruea, and
- * the count arithmetic of spec 2.1. */
+ * the count arithmetic of docs/rules.md section 3.1; the ABI's version, options size, buffer
+ * codes and the tables present. */
 #include <stdio.h>
 #include <string.h>
 
@@ -25,12 +26,34 @@ static mktb_position fen(const char* text) {
 
 int main(int argc, char** argv) {
     mktb_tablebase* tb = NULL;
-    mktb_options options = { 1u << 20, 0 }; /* a 1 MiB cache */
+    mktb_options options;
     if (argc != 2) {
         fprintf(stderr, "usage: test_probe_c TABLES_DIR\n");
         return 2;
     }
+    mktb_options_default(&options);
+    check(options.size == sizeof options && options.rules == 0 && options.cache_bytes == 0,
+        "default options", __LINE__);
+    options.cache_bytes = 1u << 20; /* a 1 MiB cache */
+    check(mktb_version() == MKTB_VERSION && MKTB_VERSION == 0x000200, "version", __LINE__);
     check(mktb_open(argv[1], &options, &tb) == MKTB_OK && tb, "open", __LINE__);
+    /* The tables present: every ending up to 4 men, written either way round. */
+    check(mktb_largest(tb) == 4, "largest: 4 men", __LINE__);
+    check(mktb_available(tb, "KRvKM") == MKTB_OK, "KRvKM present", __LINE__);
+    check(mktb_available(tb, "KMvKR") == MKTB_OK, "KMvKR is KRvKM", __LINE__);
+    check(mktb_available(tb, "KNSvK") == MKTB_OK, "men in any order", __LINE__);
+    check(mktb_available(tb, "KRRSvK") == MKTB_NO_TABLE, "no 5-men table", __LINE__);
+    check(mktb_available(tb, "KQvK") == MKTB_BAD_ARGUMENT, "no such material", __LINE__);
+    {
+        /* An options struct from an older header: only size and rules. */
+        mktb_options old = { 8, 0, 12345 };
+        mktb_tablebase* t = NULL;
+        check(mktb_open(argv[1], &old, &t) == MKTB_OK && t, "shorter options", __LINE__);
+        mktb_close(t);
+        old.size = 4;
+        check(
+            mktb_open(argv[1], &old, &t) == MKTB_BAD_ARGUMENT && !t, "options too short", __LINE__);
+    }
 
     /* Rh8 mates: the Khun on b6 takes a7, b7; the Ruea takes b8. */
     {
@@ -43,7 +66,7 @@ int main(int argc, char** argv) {
         check(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_OK && wdl == MKTB_WIN, "wdl win", __LINE__);
         check(mktb_probe_dtm(tb, &pos, &dtm) == MKTB_OK && dtm.wdl == MKTB_WIN && dtm.plies == 1,
             "mate in 1 ply", __LINE__);
-        check(mktb_best_moves(tb, &pos, 0, best, 128, &n) == MKTB_OK && n == 1
+        check(mktb_best_moves(tb, &pos, MKTB_VIEW_PURE, best, 128, &n) == MKTB_OK && n == 1
                 && strcmp(best[0].uci, "h1h8") == 0 && best[0].from == 7 && best[0].to == 63
                 && !best[0].promotes,
             "only h1h8 mates at once", __LINE__);
@@ -52,8 +75,10 @@ int main(int argc, char** argv) {
         check(strcmp(moves[0].move.uci, "h1h8") == 0 && moves[0].pure.plies == 1
                 && moves[0].counted.wdl == MKTB_WIN,
             "ranked first", __LINE__);
-        check(mktb_rank_root(tb, &pos, moves, 3, &n) == MKTB_BAD_ARGUMENT && n == 20,
+        check(mktb_rank_root(tb, &pos, moves, 3, &n) == MKTB_BUFFER_TOO_SMALL && n == 20,
             "too small a buffer", __LINE__);
+        check(mktb_best_moves(tb, &pos, 2, best, 128, &n) == MKTB_BAD_ARGUMENT, "no such view",
+            __LINE__);
     }
     /* After Rh8 Black is checkmated. */
     {
@@ -63,7 +88,8 @@ int main(int argc, char** argv) {
         size_t n = 99;
         check(mktb_probe_dtm(tb, &pos, &dtm) == MKTB_OK && dtm.wdl == MKTB_LOSS && dtm.plies == 0,
             "checkmated", __LINE__);
-        check(mktb_best_moves(tb, &pos, 1, best, 4, &n) == MKTB_OK && n == 0, "no move", __LINE__);
+        check(mktb_best_moves(tb, &pos, MKTB_VIEW_COUNTED, best, 4, &n) == MKTB_OK && n == 0,
+            "no move", __LINE__);
     }
     /* Black takes the unprotected Ruea: a draw. */
     {
@@ -73,13 +99,15 @@ int main(int argc, char** argv) {
         size_t n = 0;
         check(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_OK && wdl == MKTB_DRAW, "draw", __LINE__);
         /* Every other move leaves the Ruea, and K+Ruea vs K is a win. */
-        check(mktb_best_moves(tb, &pos, 0, best, 8, &n) == MKTB_OK && n == 1
+        check(mktb_best_moves(tb, &pos, MKTB_VIEW_PURE, best, 8, &n) == MKTB_OK && n == 1
                 && strcmp(best[0].uci, "c3c2") == 0,
             "only Kxc2 draws", __LINE__);
-        check(mktb_best_moves(tb, &pos, 0, best, 0, &n) == MKTB_BAD_ARGUMENT && n == 1, "no room",
-            __LINE__);
+        check(mktb_best_moves(tb, &pos, MKTB_VIEW_PURE, best, 0, &n) == MKTB_BUFFER_TOO_SMALL
+                && n == 1,
+            "no room", __LINE__);
     }
-    /* The count: L = 16, one White move left at ply 31 of 32, none at ply 33 (spec 2.1, 2.3). */
+    /* The count: L = 16, one White move left at ply 31 of 32, none at ply 33
+     * (docs/rules.md 3.1, 3.4). */
     {
         mktb_position pos = fen("k7/8/1K6/8/8/8/8/7R w - 32 31 1");
         mktb_counted c;

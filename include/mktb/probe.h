@@ -8,7 +8,12 @@
  *
  * Every call returns an mktb_status; MKTB_OK means the out-parameters are filled. A table file
  * that is damaged (checksums) or built with other counting options gives an error code, never
- * a value. mktb_last_error() tells the details.
+ * a value. mktb_last_error() tells the details. No C++ exception ever leaves these functions.
+ *
+ * ABI: every struct field has a fixed width (enums are passed as int32_t fields); mktb_options
+ * starts with its own size, so a program built against an older header keeps working with a
+ * newer library. Compare MKTB_VERSION (the header) with mktb_version() (the library): the same
+ * major version is compatible.
  *
  * Thread safety: mktb_open and mktb_position_from_fen may be called from any thread. Every
  * probe call (mktb_probe_*, mktb_best_moves, mktb_rank_root) may be made by any number of
@@ -23,6 +28,15 @@
 extern "C" {
 #endif
 
+#define MKTB_VERSION_MAJOR 0
+#define MKTB_VERSION_MINOR 2
+#define MKTB_VERSION_PATCH 0
+/* 0xMMmmpp: major, minor, patch. */
+#define MKTB_VERSION (MKTB_VERSION_MAJOR << 16 | MKTB_VERSION_MINOR << 8 | MKTB_VERSION_PATCH)
+
+/* The version of the library linked (MKTB_VERSION of the header it was built with). */
+uint32_t mktb_version(void);
+
 typedef struct mktb_tablebase mktb_tablebase; /* opaque */
 
 typedef enum mktb_status {
@@ -31,15 +45,18 @@ typedef enum mktb_status {
     MKTB_DAMAGED = 2, /* a table file is damaged, truncated or unreadable */
     MKTB_RULES_MISMATCH = 3, /* a table was built with other counting options */
     MKTB_BAD_POSITION = 4, /* the position or FEN cannot occur in a game */
-    MKTB_BAD_ARGUMENT = 5, /* a null pointer, a buffer too small, an unknown rule bit */
-    MKTB_OUT_OF_MEMORY = 6
+    MKTB_BAD_ARGUMENT = 5, /* a null pointer, an unknown rule bit, a bad options size */
+    MKTB_OUT_OF_MEMORY = 6,
+    MKTB_BUFFER_TOO_SMALL = 7, /* *count tells the capacity needed; nothing was written */
+    MKTB_INTERNAL_ERROR = 8 /* a failure inside the library that has no other code */
 } mktb_status;
 
 typedef enum mktb_wdl { MKTB_LOSS = -1, MKTB_DRAW = 0, MKTB_WIN = 1 } mktb_wdl;
 
 enum { MKTB_WHITE = 0, MKTB_BLACK = 1 };
 
-/* Counting options (docs/rules.md §3-4), bits of mktb_options.rules; 0 = the defaults, Fairy-Stockfish's. */
+/* Counting options (docs/rules.md §3-4), bits of mktb_options.rules; 0 = the defaults,
+ * Fairy-Stockfish's. */
 enum {
     MKTB_RULE_KHON_BEFORE_KNIGHTS = 1 << 0, /* limit_precedence = khon_before_knights */
     MKTB_RULE_DRAW_WHEN_REACHED = 1 << 1, /* draw_when = reached */
@@ -49,9 +66,13 @@ enum {
 };
 
 typedef struct mktb_options {
-    uint64_t cache_bytes; /* decompressed blocks kept; 0 = the default (64 MiB) */
+    uint32_t size; /* sizeof(mktb_options): set by mktb_options_default */
     uint32_t rules; /* MKTB_RULE_* bits */
+    uint64_t cache_bytes; /* decompressed blocks kept; 0 = the default (64 MiB) */
 } mktb_options;
+
+/* Fills *options with the defaults and its size. Thread-safe. */
+void mktb_options_default(mktb_options* options);
 
 /* A position. Squares a1 = 0, b1 = 1, ..., h8 = 63; bit s of a bitboard is square s. */
 typedef struct mktb_position {
@@ -64,12 +85,12 @@ typedef struct mktb_position {
 } mktb_position;
 
 typedef struct mktb_dtm {
-    mktb_wdl wdl; /* for the side to move, no counting */
+    int32_t wdl; /* an mktb_wdl, for the side to move, no counting */
     int32_t plies; /* plies to mate when wdl != MKTB_DRAW (0: checkmated now); -1 for a draw */
 } mktb_dtm;
 
 typedef struct mktb_counted {
-    mktb_wdl wdl; /* for the side to move, under the count */
+    int32_t wdl; /* an mktb_wdl, for the side to move, under the count */
     int32_t moves_needed; /* the winner's moves to mate (or to a winning conversion); -1: none */
     int32_t moves_available; /* the winner's moves left in the count; -1: no count runs */
 } mktb_counted;
@@ -86,13 +107,21 @@ typedef struct mktb_root_move {
     mktb_counted counted; /* likewise, under the count after the move */
 } mktb_root_move;
 
-/* Opens the tables in `dir` (it lists the directory; no table is read yet). options may be NULL
- * (defaults). MKTB_BAD_ARGUMENT when dir is no directory. Thread-safe: any thread, any number
- * of handles. */
+/* Opens the tables in `dir` (it lists the directory; no table is read yet; tables added to it
+ * later are not seen). options may be NULL (defaults); options->size must be at least the size
+ * of its first two fields. MKTB_BAD_ARGUMENT when dir is no directory. Thread-safe: any thread,
+ * any number of handles. */
 mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tablebase** out);
 /* Frees the handle and its cache (NULL is allowed). Not thread-safe: no other call on this
  * handle may run or follow. */
 void mktb_close(mktb_tablebase* tb);
+
+/* Whether the directory holds the table of a material, written as a player would ("KRvKM",
+ * "KvKR", men in any order): MKTB_OK when it does, MKTB_NO_TABLE when not, MKTB_BAD_ARGUMENT
+ * for a name that is no material. Lock-free and thread-safe, like every probe. */
+mktb_status mktb_available(const mktb_tablebase* tb, const char* material);
+/* The most men of any table in the directory (0: none); like Fathom's TB_LARGEST. Thread-safe. */
+uint32_t mktb_largest(const mktb_tablebase* tb);
 
 /* Parses a Makruk FEN (Fairy-Stockfish letters; fields 4-5 the count state). Thread-safe. */
 mktb_status mktb_position_from_fen(const char* fen, mktb_position* out);
@@ -107,16 +136,19 @@ mktb_status mktb_probe_counted(
 mktb_status mktb_probe_counted_wdl(
     const mktb_tablebase* tb, const mktb_position* pos, mktb_wdl* out);
 
-/* Every move that keeps the best answer, under the count (counted != 0: the counted result and
- * distance) or without it (the fastest mate, the slowest loss, or every drawing move), into
- * moves[0 .. capacity); *count = how many there are (0: no legal move; MKTB_BAD_ARGUMENT when
- * they exceed capacity). Thread-safe. */
-mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, int counted,
+/* Views for mktb_best_moves. */
+enum { MKTB_VIEW_PURE = 0, MKTB_VIEW_COUNTED = 1 };
+
+/* Every move that keeps the best answer, under the count (MKTB_VIEW_COUNTED: the counted result
+ * and distance) or without it (MKTB_VIEW_PURE: the fastest mate, the slowest loss, or every
+ * drawing move), into moves[0 .. capacity); *count = how many there are (0: no legal move;
+ * MKTB_BUFFER_TOO_SMALL when they exceed capacity). Thread-safe. */
+mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, int32_t view,
     mktb_move* moves, size_t capacity, size_t* count);
 
 /* Every legal move, best first (counted result, counted distance, then pure distance), into
- * moves[0 .. capacity); *count = the number of legal moves (MKTB_BAD_ARGUMENT when it exceeds
- * capacity; 128 always suffices). Thread-safe. */
+ * moves[0 .. capacity); *count = the number of legal moves (MKTB_BUFFER_TOO_SMALL when it
+ * exceeds capacity; 128 always suffices). Thread-safe. */
 mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
     mktb_root_move* moves, size_t capacity, size_t* count);
 

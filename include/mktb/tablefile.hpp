@@ -157,7 +157,11 @@ class Tablebase {
 public:
     static constexpr std::size_t kDefaultCacheBytes = std::size_t(64) << 20;
 
-    explicit Tablebase(std::string dir, std::size_t cache_bytes = kDefaultCacheBytes);
+    // `fixed`: the tables on disk now are all there will be (a prober), so a material without
+    // a table is answered without a lock or a look at the disk; otherwise (the generator, which
+    // adds tables one by one) a table written later is found too.
+    explicit Tablebase(
+        std::string dir, std::size_t cache_bytes = kDefaultCacheBytes, bool fixed = false);
     ~Tablebase();
 
     const std::string& dir() const { return dir_; }
@@ -175,6 +179,11 @@ public:
     std::optional<CountedValue> probe_counted(
         const Position& pos, CountState count, const CountRules& rules) const;
 
+    // Whether a table of this canonical material was on disk when the Tablebase was made, and
+    // the most men of any table then. Lock-free.
+    bool available(const Material& canonical) const { return slots_.contains(canonical.key()); }
+    int largest_men() const { return largestMen_; }
+
     // Blocks decompressed so far (cache misses), for tests and benchmarks.
     std::uint64_t cache_misses() const;
 
@@ -185,6 +194,8 @@ private:
         std::unique_ptr<Table> owned;
     };
     std::string dir_;
+    bool fixed_ = false;
+    int largestMen_ = 0;
     std::unique_ptr<BlockCache> cache_;
     // The tables on disk when the Tablebase was made: a fixed map, read without locks.
     std::unordered_map<std::uint64_t, std::unique_ptr<Slot>> slots_;
