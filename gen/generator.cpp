@@ -46,6 +46,7 @@
 #include <type_traits>
 
 #include "gen_index.hpp"
+#include "table_writer.hpp"
 
 namespace mktb {
 namespace {

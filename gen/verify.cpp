@@ -1,18 +1,19 @@
 // verify.cpp - `mktb verify`: an independent forward check of a written table. Every legal
 // position of every stored metric is compared with a one-ply search over its moves on boards
-// (make/unmake, the storage Index), conversions valued from the smaller tables by this file's
-// own code: it shares nothing with the generator's index, counters or conversion tables, so a
-// bug there shows here.
+// (make/unmake, the storage Index), conversions valued by probing the smaller tables through
+// the public probing API: it shares nothing with the generator's index, counters or conversion
+// recipes, so a bug there shows here.
 #include <array>
 #include <atomic>
-#include <memory>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include "generator.hpp"
 #include "mktb/movegen.hpp"
+#include "mktb/probe.hpp"
 
 namespace mktb {
 
@@ -33,68 +34,46 @@ void parallel_blocks(std::uint64_t n, Progress* progress, const std::string& pha
         });
 }
 
-// The smaller tables this ending converts into, looked up without locks, and the value of a
-// conversion in the metric being generated.
+// The value of a position reached by a conversion, for its side to move, in the metric being
+// verified, asked through the public probing API (mktb::Prober) only: DTM as it is; a counted
+// metric as the answer under the count the conversion starts (or, for a capture that keeps men
+// on both sides, continues), turned back into a distance by as_value(). A board count with an
+// unbounded budget gives the child's own board's honour distance.
 class Children {
 public:
-    Children(const Material& m, const Tablebase& tables, Metric metric, const CountRules& rules)
-        : metric_(metric)
+    Children(const Material& m, const Tablebase& tables, const CountRules& rules)
+        : prober_(tables.dir(), { std::size_t(1) << 30, rules })
         , rules_(rules) {
-        for (const Material& c : m.children()) {
-            const Table* t = tables.table(c);
-            if (!t)
+        for (const Material& c : m.children())
+            if (!prober_.tables().available(c))
                 throw TableError("the table of " + c.name() + " (which " + m.name()
                     + " converts into) is missing from " + tables.dir() + ": generate it first");
-            t->make_resident(); // read many million times: plain arrays, no cache
-            // The counted metrics read the smaller tables' own counted values.
-            const Metric needed = c.has(BIA) ? Metric::Bia : Metric::Board;
-            if (metric != Metric::Dtm && (c.has(BIA) || count_phase(c) == CountPhase::BoardHonour)
-                && (!t->has(needed) || t->rules() != encode(rules)))
-                throw TableError("the table of " + c.name() + " lacks the counted values "
-                    + "for these counting options: generate it again");
-            tables_.push_back({ c, t });
-        }
     }
-    // Value of a position reached by a conversion, for its side to move.
-    Value probe(const Position& pos) const {
-        const Material m = Material::of(pos);
-        if (m.bare_kings()) return Value::draw();
-        const Material canon = m.canonical();
-        for (const auto& [mat, t] : tables_)
-            if (mat == canon) {
-                if (metric_ == Metric::Dtm) return t->probe(pos);
-                if (metric_ == Metric::Bia) {
-                    // Still a Bia: its own Bia-phase value. The last Bia gone: the count starts
-                    // now (pieces' honour at N + 1, or board's honour at 0), valued as a distance.
-                    if (count_phase(pos) == CountPhase::NoCount) return t->probe(Metric::Bia, pos);
-                    const CountState fresh = fresh_count(pos, rules_);
-                    if (count_phase(pos) == CountPhase::BoardHonour)
-                        return as_value(
-                            counted_board_honour(t->probe(Metric::Board, pos), fresh, rules_));
-                    return as_value(counted_pieces_honour(pos, t->probe(pos), fresh, rules_));
-                }
-                // Board's honour: a capture that keeps men on both sides continues the count,
-                // one that bares the defender succeeds when its fresh pieces' honour count
-                // still wins (the defender, to move there, is then "mated" for this metric).
-                // Under switch_to_pieces = if_shorter the board count keeps running after the
-                // capture, so the mate itself must fit in it: the distance to it counts.
-                if (count_phase(pos) == CountPhase::BoardHonour)
-                    return t->probe(Metric::Board, pos);
-                const CountedValue c
-                    = counted_pieces_honour(pos, t->probe(pos), fresh_count(pos, rules_), rules_);
-                if (rules_.has(RuleOption::SwitchIfShorter)
-                    && !rules_.has(RuleOption::BoardHonourOff))
-                    return as_value(c);
-                return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0)
-                                                              : Value::draw();
-            }
-        throw TableError("no table for " + canon.name());
+    Value probe(Metric metric, const Position& pos) const {
+        if (Material::of(pos).bare_kings()) return Value::draw();
+        if (metric == Metric::Dtm) return must(prober_.dtm(pos));
+        const CountPhase phase = count_phase(pos);
+        if (metric == Metric::Bia) return as_value(must(prober_.counted(pos)));
+        // Board's honour: a capture keeping men on both sides continues the count (its own
+        // distance counts); one baring the defender succeeds when its fresh pieces' honour
+        // count still wins (the defender, to move there, is then "mated" for this metric), or,
+        // under switch_to_pieces = if_shorter, the mate itself must fit: its distance counts.
+        if (phase == CountPhase::BoardHonour)
+            return as_value(must(prober_.counted(pos, { 1 << 20, 0 })));
+        const CountedValue c = must(prober_.counted(pos));
+        if (rules_.has(RuleOption::SwitchIfShorter) && !rules_.has(RuleOption::BoardHonourOff))
+            return as_value(c);
+        return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0) : Value::draw();
     }
 
 private:
-    Metric metric_;
+    template<class T>
+    static T must(const std::optional<T>& v) {
+        if (!v) throw TableError("a table a conversion reaches is missing");
+        return *v;
+    }
+    Prober prober_;
     CountRules rules_;
-    std::vector<std::pair<Material, const Table*>> tables_;
 };
 
 bool is_conversion(const Position& pos, Move m) { return is_promotion(m) || !pos.empty(to_sq(m)); }
@@ -110,17 +89,14 @@ std::uint64_t verify(
     const CountRules rules = decode_rules(table->rules());
     // Every stored metric in one pass: one move generation and one successor slot per move.
     std::vector<Metric> metrics;
-    std::vector<std::unique_ptr<Children>> children;
     for (Metric metric : { Metric::Dtm, Metric::Board, Metric::Bia })
-        if (table->has(metric)) {
-            metrics.push_back(metric);
-            children.push_back(std::make_unique<Children>(m, tables, metric, rules));
-        }
+        if (table->has(metric)) metrics.push_back(metric);
+    const Children children(m, tables, rules);
     const std::size_t nm = metrics.size();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;
-    parallel_blocks(index.size(), progress, m.name() + ": verify",
-        [&](std::uint64_t begin, std::uint64_t end) {
+    parallel_blocks(
+        index.size(), progress, m.name() + ": verify", [&](std::uint64_t begin, std::uint64_t end) {
             for (std::uint64_t i = begin; i < end; ++i) {
                 Position pos;
                 if (!index.decode(i, pos)) continue;
@@ -132,8 +108,8 @@ std::uint64_t verify(
                     const MoveList moves = legal_moves(pos);
                     std::array<Value, 3> expected;
                     for (std::size_t k = 0; k < nm; ++k)
-                        expected[k] = pos.in_check() ? mated_value(m, metrics[k], rules, c)
-                                                     : Value::draw();
+                        expected[k]
+                            = pos.in_check() ? mated_value(m, metrics[k], rules, c) : Value::draw();
                     for (int j = 0; j < moves.size; ++j) {
                         const Move mv = moves.moves[std::size_t(j)];
                         const bool conversion = is_conversion(pos, mv);
@@ -141,10 +117,10 @@ std::uint64_t verify(
                         // In-table successors are in the table's own orientation.
                         const std::uint64_t slot = conversion ? 0 : index.encode(pos);
                         for (std::size_t k = 0; k < nm; ++k) {
-                            const Value v = (conversion
-                                    ? children[k]->probe(pos)
-                                    : table->value(metrics[k], pos.side_to_move(), slot))
-                                                .parent();
+                            const Value v
+                                = (conversion ? children.probe(metrics[k], pos)
+                                              : table->value(metrics[k], pos.side_to_move(), slot))
+                                      .parent();
                             if (j == 0 || better(v, expected[k])) expected[k] = v;
                         }
                         pos.undo_move(mv, u);

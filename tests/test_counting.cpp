@@ -1,5 +1,5 @@
-// test_counting.cpp - the counting rules' arithmetic against docs/rules.md §3-4 and the published KMITL
-// figure, and pieces' honour answers against fairy-stockfish with counting on.
+// test_counting.cpp - the counting rules' arithmetic against docs/rules.md §3-4 and the published
+// KMITL figure, and pieces' honour answers against fairy-stockfish with counting on.
 #include <catch2/catch.hpp>
 
 #include "mktb/counting.hpp"
@@ -40,7 +40,8 @@ TEST_CASE("Pieces' honour limits follow the table of rules section 3.1", "[count
 }
 
 TEST_CASE("Fresh counts and the attacker's moves left (rules sections 3.1-3.4)", "[counting]") {
-    // The example of docs/rules.md §3.4 is the count K+Khon+Met vs K starts with Black (defender) to move.
+    // The example of docs/rules.md §3.4 is the count K+Khon+Met vs K starts with Black (defender)
+    // to move.
     const Position ksm = fen("8/3k4/6M1/2K1S3/8/8/8/8 b - - 0 1");
     CHECK(fresh_count(ksm, {}) == CountState { 88, 8 });
     CHECK(attacker_moves_left(fresh_count(ksm, {}), false, {}) == 40); // A = L - N
@@ -129,7 +130,7 @@ void check_against_engine(
     const Tablebase tables(test::tables_up_to_4_men());
     test::Engine engine(test::engine_path());
     test::Rng rng(2026);
-    int proofs = 0, countDraws = 0, n = 0, beyondCount = 0;
+    int proofs = 0, countDraws = 0, beyondCount = 0;
     for (const char* name : endings) {
         const Material m = test::material(name);
         const Index index(m);
@@ -141,7 +142,7 @@ void check_against_engine(
             const CountState fresh = fresh_count(pos, {});
             const int ply = fresh.ply + int(rng() % std::uint64_t(fresh.limit - fresh.ply + 1));
             pos.set_count_state({ fresh.limit, ply });
-            ++k, ++n;
+            ++k;
             const CountedValue ours = *tables.probe_counted(pos, pos.count_state(), {});
             if (ours.result == CountedValue::Result::Draw && !pure.is_draw()) ++countDraws;
             const std::optional<int> score = engine.mate_score(pos.fen(), 100000);
@@ -167,7 +168,6 @@ void check_against_engine(
     }
     WARN(proofs << " mate proofs checked, " << beyondCount
                 << " engine mates beyond the count skipped");
-    CHECK(n == perEnding * int(endings.size()));
     CHECK(proofs >= minProofs); // the comparison must not be vacuous
     CHECK(countDraws >= minCountDraws); // pure wins the count turns into draws were exercised
 }
@@ -274,8 +274,8 @@ TEST_CASE("A counted line mates before the count runs out", "[counting][gen]") {
 
 TEST_CASE("A bare king's capture continues the count; it never restarts", "[counting][gen]") {
     // K+2 Ruea vs K, fresh count (L = 8, N = 4: ply 8, Black to move). Kxd4 leaves K+Ruea vs K,
-    // whose own limit would be 16, but L stays 8 (docs/rules.md §3.1): White has 4 moves left, and no lone
-    // king on d4 can be driven to the edge and mated in 4.
+    // whose own limit would be 16, but L stays 8 (docs/rules.md §3.1): White has 4 moves left, and
+    // no lone king on d4 can be driven to the edge and mated in 4.
     const Tablebase tables(test::tables_up_to_4_men());
     const Position pos = fen("8/8/8/3k4/3R4/8/8/R3K3 b - 16 8 1");
     REQUIRE(fresh_count(pos, {}) == pos.count_state());
@@ -323,15 +323,16 @@ std::string tables_under(const char* ending, const std::string& name, const Coun
     options.rules = rules;
     test::generate_with_children(dir, test::material(ending), options);
     std::string report;
-    CHECK(verify(test::material(ending), Tablebase(dir), &report) == 0);
-    INFO(report);
+    const std::uint64_t bad = verify(test::material(ending), Tablebase(dir), &report);
+    INFO(report); // after verify has written it: INFO takes its text when it is declared
+    CHECK(bad == 0);
     return dir;
 }
 
 } // namespace
 
-TEST_CASE(
-    "Rule options of rules section 4: board_honour, switch_to_pieces, counter_mate", "[counting][gen]") {
+TEST_CASE("Rule options of rules section 4: board_honour, switch_to_pieces, counter_mate",
+    "[counting][gen]") {
     // One White move is left in the board count (ply 128 of 128): Rxa2+ bares Black, not mate
     // (Kb7, Kb8). By default the fresh K+Ruea vs K count (13 moves) takes over and White wins.
     const char* lastMove = "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1";
@@ -416,7 +417,8 @@ TEST_CASE("Rule options are named as in docs/rules.md and recorded in the table"
 
 TEST_CASE("The last Bia promoting starts the count at N + 1", "[counting]") {
     // g5-g6 promotes White's last Bia: Black is bare, pieces' honour starts with L = 44 (one
-    // Khon) and N = 4, which is the example of docs/rules.md §3.4, 8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1.
+    // Khon) and N = 4, which is the example of docs/rules.md §3.4, 8/3k4/6M1/2K1S3/8/8/8/8 b - 88
+    // 8 1.
     const Position pos = fen("8/3k4/8/2K1S1P1/8/8/8/8 w - - 0 1");
     Position after = pos;
     after.do_move(parse_uci_move(pos, "g5g6m"));

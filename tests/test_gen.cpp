@@ -1,6 +1,6 @@
 // test_gen.cpp - the generator: every ending up to 4 men verified against its successors, the
-// published figures of docs/rules.md §8, DTM against fairy-stockfish's mate proofs, identical bytes for
-// 1 and 2 threads, and damaged table files refused.
+// published figures of docs/rules.md §8, DTM against fairy-stockfish's mate proofs, identical bytes
+// for 1 and 2 threads, and damaged table files refused.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -29,8 +29,9 @@ TEST_CASE("Every ending up to 4 men verifies against its successors", "[gen]") {
     const Tablebase tables(test::tables_up_to_4_men());
     for (const Material& m : all_materials(4)) {
         std::string report;
-        INFO(m.name() << "\n" << report);
-        CHECK(verify(m, tables, &report) == 0);
+        const std::uint64_t bad = verify(m, tables, &report);
+        INFO(m.name() << "\n" << report); // after verify has written the report
+        CHECK(bad == 0);
     }
 }
 
@@ -140,7 +141,8 @@ TEST_CASE(
     "Distances to mate agree with fairy-stockfish's mate proofs (count off)", "[gen][oracle]") {
     const Tablebase tables(test::tables_up_to_4_men());
     test::Engine engine(test::engine_path());
-    // Pure DTM needs the count off: a variant without counting, loaded from an ini file (docs/rules.md §6).
+    // Pure DTM needs the count off: a variant without counting, loaded from an ini file
+    // (docs/rules.md §6).
     const std::string ini
         = (fs::temp_directory_path() / ("mktb-makruknc-" + std::to_string(getpid()) + ".ini"))
               .string();
@@ -151,7 +153,7 @@ TEST_CASE(
     while (engine.read_line() != "readyok") { }
 
     test::Rng rng(99);
-    int proofs = 0, draws = 0, checked = 0;
+    int proofs = 0, draws = 0;
     for (const char* name :
         { "KRvK", "KSSvK", "KSMvK", "KNMvK", "KRvKM", "KRvKN", "KSvKM", "KRvKS" }) {
         const Material m = test::material(name);
@@ -165,7 +167,6 @@ TEST_CASE(
             const std::optional<int> score = engine.mate_score(pos.fen(), 150000);
             const int mate = score.value_or(0);
             const bool proved = score.has_value();
-            ++checked;
             INFO(name << " " << pos.fen() << ": ours " << describe(ours) << ", engine mate "
                       << mate);
             if (ours.is_draw()) ++draws;
@@ -183,7 +184,6 @@ TEST_CASE(
         }
     }
     fs::remove(ini);
-    CHECK(checked == 240);
     CHECK(proofs >= 40); // the comparison must not be vacuous
     CHECK(draws >= 10);
 }

@@ -16,6 +16,7 @@
 #include "support/engine.hpp"
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
+#include "table_writer.hpp"
 
 using namespace mktb;
 namespace fs = std::filesystem;

@@ -11,8 +11,8 @@ namespace {
 
 Material mat(const char* name) {
     std::string error;
-    auto m = Material::parse(name, &error);
-    INFO(error);
+    const auto m = Material::parse(name, &error);
+    INFO(error); // after parse has written it
     REQUIRE(m);
     return *m;
 }

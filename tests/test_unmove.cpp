@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "mktb/movegen.hpp"
-#include "mktb/unmove.hpp"
+#include "unmove.hpp"
 #include "support/random_positions.hpp"
 
 using namespace mktb;

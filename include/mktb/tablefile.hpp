@@ -1,8 +1,8 @@
 // mktb/tablefile.hpp - the table file format (docs/format.md) and its one reader and writer,
 // plus Tablebase: a directory of tables answering "what is this position worth?".
 //
-// The generator writes through write_table() and reads the smaller tables it converts into
-// through Tablebase, the same reader that serves probing.
+// The generator writes through its TableWriter (gen/table_writer.hpp) and reads the smaller
+// tables it converts into through Tablebase, the same reader that serves probing.
 #pragma once
 
 #include <atomic>
@@ -66,21 +66,6 @@ struct TableHeader {
 static_assert(sizeof(TableHeader) == 72, "the on-disk header layout is fixed");
 
 std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.mktb
-
-// Writes a table: add() each metric (compressed at once, so the caller may free its cells),
-// then write(). cells[c] holds index_size cells of cell_bytes each for side to move c, with
-// the "don't care" slots already filled. The file is written to a temporary name and renamed,
-// so it is whole or absent. Throws TableError on failure.
-class TableWriter {
-public:
-    TableWriter(const Material& m, std::uint32_t rules);
-    void add(Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB]);
-    void write(const std::string& path) const;
-
-private:
-    TableHeader header_ {};
-    std::vector<std::vector<std::uint8_t>> frames_[int(Metric::NB)];
-};
 
 class BlockCache;
 

@@ -1,5 +1,5 @@
 // unmove.cpp - retro move application (see mktb/unmove.hpp).
-#include "mktb/unmove.hpp"
+#include "unmove.hpp"
 
 namespace mktb {
 

@@ -1,0 +1,28 @@
+// table_writer.hpp - writes a table file (docs/format.md): the generator's side of the format,
+// kept out of the probing library so that an engine links no compressor thread pool.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "mktb/tablefile.hpp"
+
+namespace mktb {
+
+// Writes a table: add() each metric (compressed at once, so the caller may free its cells),
+// then write(). cells[c] holds index_size cells of cell_bytes each for side to move c, with
+// the "don't care" slots already filled. The file is written to a temporary name and renamed,
+// so it is whole or absent. Throws TableError on failure.
+class TableWriter {
+public:
+    TableWriter(const Material& m, std::uint32_t rules);
+    void add(Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB]);
+    void write(const std::string& path) const;
+
+private:
+    TableHeader header_ {};
+    std::vector<std::vector<std::uint8_t>> frames_[int(Metric::NB)];
+};
+
+} // namespace mktb
