@@ -39,39 +39,23 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <tbb/blocked_range.h>
 #include <tbb/combinable.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <type_traits>
 
 #include "gen_index.hpp"
+#include "parallel.hpp"
 #include "table_writer.hpp"
 
 namespace mktb {
 namespace {
 
-constexpr int kBlockShift = 12; // slots per unit of parallel work and per level-presence mask
-constexpr std::uint64_t kBlock = std::uint64_t(1) << kBlockShift;
 constexpr int kMaxMetrics = 2; // DTM and one counted metric
 constexpr int kMaxUnMoves = 8 + 14 * kMaxGenMen; // more than one side's un-moves can be
 
 // A level beyond what the cell type holds: generate again with wider cells.
 struct NeedWiderCells { };
-
-// Runs fn(begin, end) over [0, n) in blocks of kBlock slots, in parallel, with progress.
-template<class Fn>
-void parallel_blocks(std::uint64_t n, Progress* progress, const std::string& phase, Fn&& fn) {
-    if (progress) progress->phase(phase, n);
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
-        [&](const tbb::blocked_range<std::uint64_t>& r) {
-            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-                const std::uint64_t end = std::min(n, (b + 1) * kBlock);
-                fn(b, b * kBlock, end);
-                if (progress) progress->advance(end - b * kBlock);
-            }
-        });
-}
 
 // A board of material m with side to move stm, men on arbitrary squares: what the counting
 // functions read from a position (men, their kinds, the side to move) is all that it carries.

@@ -8,31 +8,15 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 
 #include "generator.hpp"
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
+#include "parallel.hpp"
 
 namespace mktb {
 
 namespace {
-
-constexpr std::uint64_t kBlock = 4096; // slots per unit of parallel work
-
-template<class Fn>
-void parallel_blocks(std::uint64_t n, Progress* progress, const std::string& phase, Fn&& fn) {
-    if (progress) progress->phase(phase, n);
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (n + kBlock - 1) / kBlock),
-        [&](const tbb::blocked_range<std::uint64_t>& r) {
-            for (std::uint64_t b = r.begin(); b != r.end(); ++b) {
-                const std::uint64_t end = std::min(n, (b + 1) * kBlock);
-                fn(b * kBlock, end);
-                if (progress) progress->advance(end - b * kBlock);
-            }
-        });
-}
 
 // The value of a position reached by a conversion, for its side to move, in the metric being
 // verified, asked through the public probing API (mktb::Prober) only: DTM as it is; a counted
@@ -95,8 +79,8 @@ std::uint64_t verify(
     const std::size_t nm = metrics.size();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;
-    parallel_blocks(
-        index.size(), progress, m.name() + ": verify", [&](std::uint64_t begin, std::uint64_t end) {
+    parallel_blocks(index.size(), progress, m.name() + ": verify",
+        [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
             for (std::uint64_t i = begin; i < end; ++i) {
                 Position pos;
                 if (!index.decode(i, pos)) continue;

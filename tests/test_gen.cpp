@@ -141,16 +141,7 @@ TEST_CASE(
     "Distances to mate agree with fairy-stockfish's mate proofs (count off)", "[gen][oracle]") {
     const Tablebase tables(test::tables_up_to_4_men());
     test::Engine engine(test::engine_path());
-    // Pure DTM needs the count off: a variant without counting, loaded from an ini file
-    // (docs/rules.md §6).
-    const std::string ini
-        = (fs::temp_directory_path() / ("mktb-makruknc-" + std::to_string(getpid()) + ".ini"))
-              .string();
-    std::ofstream(ini) << "[makruknc:makruk]\ncountingRule = none\n";
-    engine.send("setoption name VariantPath value " + ini);
-    engine.send("setoption name UCI_Variant value makruknc");
-    engine.send("isready");
-    while (engine.read_line() != "readyok") { }
+    engine.count_off(); // pure DTM
 
     test::Rng rng(99);
     int proofs = 0, draws = 0;
@@ -183,7 +174,6 @@ TEST_CASE(
             }
         }
     }
-    fs::remove(ini);
     CHECK(proofs >= 40); // the comparison must not be vacuous
     CHECK(draws >= 10);
 }

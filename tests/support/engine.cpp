@@ -1,6 +1,10 @@
 // engine.cpp - fork/exec and pipe plumbing for the fairy-stockfish oracle (see engine.hpp).
 #include "engine.hpp"
 
+#include <fstream>
+
+#include <filesystem>
+
 #include <csignal>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -90,6 +94,18 @@ Engine::Perft Engine::perft(const std::string& fen, int depth) {
         if (auto colon = line.find(": "); colon != std::string::npos && colon <= 5)
             r.divide[line.substr(0, colon)] = std::stoull(line.substr(colon + 2));
     }
+}
+
+void Engine::count_off() {
+    const std::string ini = (std::filesystem::temp_directory_path()
+        / ("mktb-makruknc-" + std::to_string(getpid()) + ".ini"))
+                                .string();
+    std::ofstream(ini) << "[makruknc:makruk]\ncountingRule = none\n";
+    send("setoption name VariantPath value " + ini);
+    send("setoption name UCI_Variant value makruknc");
+    send("isready");
+    while (read_line() != "readyok") { }
+    std::filesystem::remove(ini); // read by the time the engine is ready
 }
 
 std::optional<int> Engine::mate_score(const std::string& fen, int nodes) {

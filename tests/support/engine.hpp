@@ -1,5 +1,6 @@
 // engine.hpp - a minimal UCI client that drives Debian's fairy-stockfish, our independent oracle
-// (docs/rules.md §6). One engine process serves many queries; the tests never trust our own output alone.
+// (docs/rules.md §6). One engine process serves many queries; the tests never trust our own output
+// alone.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,9 @@ public:
     // last exact "score mate M" it reported, if its last exact score was a mate (M > 0: the
     // side to move mates in M moves; M < 0: it is mated in -M).
     std::optional<int> mate_score(const std::string& fen, int nodes);
+    // Switches the count off (a variant [makruknc:makruk] with countingRule = none, loaded from
+    // an ini file, docs/rules.md §6), so that mate scores prove pure distances to mate.
+    void count_off();
 
     void send(const std::string& line);
     std::string read_line(); // throws when the engine has gone away
