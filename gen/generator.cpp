@@ -19,7 +19,8 @@
 //   base + p decided, mate in p plies (odd: the side to move mates); all ones: no position.
 // One writer per cell and level, so the bytes written do not depend on the thread count: at an
 // even level only "won in n + 1" is written (the same value by every writer), at an odd level
-// only decrements (atomic) and the one loss written by the decrement that reaches 0.
+// only decrements (atomic) and the one loss written by the decrement that reaches 0; residue
+// cells that lost a move are checked after the level, each by one thread.
 //
 // Symmetry: a position whose board equals its reflection in a1-h8 (kings on the diagonal, the
 // "residue") is reached by un-moves in mirrored pairs; such a cell un-moves only one of each
