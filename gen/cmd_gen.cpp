@@ -197,8 +197,7 @@ int gen_command(std::span<const std::string_view> args) {
     // The work of each ending, for the run's ETA: its generation cells times its metrics.
     std::vector<double> work;
     for (const Material& m : order)
-        work.push_back(double(GenIndex(m).size())
-            * (m.has(BIA) || count_phase(m) == CountPhase::BoardHonour ? 2 : 1));
+        work.push_back(double(GenIndex(m).size()) * double(stored_metrics(m).size()));
     progress.start_run(work);
     const Tablebase tables(o.tables);
     print_header();

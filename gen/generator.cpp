@@ -92,27 +92,33 @@ struct Recipe {
     std::array<Read, kMaxMetrics> read;
 };
 
+// The child's stored metric a conversion is valued from: its own counted metric while the
+// count goes on (a Bia still on the board; a capture keeping men on both sides under board's
+// honour), else its DTM, or its board's honour metric when the last Bia leaves men on both sides.
+Metric metric_read(Metric metric, CountPhase child) {
+    if (metric == Metric::Dtm || child == CountPhase::PiecesHonour) return Metric::Dtm;
+    if (metric == Metric::Bia && child == CountPhase::NoCount) return Metric::Bia;
+    return Metric::Board;
+}
+
 // The value a conversion gives a metric, for the child's side to move, from the child's stored
-// value (docs/rules.md §3: the count a conversion starts values it).
-Value conversion_value(Metric metric, const Material& child, Value stored, Color stm,
-    const CountRules& rules, Metric& read) {
-    const Position pos = representative(child, stm);
+// value in metric_read() (docs/rules.md §3: the count a conversion starts values it).
+Value conversion_value(
+    Metric metric, const Material& child, Value stored, Color stm, const CountRules& rules) {
     const CountPhase phase = count_phase(child);
-    if (metric == Metric::Dtm) return read = Metric::Dtm, stored;
+    if (metric == Metric::Dtm) return stored;
+    const Position pos = representative(child, stm);
     if (metric == Metric::Bia) {
         // Still a Bia: its own Bia-phase value. The last Bia gone: the count starts now.
-        if (phase == CountPhase::NoCount) return read = Metric::Bia, stored;
+        if (phase == CountPhase::NoCount) return stored;
         if (phase == CountPhase::BoardHonour)
-            return read = Metric::Board,
-                   as_value(counted_board_honour(stored, fresh_count(pos, rules), rules));
-        return read = Metric::Dtm,
-               as_value(counted_pieces_honour(pos, stored, fresh_count(pos, rules), rules));
+            return as_value(counted_board_honour(stored, fresh_count(pos, rules), rules));
+        return as_value(counted_pieces_honour(pos, stored, fresh_count(pos, rules), rules));
     }
     // Board's honour: a capture keeping men on both sides continues the count; one baring the
     // defender succeeds when its fresh pieces' honour count still wins (or, under
     // switch_to_pieces = if_shorter, the mate itself must fit: the distance counts).
-    if (phase == CountPhase::BoardHonour) return read = Metric::Board, stored;
-    read = Metric::Dtm;
+    if (phase == CountPhase::BoardHonour) return stored;
     const CountedValue c = counted_pieces_honour(pos, stored, fresh_count(pos, rules), rules);
     if (rules.has(RuleOption::SwitchIfShorter) && !rules.has(RuleOption::BoardHonourOff))
         return as_value(c);
@@ -140,11 +146,7 @@ public:
         , rules_(options.rules)
         , gi_(m)
         , index_(m) {
-        metrics_.push_back(Metric::Dtm);
-        if (m.has(BIA))
-            metrics_.push_back(Metric::Bia);
-        else if (count_phase(m) == CountPhase::BoardHonour)
-            metrics_.push_back(Metric::Board);
+        metrics_ = stored_metrics(m);
         int maxMoves = 0;
         for (Color c : { WHITE, BLACK }) {
             // An upper bound on the in-table moves of a side, + 1 for a drawing conversion.
@@ -260,18 +262,16 @@ private:
         }
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
             Recipe::Read& read = r->read[k];
+            const Metric m = read.metric = metric_read(metrics_[k], count_phase(canon));
+            if (!r->table->has(m) || (m != Metric::Dtm && r->table->rules() != encode(rules_)))
+                throw TableError("the table of " + canon.name() + " lacks the counted values "
+                    + "for these counting options: generate it again");
+            const unsigned cells = 1u << (8 * r->table->cell_bytes(m));
             for (Color stm : { WHITE, BLACK }) {
-                Metric m = Metric::Dtm;
-                conversion_value(metrics_[k], canon, Value::draw(), stm, rules_, m);
-                read.metric = m;
-                if (!r->table->has(m) || (m != Metric::Dtm && r->table->rules() != encode(rules_)))
-                    throw TableError("the table of " + canon.name() + " lacks the counted values "
-                        + "for these counting options: generate it again");
-                const unsigned cells = 1u << (8 * r->table->cell_bytes(m));
                 read.value[stm].resize(cells);
                 for (unsigned v = 0; v < cells; ++v)
                     read.value[stm][v]
-                        = conversion_value(metrics_[k], canon, Value::from_cell(v), stm, rules_, m);
+                        = conversion_value(metrics_[k], canon, Value::from_cell(v), stm, rules_);
             }
         }
         return r;
@@ -304,11 +304,11 @@ private:
         return -1;
     }
 
-    // Visits every legal move of side c: fn(j, to, captured) for in-table moves (j = -1: the
-    // king), conv(j, to, captured, promotes) for conversions. When `fast` (only the count of
-    // in-table moves is wanted), the moves of a man that cannot be pinned are counted in bulk
-    // into *bulk instead of visited.
-    // With no InTable visitor (nullptr), only conversions are generated (and inCheck is not set).
+    // Visits every legal move of side c: fn(j, to) for in-table moves (j = -1: the king),
+    // conv(j, to, captured, promotes) for conversions. With `bulk` (only the number of in-table
+    // moves is wanted), king moves and the moves of a man no Ruea can pin are counted into
+    // *bulk instead of visited. With no InTable visitor (nullptr), only conversions are
+    // generated (and inCheck is not set).
     template<class InTable, class Conv>
     void moves(const GenBoard& b, Color c, Bitboard occ, bool& inCheck, InTable&& fn, Conv&& conv,
         int* bulk = nullptr) const {
@@ -386,9 +386,8 @@ private:
         auto dest = [&](int m) {
             for (const int x : { jc, promotes ? j : -1 })
                 if (x >= 0 && gi_.group_size(m) > 1 && gi_.group_first(m) == gi_.group_first(x)) {
-                    const int first = gi_.group_first(x);
-                    if (m == x) return int(r.dest[std::size_t(first)]);
-                    return int(r.dest[std::size_t(first + 1 + m - first - (m > x ? 1 : 0))]);
+                    if (m == x) return int(r.dest[std::size_t(gi_.group_first(x))]);
+                    return int(r.dest[std::size_t(m < x ? m + 1 : m)]);
                 }
             return int(r.dest[std::size_t(m)]);
         };
@@ -909,6 +908,12 @@ TableStats run_generation(
 }
 
 } // namespace
+
+std::vector<Metric> stored_metrics(const Material& m) {
+    if (m.has(BIA)) return { Metric::Dtm, Metric::Bia };
+    if (count_phase(m) == CountPhase::BoardHonour) return { Metric::Dtm, Metric::Board };
+    return { Metric::Dtm };
+}
 
 std::vector<Material> build_order(const std::vector<Material>& wanted) {
     std::vector<Material> order;

@@ -61,6 +61,10 @@ inline Value mated_value(const Material& m, Metric metric, const CountRules& rul
     return counterMates ? Value::draw() : Value::mate_in_plies(0);
 }
 
+// The metrics a table of `m` stores: DTM, and the Bia phase (a Bia on the board) or board's
+// honour (both sides with men).
+std::vector<Metric> stored_metrics(const Material& m);
+
 // The endings to build for a request, each after every ending it converts into.
 std::vector<Material> build_order(const std::vector<Material>& wanted);
 
