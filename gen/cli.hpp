@@ -32,5 +32,6 @@ int gen_command(std::span<const std::string_view> args);
 int verify_command(std::span<const std::string_view> args);
 int digest_command(std::span<const std::string_view> args);
 int probe_command(std::span<const std::string_view> args);
+int serve_command(std::span<const std::string_view> args);
 
 } // namespace mktb::cli

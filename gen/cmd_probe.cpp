@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "answer.hpp"
 #include "cli.hpp"
 #include "mktb/counting.hpp"
 #include "mktb/movegen.hpp"
@@ -29,26 +30,10 @@ std::string sentence(Color stm, Value v) {
                  : std::string(kColorName[~stm]) + " mates in " + std::to_string(-n);
 }
 
-std::string json_value(Value v) {
-    const char* result = v.is_win() ? "win" : v.is_loss() ? "loss" : "draw";
-    return std::string("{\"result\": \"") + result
-        + "\", \"mate_in\": " + (v.is_draw() ? "null" : std::to_string(v.mate_in_moves())) + "}";
-}
-
 const char* result_name(CountedValue::Result r) {
     return r == CountedValue::Result::Win ? "win"
         : r == CountedValue::Result::Loss ? "loss"
                                           : "draw";
-}
-
-// The text as a JSON string's contents.
-std::string json_escaped(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) >= 0x20) out += c;
-    }
-    return out;
 }
 
 // "12 of 13 moves", "12 moves, no count yet", "no forced mate".
@@ -56,51 +41,6 @@ std::string moves_text(const CountedValue& c) {
     if (c.moves_needed < 0) return "no forced mate";
     if (c.moves_available < 0) return std::to_string(c.moves_needed) + " moves, no count yet";
     return std::to_string(c.moves_needed) + " of " + std::to_string(c.moves_available) + " moves";
-}
-
-std::string json_counted(const CountedValue& c) {
-    return std::string("{\"result\": \"") + result_name(c.result) + "\", \"moves_needed\": "
-        + (c.moves_needed < 0 ? "null" : std::to_string(c.moves_needed)) + ", \"moves_available\": "
-        + (c.moves_available < 0 ? "null" : std::to_string(c.moves_available)) + "}";
-}
-
-// Parses --count pieces:C / board:C: the defender's last announced count C.
-bool parse_count(std::string_view text, const Position& pos, const CountRules& rules,
-    CountState& out, std::string& error) {
-    const auto colon = text.find(':');
-    const std::string_view kind = text.substr(0, colon);
-    int c = -1;
-    if (colon != std::string_view::npos) {
-        try {
-            c = std::stoi(std::string(text.substr(colon + 1)));
-        } catch (...) { }
-    }
-    if ((kind != "pieces" && kind != "board") || c < 0 || c > 64) {
-        error = "--count takes pieces:C or board:C with C the count the defender last announced "
-                "(0-64)";
-        return false;
-    }
-    const std::optional<Color> attacker = pieces_honour_attacker(pos);
-    if (kind == "pieces" && !attacker) {
-        error = "--count pieces:C needs a bare defending king (pieces' honour)";
-        return false;
-    }
-    if (kind == "board" && count_phase(pos) == CountPhase::NoCount) {
-        error = "no count runs while a Bia is on the board";
-        return false;
-    }
-    if (kind == "board" && rules.has(RuleOption::BoardHonourOff)) {
-        error = "--count board:C contradicts --board-honour off";
-        return false;
-    }
-    const int limit = kind == "pieces" ? 2 * pieces_honour_limit(pos, *attacker, rules) : 128;
-    // After the counter's move counted c the ply is 2c - 1, the other side to move; 2c once
-    // that side has replied. Under board's honour the counter is taken to be the side that
-    // just moved (it has just announced C); under pieces' honour it is the bare king.
-    const bool attackerToMove = attacker ? pos.side_to_move() == *attacker : true;
-    out = { limit, attackerToMove ? 2 * c - 1 : 2 * c };
-    if (out.ply < 0) out.ply = 0;
-    return true;
 }
 
 // The line, one move per row, with the count the losing side announces after each of its moves.
@@ -147,21 +87,7 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
         const Color stm = pos.side_to_move();
         const std::vector<Move> pv = line ? prober.line(pos, count) : std::vector<Move> {};
         if (json) {
-            std::printf("{\"fen\": \"%s\", \"pure\": %s, \"counted\": %s", pos.fen().c_str(),
-                json_value(*value).c_str(), json_counted(here).c_str());
-            std::printf(", \"moves\": [");
-            for (std::size_t i = 0; i < moves->size(); ++i)
-                std::printf("%s{\"uci\": \"%s\", \"pure\": %s, \"counted\": %s}", i ? ", " : "",
-                    move_to_uci((*moves)[i].move).c_str(), json_value((*moves)[i].pure).c_str(),
-                    json_counted((*moves)[i].counted).c_str());
-            std::printf("]");
-            if (line) {
-                std::printf(", \"line\": [");
-                for (std::size_t i = 0; i < pv.size(); ++i)
-                    std::printf("%s\"%s\"", i ? ", " : "", move_to_uci(pv[i]).c_str());
-                std::printf("]");
-            }
-            std::printf("}\n");
+            std::printf("%s\n", answer_json(prober, pos, count, line)->dump().c_str());
             return kExitOk;
         }
         std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm],
@@ -244,8 +170,8 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
         auto failed = [&](int code, const std::string& why) {
             worst = std::max(worst, code);
             if (json)
-                std::printf("{\"line\": %d, \"fen\": \"%s\", \"error\": \"%s\"}\n", number,
-                    json_escaped(text).c_str(), json_escaped(why).c_str());
+                std::printf("%s\n",
+                    Json({ { "line", number }, { "fen", text }, { "error", why } }).dump().c_str());
             else
                 std::printf("%d: %s: error: %s\n", number, text.c_str(), why.c_str());
         };
@@ -259,12 +185,15 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
                 continue;
             }
             const std::string move = best->empty() ? "none" : move_to_uci(best->front());
-            if (json)
-                std::printf("{\"line\": %d, \"fen\": \"%s\", \"pure\": %s, \"counted\": %s, "
-                            "\"best\": \"%s\"}\n",
-                    number, pos.fen().c_str(), json_value(*pure).c_str(),
-                    json_counted(*counted).c_str(), move.c_str());
-            else
+            if (json) {
+                // The API's answer (docs/api.md) without the move list, with the line number
+                // and the best move under the count.
+                Json j { { "line", number } };
+                j.update(*answer_json(prober, pos, prober.count_of(pos), false));
+                j.erase("moves");
+                j["best"] = move;
+                std::printf("%s\n", j.dump().c_str());
+            } else
                 std::printf("%d: %s: %s; counted %s (%s); best %s\n", number, pos.fen().c_str(),
                     sentence(pos.side_to_move(), *pure).c_str(), result_name(counted->result),
                     moves_text(*counted).c_str(), move.c_str());
@@ -337,13 +266,10 @@ int probe_command(std::span<const std::string_view> args) {
         return kExitBadInput;
     }
     // The count: from --count, else from FEN fields 4-5, else the one the position starts now.
-    CountState count = pos.count_state().limit ? pos.count_state() : fresh_count(pos, rules);
-    if (!countText.empty()) {
-        std::string error;
-        if (!parse_count(countText, pos, rules, count, error)) {
-            std::fprintf(stderr, "mktb probe: %s\n", error.c_str());
-            return kExitBadInput;
-        }
+    CountState count;
+    if (const std::string error = count_to_follow(countText, pos, rules, count); !error.empty()) {
+        std::fprintf(stderr, "mktb probe: --count: %s\n", error.c_str());
+        return kExitBadInput;
     }
     const Prober prober(dir, { Tablebase::kDefaultCacheBytes, rules });
     return answer(prober, pos, count, json, line);

@@ -30,6 +30,10 @@ commands:
                                    distance to mate of a position, the answer
                                    under the count (FEN fields 4-5, --count, or
                                    a fresh count), every move with its values
+  serve [--tables DIR]... [--port N] [--bind ADDRESS]
+                                   the web page and the HTTP API (docs/api.md) on
+                                   http://127.0.0.1:8080/ (--port 0: any free
+                                   port); one --tables per rule set served
 
 RULES: the counting options (docs/rules.md §4), defaults first (Fairy-Stockfish's):
   --limit-precedence min|khon_before_knights  --draw-when exceeded|reached
@@ -76,6 +80,7 @@ int main(int argc, char** argv) {
     if (cmd == "verify") return mktb::cli::verify_command(rest);
     if (cmd == "digest") return mktb::cli::digest_command(rest);
     if (cmd == "probe") return mktb::cli::probe_command(rest);
+    if (cmd == "serve") return mktb::cli::serve_command(rest);
     std::fprintf(stderr, "mktb: unknown command '%s'\n%s", std::string(cmd).c_str(), kUsage);
     return mktb::cli::kExitBadInput;
 }

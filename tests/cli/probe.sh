@@ -23,8 +23,8 @@ status "one FEN" 0 $?
 expect "one FEN" "White mates in 1" "$scratch/one"
 expect "one FEN" "* h1h8" "$scratch/one"
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --json --tables "$tables" > "$scratch/json" 2>&1
-expect "JSON" '"pure": {"result": "win", "mate_in": 1}' "$scratch/json"
-expect "JSON" '{"uci": "h1h8", "pure": {"result": "win", "mate_in": 1}' "$scratch/json"
+expect "JSON" '"category":"win","dtm":1,"mate_in":1' "$scratch/json"
+expect "JSON" '{"uci":"h1h8","fen":"k6R/8/1K6/8/8/8/8/8 b - 32 6 1","capture":false' "$scratch/json"
 # One White move left in the board count: only Rxa2+ keeps the win (docs/rules.md §3.2).
 "$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" --tables "$tables" > "$scratch/board" 2>&1
 expect "board count" "won within the count: 1 of 1 moves needed" "$scratch/board"
@@ -48,7 +48,9 @@ expect "--epd" "6: not a fen: error: bad FEN" "$scratch/epd"
 expect "--epd" "7: 8/8/8/3k4/8/8/8/RRS1K3 w - - 0 1: error: no table for KRRSvK" "$scratch/epd"
 [ "$(wc -l < "$scratch/epd")" -eq 5 ] || { echo "FAILED: --epd: not one line per position"; failures=$((failures + 1)); }
 "$mktb" probe --epd "$scratch/positions.epd" --json --tables "$tables" > "$scratch/epdjson" 2>&1
-expect "--epd --json" '{"line": 3, "fen": "k7/8/1K6/8/8/8/8/7R w - - 0 1", "pure": {"result": "win", "mate_in": 1}' "$scratch/epdjson"
+expect "--epd --json" '{"line":3,"fen":"k7/8/1K6/8/8/8/8/7R w - - 0 1","material":"KRvK","side_to_move":"white","checkmate":false,"stalemate":false,"category":"win","dtm":1,"mate_in":1' "$scratch/epdjson"
+expect "--epd --json" '"best":"h1h8"}' "$scratch/epdjson"
+expect "--epd --json" '{"line":6,"fen":"not a fen","error":"bad FEN' "$scratch/epdjson"
 
 # Bad input: exit 2, the fault named.
 "$mktb" probe "k7/K7/8/8/8/8/8/8 w - - 0 1" --tables "$tables" > "$scratch/bad" 2>&1

@@ -1,0 +1,241 @@
+// answer.cpp - the answer to one position as JSON and in words (see answer.hpp, docs/api.md).
+#include "answer.hpp"
+
+#include <algorithm>
+
+#include "mktb/movegen.hpp"
+
+namespace mktb::cli {
+
+namespace {
+
+const char* kColorName[] = { "White", "Black" };
+const char* kColorKey[] = { "white", "black" };
+
+const char* category(Value v) { return v.is_win() ? "win" : v.is_loss() ? "loss" : "draw"; }
+
+const char* category(CountedValue::Result r) {
+    return r == CountedValue::Result::Win ? "win"
+        : r == CountedValue::Result::Loss ? "loss"
+                                          : "draw";
+}
+
+// Plies to mate, signed as tablebase APIs do: + the side to move mates, - it is mated.
+Json signed_dtm(Value v) {
+    if (v.is_draw()) return nullptr;
+    return v.is_win() ? v.plies : -v.plies;
+}
+
+Json count_or_null(int n) { return n < 0 ? Json(nullptr) : Json(n); }
+
+Json counted_json(const CountedValue& c) {
+    return { { "category", category(c.result) }, { "moves_needed", count_or_null(c.moves_needed) },
+        { "moves_available", count_or_null(c.moves_available) } };
+}
+
+// The value after a move, for the side to move there (the opponent of the mover).
+Value after_move(Value mover) { return mover.is_draw() ? mover : Value { mover.plies - 1 }; }
+CountedValue after_move(CountedValue mover) {
+    mover.result = CountedValue::Result(-int(mover.result));
+    return mover;
+}
+
+// "12 of 40 moves", "12 moves, no count yet", "no forced mate".
+std::string moves_text(const CountedValue& c) {
+    if (c.moves_needed < 0) return "no forced mate";
+    if (c.moves_available < 0) return std::to_string(c.moves_needed) + " moves, no count yet";
+    return std::to_string(c.moves_needed) + " of " + std::to_string(c.moves_available) + " moves";
+}
+
+// A move's counted result for the side that plays it, from `after` (the value after the move
+// for the side that plays it): "wins within the count (12 of 40 moves)" counts the move itself
+// in both figures, unless it converts (a new count, or none yet, starts after it).
+std::string counted_text(CountedValue after, bool conversion) {
+    switch (after.result) {
+    case CountedValue::Result::Win:
+        if (!conversion && after.moves_needed >= 0 && after.moves_available >= 0)
+            ++after.moves_needed, ++after.moves_available;
+        return "wins within the count (" + std::string(conversion ? "then " : "")
+            + moves_text(after) + ")";
+    case CountedValue::Result::Loss:
+        return "loses within the count (the opponent needs " + moves_text(after) + ")";
+    default:
+        return "draw under the count";
+    }
+}
+
+// "White mates in 23", "Black is checkmated", "Draw".
+std::string pure_verdict(const Position& pos, Value v) {
+    const Color stm = pos.side_to_move();
+    if (v.is_draw()) return is_stalemate(pos) ? "Draw: stalemate" : "Draw";
+    if (v.plies == 0) return std::string(kColorName[stm]) + " is checkmated";
+    const int n = v.mate_in_moves();
+    return n > 0 ? std::string(kColorName[stm]) + " mates in " + std::to_string(n)
+                 : std::string(kColorName[~stm]) + " mates in " + std::to_string(-n);
+}
+
+const char* phase_key(CountPhase p) {
+    switch (p) {
+    case CountPhase::NoCount:
+        return "none";
+    case CountPhase::PiecesHonour:
+        return "pieces";
+    case CountPhase::BoardHonour:
+        return "board";
+    default:
+        return "bare_kings";
+    }
+}
+
+// The count followed: its phase, the raw FEN fields, the moves of the limit, the count last
+// announced and the side that counts (the bare king; under board's honour the weaker side).
+Json count_json(const Position& pos, CountState count, const CountRules& rules) {
+    const CountPhase phase = count_phase(pos);
+    Json j { { "phase", phase_key(phase) } };
+    const bool running = phase == CountPhase::PiecesHonour
+        || (phase == CountPhase::BoardHonour && !rules.has(RuleOption::BoardHonourOff));
+    if (!running) {
+        j["running"] = false;
+        return j;
+    }
+    std::optional<Color> counter;
+    if (const auto attacker = pieces_honour_attacker(pos))
+        counter = ~*attacker;
+    else
+        counter = Material::of(pos).weaker_side();
+    j["running"] = true;
+    j["limit"] = count.limit;
+    j["ply"] = count.ply;
+    j["limit_moves"] = count.limit / 2;
+    j["announced"] = (count.ply + 1) / 2;
+    j["counter"] = counter ? Json(kColorKey[*counter]) : Json(nullptr);
+    return j;
+}
+
+} // namespace
+
+std::string parse_count(
+    std::string_view text, const Position& pos, const CountRules& rules, CountState& out) {
+    const auto colon = text.find(':');
+    const std::string_view kind = text.substr(0, colon);
+    int c = -1;
+    if (colon != std::string_view::npos) {
+        const std::string digits(text.substr(colon + 1));
+        if (!digits.empty() && digits.size() <= 2
+            && std::all_of(
+                digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+            c = std::stoi(digits);
+    }
+    if ((kind != "pieces" && kind != "board") || c < 0 || c > 64)
+        return "the count is pieces:C or board:C with C the count last announced (0-64), not '"
+            + std::string(text) + "'";
+    const std::optional<Color> attacker = pieces_honour_attacker(pos);
+    if (kind == "pieces" && !attacker) return "a pieces' honour count needs a bare defending king";
+    if (kind == "board" && count_phase(pos) != CountPhase::BoardHonour)
+        return count_phase(pos) == CountPhase::NoCount
+            ? "no count runs while a Bia is on the board"
+            : "a board's honour count needs men on both sides";
+    if (kind == "board" && rules.has(RuleOption::BoardHonourOff))
+        return "a board's honour count contradicts board_honour = off";
+    const int limit = kind == "pieces" ? 2 * pieces_honour_limit(pos, *attacker, rules) : 128;
+    // After the counter's move counted c the ply is 2c - 1, the other side to move; 2c once
+    // that side has replied. Under board's honour the counter is taken to be the side that
+    // just moved (it has just announced C); under pieces' honour it is the bare king.
+    const bool attackerToMove = attacker ? pos.side_to_move() == *attacker : true;
+    out = { limit, std::max(attackerToMove ? 2 * c - 1 : 2 * c, 0) };
+    return {};
+}
+
+std::string count_to_follow(
+    std::string_view count_text, const Position& pos, const CountRules& rules, CountState& out) {
+    out = pos.count_state().limit ? pos.count_state() : fresh_count(pos, rules);
+    return count_text.empty() ? std::string() : parse_count(count_text, pos, rules, out);
+}
+
+std::string verdict(
+    const Position& pos, Value pure, const CountedValue& counted, const CountRules& rules) {
+    const Color stm = pos.side_to_move();
+    const CountPhase phase = count_phase(pos);
+    if (phase == CountPhase::BareKings) return "Draw: bare kings";
+    if (pure.is_draw()) return pure_verdict(pos, pure);
+    if (pure.plies == 0) return pure_verdict(pos, pure);
+    const Color winner = pure.is_win() ? stm : ~stm;
+    const std::string w = kColorName[winner];
+    if (phase == CountPhase::NoCount) {
+        if (counted.result == CountedValue::Result::Draw)
+            return w
+                + " mates without counting, but it is a draw under the count the last Bia's "
+                  "conversion starts";
+        return w
+            + " wins: no count runs while a Bia is on the board, and the count its "
+              "conversion starts leaves time ("
+            + std::to_string(counted.moves_needed) + " moves to mate or a winning conversion)";
+    }
+    if (phase == CountPhase::BoardHonour && rules.has(RuleOption::BoardHonourOff))
+        return counted.result == CountedValue::Result::Draw
+            ? "Draw under the count (no count while both sides have men; baring the defender "
+              "starts pieces' honour too late)"
+            : w + " wins under the count (no count while both sides have men, board_honour = off)";
+    const int left = std::max(counted.moves_available, 0);
+    if (counted.result != CountedValue::Result::Draw) {
+        const Color cw = counted.result == CountedValue::Result::Win ? stm : ~stm;
+        return std::string(kColorName[cw])
+            + " wins within the count: " + std::to_string(counted.moves_needed) + " of "
+            + std::to_string(left) + " moves needed";
+    }
+    if (counted.moves_needed > 0)
+        return "Draw under the count: " + w + " needs " + std::to_string(counted.moves_needed)
+            + " moves, the count leaves " + std::to_string(left);
+    if (rules.has(RuleOption::CounterMateDraws) && Material::of(pos).weaker_side() == winner)
+        return "Draw under the count: a mate by the counting side only draws (counter_mate = draw)";
+    return "Draw under the count: " + w
+        + " mates without counting but cannot force mate or a winning capture in the "
+        + std::to_string(left) + " moves the count leaves";
+}
+
+std::optional<Json> answer_json(
+    const Prober& prober, const Position& pos, CountState count, bool with_line) {
+    const CountRules& rules = prober.options().rules;
+    const std::optional<Value> value = prober.dtm(pos);
+    const std::optional<std::vector<RankedMove>> moves = prober.rank_root(pos, count);
+    const std::optional<CountedValue> here = prober.counted(pos, count);
+    if (!value || !moves || !here) return std::nullopt;
+    const Color stm = pos.side_to_move();
+
+    Json list = Json::array();
+    for (const RankedMove& m : *moves) {
+        const RankedMove& top = moves->front();
+        Position next = pos;
+        next.do_move(m.move);
+        next.set_count_state(count_after_move(pos, next, count, rules));
+        const bool capture = !pos.empty(to_sq(m.move));
+        list.push_back({ { "uci", move_to_uci(m.move) }, { "fen", next.fen() },
+            { "capture", capture }, { "promotion", is_promotion(m.move) },
+            { "conversion", capture || is_promotion(m.move) }, { "checkmate", is_checkmate(next) },
+            { "stalemate", is_stalemate(next) }, { "category", category(after_move(m.pure)) },
+            { "dtm", signed_dtm(after_move(m.pure)) },
+            { "counted", counted_json(after_move(m.counted)) },
+            { "best",
+                m.counted.result == top.counted.result
+                    && m.counted.moves_needed == top.counted.moves_needed },
+            { "text",
+                { { "pure", describe(m.pure) },
+                    { "counted", counted_text(m.counted, capture || is_promotion(m.move)) } } } });
+    }
+    Json j { { "fen", pos.fen() }, { "material", Material::of(pos).canonical().name() },
+        { "side_to_move", kColorKey[stm] }, { "checkmate", value->plies == 0 },
+        { "stalemate", is_stalemate(pos) }, { "category", category(*value) },
+        { "dtm", signed_dtm(*value) },
+        { "mate_in", value->is_draw() ? Json(nullptr) : Json(value->mate_in_moves()) },
+        { "counted", counted_json(*here) }, { "count", count_json(pos, count, rules) },
+        { "rules", describe(rules) }, { "verdict", verdict(pos, *value, *here, rules) },
+        { "pure_verdict", pure_verdict(pos, *value) }, { "moves", std::move(list) } };
+    if (with_line) {
+        Json line = Json::array();
+        for (Move m : prober.line(pos, count)) line.push_back(move_to_uci(m));
+        j["line"] = std::move(line);
+    }
+    return j;
+}
+
+} // namespace mktb::cli

@@ -1,0 +1,37 @@
+// answer.hpp - what mktb tells a person or a program about one position, in one place: the
+// JSON object of `mktb probe --json` and of the HTTP API's /api/probe (docs/api.md), the verdict
+// in words, and the count state a person states ("pieces:C", "board:C").
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "mktb/counting.hpp"
+#include "mktb/probe.hpp"
+
+namespace mktb::cli {
+
+using Json = nlohmann::ordered_json;
+
+// Parses "pieces:C" / "board:C", C the count the defender (pieces' honour) or the counter
+// (board's honour) last announced, into the count state of `pos`. Returns an error message
+// naming what is wrong, or an empty string.
+std::string parse_count(
+    std::string_view text, const Position& pos, const CountRules& rules, CountState& out);
+
+// The count `pos` follows: `count_text` when given ("pieces:C", "board:C"), else its FEN's
+// count fields, else the count the position starts now. An error message, or empty.
+std::string count_to_follow(
+    std::string_view count_text, const Position& pos, const CountRules& rules, CountState& out);
+
+// The counted verdict in words: "White wins within the count: 13 of 41 moves needed".
+std::string verdict(
+    const Position& pos, Value pure, const CountedValue& counted, const CountRules& rules);
+
+// Everything mktb answers about `pos` under `count` (docs/api.md). nullopt when a table on the
+// way is absent; throws TableError for a damaged table.
+std::optional<Json> answer_json(
+    const Prober& prober, const Position& pos, CountState count, bool with_line);
+
+} // namespace mktb::cli

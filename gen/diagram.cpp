@@ -1,0 +1,211 @@
+// diagram.cpp - the SVG board renderer (see diagram.hpp). The men are drawn as Thai sets shape
+// them, in a 100 x 100 box per square: Khun tall with a tiered spire, Met small and round-headed,
+// Khon with a pointed dome, Ma a horse's head, Ruea a crenellated block, Bia a flat cowrie shell.
+#include "diagram.hpp"
+
+#include <array>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace mktb::cli {
+
+namespace {
+
+constexpr int kSquare = 100; // one square in drawing units
+constexpr int kLeft = 40, kTop = 10, kRight = 40, kBottom = 40; // margins: coordinates, side
+
+// One man: outline elements (drawn in the man's colour) and detail strokes (in the contrast
+// colour), all in a 100 x 100 box standing on y = 88.
+struct Glyph {
+    char letter; // FEN letter of the White man
+    const char* name; // for the <title>
+    std::vector<const char*> body;
+    std::vector<const char*> detail;
+};
+
+const std::array<Glyph, 6> kGlyphs { {
+    { 'K', "Khun",
+        { "<path d='M22 88h56v-8H22z'/>", "<path d='M30 80L36 50H64L70 80Z'/>",
+            "<ellipse cx='50' cy='49' rx='19' ry='5'/>", "<path d='M38 44H62L58 34H42Z'/>",
+            "<path d='M42 34H58L55 25H45Z'/>", "<path d='M45 25L50 9L55 25Z'/>" },
+        { "<path d='M40 66H60'/>" } },
+    { 'M', "Met",
+        { "<path d='M28 88h44v-8H28z'/>", "<path d='M35 80L40 60H60L65 80Z'/>",
+            "<circle cx='50' cy='50' r='11'/>", "<circle cx='50' cy='35' r='4'/>" },
+        { "<path d='M43 70H57'/>" } },
+    { 'S', "Khon",
+        { "<path d='M25 88h50v-8H25z'/>", "<path d='M33 80L37 58H63L67 80Z'/>",
+            "<path d='M32 58C30 42 42 34 50 14C58 34 70 42 68 58Z'/>" },
+        { "<path d='M38 46H62'/>", "<path d='M42 69H58'/>" } },
+    { 'N', "Ma",
+        { "<path d='M24 88h52v-8H24z'/>",
+            "<path d='M34 80C34 66 40 57 46 51L31 50C26 46 28 39 34 36L48 24L52 13L58 24C70 30 "
+            "75 46 72 60C71 70 66 76 66 80Z'/>" },
+        { "<circle cx='47' cy='34' r='3'/>", "<path d='M58 30C64 40 66 52 62 64'/>" } },
+    { 'R', "Ruea",
+        { "<path d='M20 88h60v-8H20z'/>", "<path d='M28 80V44H72V80Z'/>",
+            "<path d='M24 44V28H34V36H45V28H55V36H66V28H76V44Z'/>" },
+        { "<path d='M36 58H64'/>" } },
+    { 'P', "Bia", { "<ellipse cx='50' cy='70' rx='24' ry='14'/>" },
+        { "<path d='M34 71Q50 62 66 71'/>" } },
+} };
+
+const Glyph* glyph_of(char fen_letter) {
+    const char upper = fen_letter >= 'a' ? char(fen_letter - 'a' + 'A') : fen_letter;
+    for (const Glyph& g : kGlyphs)
+        if (g.letter == upper) return &g;
+    return nullptr;
+}
+
+// "e4" -> file 4, rank 3.
+std::pair<int, int> parse_square(const std::string& name) {
+    if (name.size() != 2 || name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8')
+        throw std::invalid_argument("'" + name + "' is not a square (a1 to h8)");
+    return { name[0] - 'a', name[1] - '1' };
+}
+
+// The <g> drawing man `c` (a valid FEN letter) at (x, y).
+void draw_man(std::ostream& svg, char c, int x, int y) {
+    const bool white = c < 'a';
+    const Glyph& g = *glyph_of(c);
+    svg << "<g class='man' transform='translate(" << x << ' ' << y << ")' fill='"
+        << (white ? "#fbf8ef" : "#262626")
+        << "' stroke='#1d1d1d' stroke-width='3' stroke-linejoin='round'><title>"
+        << (white ? "White " : "Black ") << g.name << "</title>";
+    for (const char* e : g.body) svg << e;
+    svg << "<g fill='none' stroke='" << (white ? "#1d1d1d" : "#e8e2d0") << "'>";
+    for (const char* e : g.detail) svg << e;
+    svg << "</g></g>";
+}
+
+} // namespace
+
+std::string man_svg(char fen_letter, int size) {
+    if (!glyph_of(fen_letter))
+        throw std::invalid_argument(std::string("'") + fen_letter
+            + "' is not a man (K M S N R P, "
+              "lower case for Black)");
+    std::ostringstream svg;
+    svg << "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100' width='" << size
+        << "' height='" << size << "' role='img'>";
+    draw_man(svg, fen_letter, 0, 0);
+    svg << "</svg>";
+    return svg.str();
+}
+
+std::string board_svg(std::string_view fen, const DiagramOptions& options) {
+    // The placement (rank 8 first) and the side to move.
+    std::array<char, 64> board {}; // [rank * 8 + file], 0 = empty
+    const std::string_view placement = fen.substr(0, fen.find(' '));
+    int rank = 7, file = 0;
+    for (std::size_t i = 0; i < placement.size(); ++i) {
+        const char c = placement[i];
+        if (c == '/') {
+            if (file != 8 || rank == 0)
+                throw std::invalid_argument("rank " + std::to_string(rank + 1)
+                    + " of the board "
+                      "does not have 8 squares");
+            --rank, file = 0;
+        } else if (c >= '1' && c <= '8') {
+            file += c - '0';
+        } else if (glyph_of(c)) {
+            if (file < 8) board[std::size_t(rank * 8 + file)] = c;
+            ++file;
+        } else if (c == '~' && i && (placement[i - 1] == 'M' || placement[i - 1] == 'm')) {
+            // a promoted Bia (Fairy-Stockfish's "M~") is drawn as a Met
+        } else {
+            throw std::invalid_argument(std::string("'") + c
+                + "' is not a man (K M S N R P, "
+                  "lower case for Black) or a digit");
+        }
+        if (file > 8)
+            throw std::invalid_argument("rank " + std::to_string(rank + 1)
+                + " of the board has "
+                  "more than 8 squares");
+    }
+    if (rank != 0 || file != 8) throw std::invalid_argument("the board does not have 8 ranks of 8");
+    bool blackToMove = false;
+    if (const std::size_t space = fen.find(' '); space != std::string_view::npos) {
+        const std::string_view side = fen.substr(space + 1, fen.find(' ', space + 1) - space - 1);
+        if (side != "w" && side != "b")
+            throw std::invalid_argument(
+                "the side to move is w or b, not '" + std::string(side) + "'");
+        blackToMove = side == "b";
+    }
+
+    // Drawing units to screen: column and row of a square as seen.
+    auto col = [&](int f) { return options.flip ? 7 - f : f; };
+    auto row = [&](int r) { return options.flip ? r : 7 - r; };
+    auto x_of = [&](int f) { return kLeft + col(f) * kSquare; };
+    auto y_of = [&](int r) { return kTop + row(r) * kSquare; };
+
+    const int width = kLeft + 8 * kSquare + kRight, height = kTop + 8 * kSquare + kBottom;
+    std::ostringstream svg;
+    svg << "<svg xmlns='http://www.w3.org/2000/svg' class='mktb-board' viewBox='0 0 " << width
+        << ' ' << height << "' width='" << options.size << "' height='"
+        << options.size * height / width << "' role='img'>"
+        << "<title>Makruk position, " << (blackToMove ? "Black" : "White") << " to move</title>";
+    // The uncheckered board: one colour, lines between the squares.
+    svg << "<rect x='" << kLeft << "' y='" << kTop << "' width='" << 8 * kSquare << "' height='"
+        << 8 * kSquare << "' fill='#e9c98b'/>";
+    for (int r = 0; r < 8; ++r)
+        for (int f = 0; f < 8; ++f) {
+            const std::string name { char('a' + f), char('1' + r) };
+            bool marked = false;
+            for (const std::string& m : options.marked)
+                marked |= parse_square(m) == std::pair(f, r);
+            svg << "<rect data-square='" << name << "' x='" << x_of(f) << "' y='" << y_of(r)
+                << "' width='" << kSquare << "' height='" << kSquare << "' fill='"
+                << (marked ? "#f4e04d" : "#e9c98b") << "' stroke='#5b3a1a' stroke-width='3'/>";
+        }
+    svg << "<rect x='" << kLeft << "' y='" << kTop << "' width='" << 8 * kSquare << "' height='"
+        << 8 * kSquare << "' fill='none' stroke='#3b250f' stroke-width='8'/>";
+    if (options.coordinates) {
+        svg << "<g font-family='sans-serif' font-size='28' fill='#333' text-anchor='middle'>";
+        for (int i = 0; i < 8; ++i) {
+            svg << "<text x='" << x_of(i) + kSquare / 2 << "' y='" << kTop + 8 * kSquare + 32
+                << "'>" << char('a' + i) << "</text>";
+            svg << "<text x='" << kLeft / 2 << "' y='" << y_of(i) + kSquare / 2 + 10 << "'>"
+                << char('1' + i) << "</text>";
+        }
+        svg << "</g>";
+    }
+    // The side to move: a disc of its colour beside its own edge of the board.
+    const bool moverAtBottom = blackToMove == options.flip;
+    svg << "<circle class='side-to-move' cx='" << kLeft + 8 * kSquare + kRight / 2 << "' cy='"
+        << (moverAtBottom ? kTop + 8 * kSquare - 20 : kTop + 20) << "' r='13' fill='"
+        << (blackToMove ? "#262626" : "#fbf8ef") << "' stroke='#1d1d1d' stroke-width='3'><title>"
+        << (blackToMove ? "Black" : "White") << " to move</title></circle>";
+    // The men.
+    for (int r = 0; r < 8; ++r)
+        for (int f = 0; f < 8; ++f) {
+            const char c = board[std::size_t(r * 8 + f)];
+            if (!c) continue;
+            draw_man(svg, c, x_of(f), y_of(r));
+        }
+    // Arrows, centre to centre: a shaft and a head as one polygon.
+    for (const auto& [from, to] : options.arrows) {
+        const auto [f0, r0] = parse_square(from);
+        const auto [f1, r1] = parse_square(to);
+        const double x0 = x_of(f0) + kSquare / 2.0, y0 = y_of(r0) + kSquare / 2.0;
+        const double x1 = x_of(f1) + kSquare / 2.0, y1 = y_of(r1) + kSquare / 2.0;
+        const double len = std::hypot(x1 - x0, y1 - y0);
+        if (len == 0) continue;
+        const double dx = (x1 - x0) / len, dy = (y1 - y0) / len, nx = -dy, ny = dx;
+        const double shaft = 8, head = 22, headLen = 36, base = len - headLen;
+        const double pts[][2] = { { x0 + nx * shaft, y0 + ny * shaft },
+            { x0 + dx * base + nx * shaft, y0 + dy * base + ny * shaft },
+            { x0 + dx * base + nx * head, y0 + dy * base + ny * head }, { x1, y1 },
+            { x0 + dx * base - nx * head, y0 + dy * base - ny * head },
+            { x0 + dx * base - nx * shaft, y0 + dy * base - ny * shaft },
+            { x0 - nx * shaft, y0 - ny * shaft } };
+        svg << "<polygon class='arrow' fill='#1f8a3a' fill-opacity='0.75' points='";
+        for (const auto& p : pts) svg << std::lround(p[0]) << ',' << std::lround(p[1]) << ' ';
+        svg << "'/>";
+    }
+    svg << "</svg>";
+    return svg.str();
+}
+
+} // namespace mktb::cli

@@ -1,0 +1,272 @@
+// app.js - the probing page: a board editor over /board.svg, the answers of /api/probe, moves
+// played by clicking them (the count follows: each move's answer carries the FEN after it).
+'use strict';
+
+const MEN = ['K', 'M', 'S', 'N', 'R', 'P'];
+const NAMES = { K: 'Khun', M: 'Met', S: 'Khon', N: 'Ma', R: 'Ruea', P: 'Bia' };
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  board: Array(64).fill(''), // [rank * 8 + file], FEN letters
+  side: 'w',
+  countFields: null, // "88 8": the count fields of a FEN being followed, else null
+  flip: false,
+  tool: 'move',
+  selected: null, // the square of the man to move (play mode)
+  answer: null, // the last /api/probe answer
+  request: 0, // answers to older requests are dropped
+};
+
+function squareName(i) { return 'abcdefgh'[i % 8] + (Math.floor(i / 8) + 1); }
+function squareIndex(name) { return (name.charCodeAt(0) - 97) + 8 * (name.charCodeAt(1) - 49); }
+
+function placement() {
+  const ranks = [];
+  for (let r = 7; r >= 0; r--) {
+    let text = '', empty = 0;
+    for (let f = 0; f < 8; f++) {
+      const man = state.board[r * 8 + f];
+      if (!man) { empty++; continue; }
+      if (empty) { text += empty; empty = 0; }
+      text += man;
+    }
+    ranks.push(text + (empty ? empty : ''));
+  }
+  return ranks.join('/');
+}
+
+function fen() {
+  return `${placement()} ${state.side} - ${state.countFields || '- 0'} 1`;
+}
+
+// Reads a FEN into the editor; throws a message for a placement the board cannot show.
+function loadFen(text) {
+  const fields = text.trim().split(/[\s_]+/);
+  const board = Array(64).fill('');
+  const ranks = (fields[0] || '').split('/');
+  if (ranks.length !== 8) throw new Error('a FEN board has 8 ranks separated by /');
+  ranks.forEach((rank, i) => {
+    let f = 0;
+    for (const c of rank.replace(/~/g, '')) {
+      if (/[1-8]/.test(c)) f += Number(c);
+      else if (/[KMSNRPkmsnrp]/.test(c) && f < 8) board[(7 - i) * 8 + f++] = c;
+      else throw new Error(`'${c}' is not a man (K M S N R P) or a digit`);
+    }
+    if (f !== 8) throw new Error(`rank ${8 - i} does not have 8 squares`);
+  });
+  state.board = board;
+  state.side = fields[1] === 'b' ? 'b' : 'w';
+  const limit = fields[3];
+  state.countFields = limit && limit !== '-' && limit !== '0' ? `${limit} ${fields[4] || 0}` : null;
+  $('count-kind').value = state.countFields ? 'fen' : 'fresh';
+  syncControls();
+}
+
+function syncControls() {
+  $(state.side === 'w' ? 'side-w' : 'side-b').checked = true;
+  const kind = $('count-kind').value;
+  $('count-kind').querySelector('[value=fen]').hidden = !state.countFields;
+  $('count-value').hidden = kind !== 'pieces' && kind !== 'board';
+  $('fen').value = fen();
+}
+
+// The count parameter of a request: "pieces:C" / "board:C" when the person set one.
+function countParam() {
+  const kind = $('count-kind').value;
+  return kind === 'pieces' || kind === 'board' ? `${kind}:${$('count-value').value}` : '';
+}
+
+function query(params) {
+  return Object.entries(params).filter(([, v]) => v !== '' && v !== null && v !== undefined)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+}
+
+async function drawBoard() {
+  const best = state.answer && state.answer.moves.length ? state.answer.moves[0].uci : '';
+  const params = { fen: fen(), flip: state.flip ? 1 : '', mark: state.selected !== null ? squareName(state.selected) : '', arrow: state.tool === 'move' ? best.slice(0, 4) : '' };
+  const response = await fetch(`/board.svg?${query(params)}`);
+  if (response.ok) $('board').innerHTML = await response.text();
+}
+
+function showError(message) {
+  $('error').textContent = message;
+  $('error').hidden = !message;
+}
+
+function describeCount(count) {
+  if (count.phase === 'none') return 'No count while a Bia is on the board.';
+  if (count.phase === 'bare_kings') return 'Bare kings: nothing left to count.';
+  if (!count.running) return "No count runs while both sides have men (board's honour off).";
+  const honour = count.phase === 'pieces' ? "Pieces' honour" : "Board's honour";
+  const counter = count.counter ? count.counter[0].toUpperCase() + count.counter.slice(1) : 'The counter';
+  return `${honour}: ${counter} counts, ${count.announced} of ${count.limit_moves} announced.`;
+}
+
+function showAnswer(answer) {
+  $('verdict').textContent = answer.verdict;
+  $('pure').textContent = `Without counting: ${answer.pure_verdict}.`;
+  $('count-info').textContent = describeCount(answer.count);
+  const body = $('moves').querySelector('tbody');
+  body.replaceChildren();
+  for (const move of answer.moves) {
+    const row = document.createElement('tr');
+    // move.category is the result for the side to move after the move (tablebase API style)
+    const mover = { win: 'loss', loss: 'win', draw: 'draw' }[move.counted.category];
+    row.className = `${mover}${move.best ? ' best' : ''}`;
+    row.dataset.uci = move.uci;
+    row.title = 'Play this move';
+    for (const text of [move.uci, move.text.pure, move.text.counted]) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.appendChild(cell);
+    }
+    row.firstChild.className = 'uci';
+    row.addEventListener('click', () => play(move));
+    body.appendChild(row);
+  }
+}
+
+function clearAnswer(verdict) {
+  state.answer = null;
+  $('verdict').textContent = verdict;
+  $('pure').textContent = '';
+  $('count-info').textContent = '';
+  $('moves').querySelector('tbody').replaceChildren();
+}
+
+// Asks the API about the position on the board, then redraws. `push`: a new history entry.
+async function refresh(push = false) {
+  syncControls();
+  const params = { fen: fen().replace(/ /g, '_'), count: countParam() };
+  const url = `/?${query(params)}`;
+  $('share').href = url;
+  if (push) history.pushState(null, '', url); else history.replaceState(null, '', url);
+  const request = ++state.request;
+  let answer = null, error = '';
+  const kings = (k) => state.board.filter((m) => m === k).length;
+  if (kings('K') !== 1 || kings('k') !== 1) {
+    // a position being set up: nothing to ask yet
+    state.answer = null;
+    showError('');
+    clearAnswer(state.board.some(Boolean) ? 'Place one Khun of each colour' : 'Set up a position');
+    await drawBoard();
+    return;
+  }
+  try {
+    const response = await fetch(`/api/probe?${query({ fen: fen(), count: countParam() })}`);
+    const body = await response.json();
+    if (response.ok) answer = body; else error = body.error;
+  } catch (e) {
+    error = `the server did not answer (${e.message})`;
+  }
+  if (request !== state.request) return;
+  state.answer = answer;
+  showError(error ? `Cannot answer: ${error}` : '');
+  if (answer) showAnswer(answer); else clearAnswer(state.board.some(Boolean) ? 'No answer for this position' : 'Set up a position');
+  await drawBoard();
+}
+
+function play(move) {
+  loadFen(move.fen); // the position after it, with the count as it runs on
+  state.selected = null;
+  refresh(true);
+}
+
+// A position edited by hand no longer follows the count of a FEN.
+function edited() {
+  if ($('count-kind').value === 'fen') $('count-kind').value = 'fresh';
+  state.countFields = null;
+  state.selected = null;
+  refresh();
+}
+
+function clickSquare(square) {
+  const i = squareIndex(square);
+  if (state.tool === 'move') {
+    const man = state.board[i];
+    const own = man && (man === man.toUpperCase()) === (state.side === 'w');
+    if (state.selected !== null && state.answer) {
+      const move = state.answer.moves.find((m) => m.uci.startsWith(squareName(state.selected) + square));
+      if (move) return play(move);
+    }
+    state.selected = own && state.selected !== i ? i : null;
+    drawBoard();
+    return;
+  }
+  if (state.tool === 'remove') state.board[i] = '';
+  else state.board[i] = state.board[i] === state.tool ? '' : state.tool;
+  edited();
+}
+
+function selectTool(tool) {
+  state.tool = tool;
+  state.selected = null;
+  for (const b of document.querySelectorAll('.tool')) b.classList.toggle('selected', b.dataset.tool === tool);
+  drawBoard();
+}
+
+function setup() {
+  for (const span of document.querySelectorAll('#palette .men')) {
+    const white = span.dataset.colour === 'white';
+    for (const m of MEN) {
+      const letter = white ? m : m.toLowerCase();
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'tool';
+      button.dataset.tool = letter;
+      button.title = `Place ${white ? 'White' : 'Black'} ${NAMES[m]}`;
+      const img = document.createElement('img');
+      img.src = `/man/${letter}.svg`;
+      img.alt = `${white ? 'White' : 'Black'} ${NAMES[m]}`;
+      button.appendChild(img);
+      span.appendChild(button);
+    }
+  }
+  for (const b of document.querySelectorAll('.tool')) b.addEventListener('click', () => selectTool(b.dataset.tool));
+  $('board').addEventListener('click', (e) => {
+    const square = e.target.closest('[data-square]');
+    if (square) clickSquare(square.dataset.square);
+  });
+  for (const id of ['side-w', 'side-b']) $(id).addEventListener('change', () => { state.side = $(id).value; edited(); });
+  $('clear').addEventListener('click', () => { state.board.fill(''); edited(); });
+  $('flip').addEventListener('click', () => { state.flip = !state.flip; drawBoard(); });
+  $('swap').addEventListener('click', () => {
+    state.board = state.board.map((m) => (m === m.toUpperCase() ? m.toLowerCase() : m.toUpperCase()));
+    edited();
+  });
+  $('count-kind').addEventListener('change', () => {
+    if ($('count-kind').value !== 'fen') state.countFields = null;
+    refresh();
+  });
+  $('count-value').addEventListener('change', () => refresh());
+  $('fen-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    try {
+      loadFen($('fen').value);
+      state.selected = null;
+      refresh(true);
+    } catch (error) {
+      showError(`Cannot read the FEN: ${error.message}`);
+    }
+  });
+  window.addEventListener('popstate', () => start());
+  start();
+}
+
+// The position of the address (/?fen=...&count=...), else an example.
+function start() {
+  const params = new URLSearchParams(location.search);
+  try {
+    loadFen(params.get('fen') || '8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1');
+  } catch (error) {
+    showError(`Cannot read the FEN of the address: ${error.message}`);
+  }
+  const count = /^(pieces|board):(\d+)$/.exec(params.get('count') || '');
+  if (count) {
+    $('count-kind').value = count[1];
+    $('count-value').value = count[2];
+  }
+  refresh();
+}
+
+setup();

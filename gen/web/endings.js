@@ -1,0 +1,132 @@
+// endings.js - the endings pages: an overview table from /api/endings and, for one ending,
+// the win/draw/loss figures per side to move and a histogram of mate distances as SVG.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const percent = (n, d) => (d ? `${(100 * n / d).toFixed(2)} %` : '-');
+const number = (n) => (n === null || n === undefined ? '-' : n.toLocaleString('en'));
+
+function cell(row, content) {
+  const td = document.createElement('td');
+  if (content instanceof Node) td.appendChild(content); else td.textContent = content;
+  row.appendChild(td);
+}
+
+function link(href, text) {
+  const a = document.createElement('a');
+  a.href = href;
+  a.textContent = text;
+  return a;
+}
+
+// A bar chart of {moves: positions} as SVG (one bar per distance).
+function histogram(counts, label) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const keys = Object.keys(counts).map(Number).sort((a, b) => a - b);
+  const max = Math.max(1, ...keys.map((k) => counts[k]));
+  const width = Math.max(200, keys.length * 8 + 40), height = 140;
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('width', width);
+  svg.setAttribute('height', height);
+  svg.setAttribute('class', 'bars');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  keys.forEach((k, i) => {
+    const h = Math.max(1, Math.round(100 * counts[k] / max));
+    const bar = document.createElementNS(ns, 'rect');
+    bar.setAttribute('x', 30 + i * 8);
+    bar.setAttribute('y', 110 - h);
+    bar.setAttribute('width', 6);
+    bar.setAttribute('height', h);
+    const title = document.createElementNS(ns, 'title');
+    title.textContent = `${k} moves: ${number(counts[k])} positions`;
+    bar.appendChild(title);
+    svg.appendChild(bar);
+    if (i % 5 === 0 || i === keys.length - 1) {
+      const text = document.createElementNS(ns, 'text');
+      text.setAttribute('x', 30 + i * 8);
+      text.setAttribute('y', 126);
+      text.textContent = k;
+      svg.appendChild(text);
+    }
+  });
+  const caption = document.createElementNS(ns, 'text');
+  caption.setAttribute('x', 30);
+  caption.setAttribute('y', 12);
+  caption.textContent = label;
+  svg.appendChild(caption);
+  return svg;
+}
+
+function overview(data) {
+  $('rules').textContent = `Counting rules: ${data.rules}.`;
+  const body = $('endings').querySelector('tbody');
+  for (const e of data.endings) {
+    const row = document.createElement('tr');
+    const w = e.statistics ? e.statistics.sides.white_to_move : null;
+    cell(row, link(`/endings?ending=${e.ending}`, e.ending));
+    cell(row, e.men);
+    cell(row, w ? number(w.legal) : '-');
+    cell(row, w ? percent(w.wins, w.legal) : '-');
+    cell(row, w ? percent(w.draws, w.legal) : '-');
+    cell(row, w && w.counted_wins !== null ? percent(w.counted_wins, w.legal) : '-');
+    cell(row, w && w.longest_mate_fen ? link(`/?fen=${w.longest_mate_fen.replace(/ /g, '_')}`, `${Math.ceil(w.longest_mate_plies / 2)} moves`) : '-');
+    cell(row, `${(e.file_bytes / 1024).toFixed(1)} KiB`);
+    body.appendChild(row);
+  }
+}
+
+function detail(e) {
+  $('overview').hidden = true;
+  $('detail').hidden = false;
+  $('detail-title').textContent = e.ending;
+  const root = $('detail-body');
+  if (!e.statistics) {
+    root.textContent = 'No statistics file beside this table (generate it again with mktb gen).';
+    return;
+  }
+  for (const [key, title] of [['white_to_move', 'White to move'], ['black_to_move', 'Black to move']]) {
+    const s = e.statistics.sides[key];
+    const h = document.createElement('h3');
+    h.textContent = title;
+    root.appendChild(h);
+    const table = document.createElement('table');
+    for (const [name, value] of [
+      ['Legal positions', number(s.legal)],
+      ['Wins for the side to move', `${number(s.wins)} (${percent(s.wins, s.legal)})`],
+      ['Draws', `${number(s.draws)} (${percent(s.draws, s.legal)})`],
+      ['Losses', `${number(s.losses)} (${percent(s.losses, s.legal)})`],
+      ['Wins within a fresh count', s.counted_wins === null ? '-' : `${number(s.counted_wins)} (${percent(s.counted_wins, s.legal)})`],
+      ['Losses within a fresh count', s.counted_losses === null ? '-' : number(s.counted_losses)],
+    ]) {
+      const row = document.createElement('tr');
+      cell(row, name);
+      cell(row, value);
+      table.appendChild(row);
+    }
+    const row = document.createElement('tr');
+    cell(row, 'Longest mate');
+    cell(row, s.longest_mate_fen ? link(`/?fen=${s.longest_mate_fen.replace(/ /g, '_')}`, `${s.longest_mate_plies} plies: ${s.longest_mate_fen}`) : '-');
+    table.appendChild(row);
+    root.appendChild(table);
+    if (Object.keys(s.win_in_moves).length) root.appendChild(histogram(s.win_in_moves, `${title}: wins by moves to mate`));
+    if (Object.keys(s.loss_in_moves).length) root.appendChild(histogram(s.loss_in_moves, `${title}: losses by moves to mate`));
+  }
+  root.appendChild(link('/endings', 'All endings'));
+}
+
+async function main() {
+  const name = new URLSearchParams(location.search).get('ending');
+  try {
+    const response = await fetch(name ? `/api/endings/${encodeURIComponent(name)}` : '/api/endings');
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error);
+    if (name) detail(body); else overview(body);
+  } catch (error) {
+    $('error').textContent = `Cannot show the endings: ${error.message}`;
+    $('error').hidden = false;
+  }
+}
+
+main();

@@ -1,0 +1,127 @@
+// page.mjs BASE_URL OUT_DIR - the page of `mktb serve` as a person uses it, in Debian's chromium
+// (headless, driven by playwright-core): set up K+Ruea vs K by clicks, read the verdict and the
+// moves from the page, play a move from the list and another on the board, follow a count, load
+// a FEN, see errors reported on the page, open the endings pages; no console error anywhere, every
+// diagram loads; screenshots in OUT_DIR. The verdicts are checked against the API's answers
+// (themselves checked against `mktb probe --json` and hand-checked values by serve.py).
+import { chromium } from 'playwright-core';
+
+const [base, outDir] = process.argv.slice(2);
+const failures = [];
+const check = (what, ok, detail = '') => {
+  if (!ok) { failures.push(what); console.log(`FAILED: ${what} ${detail}`); }
+};
+const api = async (fen, extra = '') => (await fetch(`${base}/api/probe?fen=${fen.replace(/ /g, '_')}${extra}`)).json();
+
+const browser = await chromium.launch({
+  executablePath: process.env.MKTB_CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+const page = await browser.newPage({ viewport: { width: 1200, height: 950 } });
+page.setDefaultTimeout(15000);
+const errors = [];
+let expect400 = false; // one step provokes a 400 on purpose: chromium logs the failed fetch
+page.on('console', (m) => {
+  if (m.type() !== 'error') return;
+  if (expect400 && m.text().includes('status of 400')) return;
+  errors.push(m.text());
+});
+page.on('pageerror', (e) => errors.push(e.message));
+page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+
+const verdict = () => page.textContent('#verdict');
+const fenShown = () => page.inputValue('#fen');
+const waitVerdict = (text) => page.waitForFunction((t) => document.querySelector('#verdict').textContent === t, text)
+  .catch(async () => check(`verdict "${text}"`, false, `shown: "${await verdict()}"`));
+
+try {
+  // The example position the page opens with.
+  await page.goto(`${base}/`);
+  const example = await api('8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1');
+  await waitVerdict(example.verdict);
+
+  // Set up K+Ruea vs K by clicks: clear, pick each man from the palette, click its square.
+  await page.click('#clear');
+  await waitVerdict('Set up a position');
+  for (const [tool, square] of [['k', 'a8'], ['K', 'b6'], ['R', 'h1']]) {
+    await page.click(`[data-tool="${tool}"]`);
+    await page.click(`#board rect[data-square="${square}"]`);
+    await page.waitForSelector(`#board [data-square="${square}"]`);
+  }
+  await page.click('#side-w');
+  await page.waitForFunction(() => document.querySelector('#fen').value === 'k7/8/1K6/8/8/8/8/7R w - - 0 1');
+  const krvk = await api('k7/8/1K6/8/8/8/8/7R w - - 0 1');
+  // Mate in one; K+Ruea vs K counts to 16 from 3 men, the attacker to move: 14 moves (docs/rules.md 3.1).
+  check('KRvK verdict from the API', krvk.verdict === 'White wins within the count: 1 of 14 moves needed', krvk.verdict);
+  await waitVerdict(krvk.verdict);
+  check('pure verdict', (await page.textContent('#pure')).includes('White mates in 1'));
+  const rows = await page.$$eval('#moves tbody tr', (trs) => trs.map((t) => ({ uci: t.dataset.uci, best: t.classList.contains('best'), text: t.textContent })));
+  check('moves listed, best first', rows.length === krvk.moves.length && rows[0].uci === 'h1h8' && rows[0].best, JSON.stringify(rows[0]));
+  check('moves in the API order', rows.map((r) => r.uci).join() === krvk.moves.map((m) => m.uci).join());
+  await page.screenshot({ path: `${outDir}/page.png`, fullPage: true });
+
+  // Play Rh8 from the list: mate, and the count runs on in the FEN.
+  await page.click('#moves tbody tr:first-child');
+  await waitVerdict('Black is checkmated');
+  check('FEN after Rh8', (await fenShown()) === 'k6R/8/1K6/8/8/8/8/8 b - 32 6 1', await fenShown());
+  check('address shares the position', page.url().includes('fen=k6R%2F8%2F1K6'), page.url());
+
+  // Back, then the same move on the board: click the Ruea, then its square.
+  await page.goBack();
+  await waitVerdict(krvk.verdict);
+  await page.click('[data-tool="move"]');
+  await page.click('#board rect[data-square="h1"]');
+  await page.waitForSelector('#board rect[data-square="h1"][fill="#f4e04d"]');
+  await page.click('#board rect[data-square="h8"]');
+  await waitVerdict('Black is checkmated');
+
+  // A board's honour count set by hand: the counter at 60.
+  await page.fill('#fen', 'k7/8/8/8/8/8/m7/R3K3 w - - 0 1');
+  await page.click('#fen-form button');
+  await waitVerdict((await api('k7/8/8/8/8/8/m7/R3K3 w - - 0 1')).verdict);
+  await page.selectOption('#count-kind', 'board');
+  await page.fill('#count-value', '60');
+  await page.dispatchEvent('#count-value', 'change');
+  const board60 = await api('k7/8/8/8/8/8/m7/R3K3 w - - 0 1', '&count=board:60');
+  await waitVerdict(board60.verdict);
+  check('count in the address', page.url().includes('count=board%3A60'), page.url());
+
+  // Errors are shown on the page: a FEN the board cannot hold, a position the rules forbid.
+  await page.fill('#fen', 'k7/9/8 w');
+  await page.click('#fen-form button');
+  await page.waitForFunction(() => !document.querySelector('#error').hidden);
+  check('bad FEN reported', (await page.textContent('#error')).includes('Cannot read the FEN'));
+  expect400 = true;
+  await page.fill('#fen', 'kK6/8/8/8/8/8/8/7R w - - 0 1');
+  await page.click('#fen-form button');
+  await page.waitForFunction(() => document.querySelector('#error').textContent.includes('Cannot answer: bad FEN'));
+  await page.waitForTimeout(200);
+  expect400 = false;
+
+  // Every diagram loads and is well-formed SVG.
+  const images = await page.$$eval('#palette img', (imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0));
+  check('palette diagrams load', images.length === 12 && images.every(Boolean), JSON.stringify(images));
+  const parsed = await page.evaluate(async () => {
+    const text = await (await fetch('/board.svg?fen=k7/8/1K6/8/8/8/8/7R_w&arrow=h1h8')).text();
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return !doc.querySelector('parsererror') && doc.querySelectorAll('rect[data-square]').length;
+  });
+  check('board.svg parses as XML', parsed === 64, parsed);
+
+  // The endings pages.
+  await page.goto(`${base}/endings`);
+  const listed = (await (await fetch(`${base}/api/endings`)).json()).endings.length;
+  await page.waitForSelector('#endings tbody tr');
+  check('every ending listed', (await page.$$('#endings tbody tr')).length === listed);
+  await page.click('#endings a[href="/endings?ending=KRvK"]');
+  await page.waitForSelector('#detail svg.bars');
+  check('KRvK detail', (await page.textContent('#detail-title')) === 'KRvK' && (await page.textContent('#detail-body')).includes('Legal positions'));
+  await page.screenshot({ path: `${outDir}/endings.png`, fullPage: true });
+} catch (e) {
+  check('the walk through the page', false, e.stack);
+} finally {
+  await browser.close();
+}
+check('no console errors', errors.length === 0, JSON.stringify(errors));
+console.log(failures.length ? `${failures.length} failures` : `all page checks passed; screenshots in ${outDir}`);
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,15 @@
+#!/bin/sh
+# tests/web/run-page.sh MKTB TABLES OUT_DIR - starts `mktb serve` on a free port and drives its
+# page in headless chromium (page.mjs); the screenshots land in OUT_DIR.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$3"
+log=$(mktemp)
+"$1" serve --tables "$2" --port 0 > "$log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
+for _ in $(seq 100); do grep -q "http://" "$log" && break; sleep 0.1; done
+url=$(sed -n 's|.*\(http://[^/]*\)/.*|\1|p' "$log")
+[ -n "$url" ] || { echo "FAILED: mktb serve did not start:"; cat "$log"; exit 1; }
+[ -d "$here/node_modules/playwright-core" ] || { echo "FAILED: run scripts/setup (npm ci in tests/web)"; exit 1; }
+node "$here/page.mjs" "$url" "$3"

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""tests/web/serve.py MKTB TABLES [LOAD] - `mktb serve` on the 4-men tables, over real HTTP:
+
+- every /api/probe answer for a set of positions equals `mktb probe --json` (same count, same
+  line), and the hand-checked ones carry their values (Rh8 mates at once; Kxc2 draws; a board
+  count with one move left is won only by Rxa2; the spec's example count of docs/rules.md 3.4);
+- bad input gets 400 with a message naming the fault, absent material or rules 404, never a crash;
+- /api/endings lists every table with the statistics file beside it; /board.svg and /man/*.svg
+  are well-formed SVG; the page's files are served with their types;
+- LOAD (bench/serve_load) sends a few thousand requests over several connections: no error;
+- a damaged table gets HTTP 500 naming the file, never an answer;
+- bad arguments stop the server with a message; SIGTERM stops it cleanly.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+import xml.etree.ElementTree as ET
+
+mktb, tables = sys.argv[1], sys.argv[2]
+load = sys.argv[3] if len(sys.argv) > 3 else None
+failures = []
+
+
+def check(what, condition, detail=""):
+    if not condition:
+        failures.append(f"{what}: {detail}")
+        print(f"FAILED: {what}: {detail}")
+
+
+def get(path):
+    """(status, content type, body bytes) of GET path."""
+    if os.environ.get("MKTB_TEST_VERBOSE"): print("GET", path, flush=True)
+    try:
+        with urllib.request.urlopen(base + path, timeout=30) as r:
+            return r.status, r.headers.get("Content-Type", ""), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type", ""), e.read()
+
+
+def api(path):
+    status, ctype, body = get(path)
+    check(f"{path}: JSON", ctype.startswith("application/json"), ctype)
+    return status, json.loads(body)
+
+
+def probe_cli(fen, *args):
+    out = subprocess.run([mktb, "probe", fen, "--json", "--tables", tables, *args],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+server = subprocess.Popen([mktb, "serve", "--tables", tables, "--port", "0"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+first = server.stdout.readline()
+port = int(first.split("http://127.0.0.1:")[1].split("/")[0])
+base = f"http://127.0.0.1:{port}"
+try:
+    # 1. The API answers what `mktb probe --json` answers.
+    cases = [  # fen, API parameters, the same as CLI flags
+        ("k7/8/1K6/8/8/8/8/7R w - - 0 1", {}, []),
+        ("8/8/8/8/8/2k5/2R5/6K1 b - - 0 1", {}, []),
+        ("8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1", {"line": "1"}, ["--line"]),
+        ("k7/8/8/8/8/8/m7/R3K3 w - 128 128 1", {}, []),
+        ("k7/8/1K6/8/8/8/8/7R w - - 0 1", {"count": "pieces:16"}, ["--count", "pieces:16"]),
+        ("k7/8/8/8/8/8/m7/R3K3 w - - 0 1", {"count": "board:60"}, ["--count", "board:60"]),
+        ("4k3/8/8/8/8/4P3/8/4K3 w - - 0 1", {}, []),
+        ("7k/8/8/8/8/8/1SS5/K7 b - - 0 1", {}, []),
+        ("k7/1R6/1K6/8/8/8/8/8 b - - 0 1", {}, []),  # stalemate
+    ]
+    answers = {}
+    for fen, params, flags in cases:
+        query = urllib.parse.urlencode({"fen": fen.replace(" ", "_"), **params})
+        status, answer = api(f"/api/probe?{query}")
+        check(f"probe {fen} {params}: status", status == 200, f"{status} {answer}")
+        expected = probe_cli(fen, *flags)
+        check(f"probe {fen} {params}: equals mktb probe --json", answer == expected,
+              f"\n  API: {answer}\n  CLI: {expected}")
+        answers[(fen, tuple(params.items()))] = answer
+
+    a = answers[("k7/8/1K6/8/8/8/8/7R w - - 0 1", ())]
+    check("KRvK mate in 1", a["category"] == "win" and a["dtm"] == 1 and a["mate_in"] == 1, a)
+    top = a["moves"][0]
+    check("KRvK Rh8#", top["uci"] == "h1h8" and top["checkmate"] and top["category"] == "loss"
+          and top["dtm"] == 0 and top["best"], top)
+    # Fresh pieces' honour for K+Ruea vs K: L = 16, three men, attacker to move (docs/rules.md 3.1).
+    check("KRvK fresh count", a["count"]["limit_moves"] == 16 and a["count"]["announced"] == 3
+          and a["counted"]["moves_available"] == 14 and a["count"]["counter"] == "black", a["count"])
+    a = answers[("8/8/8/8/8/2k5/2R5/6K1 b - - 0 1", ())]
+    kxc2 = [m for m in a["moves"] if m["uci"] == "c3c2"]
+    check("Kxc2 draws", a["category"] == "draw" and kxc2 and kxc2[0]["capture"]
+          and kxc2[0]["conversion"] and kxc2[0]["best"] and a["moves"][0]["uci"] == "c3c2", a)
+    a = answers[("8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1", (("line", "1"),))]
+    # docs/rules.md 3.4: L = 44 (one Khon), N = 4, Black to move: 40 attacker moves.
+    check("spec's count example", a["count"]["limit_moves"] == 44 and a["count"]["announced"] == 4
+          and a["counted"]["moves_available"] == 40 and a["line"], a["count"])
+    a = answers[("k7/8/8/8/8/8/m7/R3K3 w - 128 128 1", ())]
+    check("board count, one move left", a["verdict"] ==
+          "White wins within the count: 1 of 1 moves needed"
+          and [m["uci"] for m in a["moves"] if m["best"]] == ["a1a2"], a["verdict"])
+    a = answers[("k7/1R6/1K6/8/8/8/8/8 b - - 0 1", ())]
+    check("stalemate", a["stalemate"] and a["category"] == "draw" and a["moves"] == [], a)
+    a = answers[("k7/8/1K6/8/8/8/8/7R w - - 0 1", (("count", "pieces:16"),))]
+    check("pieces:16 leaves one move", a["counted"]["moves_available"] == 1
+          and a["counted"]["category"] == "win", a["counted"])
+    # A move's FEN carries the count on: playing Rh8 makes the ply 6 (docs/rules.md 3.4).
+    check("move FEN", top["fen"] == "k6R/8/1K6/8/8/8/8/8 b - 32 6 1", top["fen"])
+    status, _ = api("/api/probe?fen=k7/8/1K6/8/8/8/8/7R w - - 0 1".replace(" ", "%20"))
+    check("spaces as well as underscores", status == 200, status)
+
+    # 2. Bad input: 400 with the fault named; absent things: 404.
+    for path, code, words in [
+        ("/api/probe?fen=k7/K7/8/8/8/8/8/8_w_-_-_0_1", 400, "bad FEN"),
+        ("/api/probe?fen=rubbish", 400, "bad FEN"),
+        ("/api/probe", 400, "missing parameter 'fen'"),
+        ("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&counter_mate=drow", 400,
+         "counter_mate takes win or draw, not 'drow'"),
+        ("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&colour=blue", 400, "unknown parameter 'colour'"),
+        ("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&count=pieces:99", 400, "pieces:C or board:C"),
+        ("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&count=board:3", 400, "men on both sides"),
+        ("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&line=maybe", 400, "line takes 1 or 0"),
+        ("/api/probe?fen=8/8/8/3k4/8/8/8/RRS1K3_w_-_-_0_1", 404, "no table for KRRSvK"),
+        ("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&counter_mate=draw", 404,
+         "no tables built under"),
+        ("/api/endings/KRRSvK", 404, "no table for KRRSvK"),
+        ("/api/endings/Kxyz", 400, "is not an ending"),
+        ("/nothing/here", 404, "no such page"),
+        ("/board.svg?fen=k7/9/8/8/8/8/8/7R_w", 400, "not a man"),
+        ("/board.svg?fen=k7/8/8/8/8/8/8/7R_w&arrow=z9h1", 400, "is not a square"),
+        ("/man/X.svg", 404, "is not a man"),
+    ]:
+        status, body = api(path)
+        check(f"{path}: status", status == code, f"{status} {body}")
+        check(f"{path}: message", words in body.get("error", ""), body)
+
+    # 3. The endings and their statistics.
+    status, endings = api("/api/endings")
+    names = {e["ending"] for e in endings["endings"]}
+    on_disk = {f[:-5] for f in os.listdir(tables) if f.endswith(".mktb")}
+    check("/api/endings lists every table", status == 200 and names == on_disk,
+          sorted(on_disk ^ names))
+    status, krvk = api("/api/endings/KvKR")  # written either way round
+    with open(os.path.join(tables, "KRvK.json")) as f:
+        stats = json.load(f)
+    check("/api/endings/KRvK", status == 200 and krvk["ending"] == "KRvK"
+          and krvk["statistics"] == stats and krvk["men"] == 3, krvk)
+
+    # 4. Diagrams: well-formed SVG, a square per rect, the men, the arrow.
+    status, ctype, body = get("/board.svg?fen=k7/8/1K6/8/8/8/8/7R_w&arrow=h1h8&mark=h1&flip=1")
+    svg = ET.fromstring(body)
+    ns = "{http://www.w3.org/2000/svg}"
+    squares = [r for r in svg.iter(ns + "rect") if "data-square" in r.attrib]
+    men = [g for g in svg.iter(ns + "g") if g.get("class") == "man"]
+    check("board.svg", status == 200 and ctype.startswith("image/svg+xml") and len(squares) == 64
+          and len(men) == 3 and len(list(svg.iter(ns + "polygon"))) == 1, (status, ctype))
+    for letter in "KMSNRPkmsnrp":
+        status, ctype, body = get(f"/man/{letter}.svg")
+        check(f"man {letter}", status == 200 and ET.fromstring(body).tag == ns + "svg", status)
+
+    # 5. The page's files.
+    for path, kind, words in [("/", "text/html", "<title>mktb"), ("/app.js", "text/javascript", "api/probe"),
+                              ("/style.css", "text/css", "#board"), ("/endings", "text/html", "endings.js"),
+                              ("/endings.js", "text/javascript", "/api/endings")]:
+        status, ctype, body = get(path)
+        check(f"page file {path}", status == 200 and ctype.startswith(kind)
+              and words in body.decode(), (status, ctype))
+
+    # 6. Load: thousands of requests over several connections at once, none failing.
+    if load:
+        run = subprocess.run([load, "--port", str(port), "--connections", "8", "--requests", "3000"],
+                             capture_output=True, text=True)
+        print(run.stdout, end="")
+        check("load test", run.returncode == 0 and ", 0 errors" in run.stdout, run.stdout)
+        status, _ = api("/api/endings")
+        check("alive after the load", status == 200, status)
+finally:
+    server.send_signal(signal.SIGTERM)
+    try:
+        code = server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        code = "hung"
+    check("SIGTERM stops the server", code == 0, code)
+
+# 7. A damaged table is reported (HTTP 500 naming the file), never answered; one whose header is
+# damaged stops the server at start.
+import shutil
+import tempfile
+with tempfile.TemporaryDirectory() as scratch:
+    for name in os.listdir(tables):
+        if name.startswith("KRvK."):
+            shutil.copy(os.path.join(tables, name), scratch)
+    path = os.path.join(scratch, "KRvK.mktb")
+    data = bytearray(open(path, "rb").read())
+    data[len(data) // 2] ^= 0xFF  # a byte inside the compressed blocks
+    open(path, "wb").write(data)
+    server = subprocess.Popen([mktb, "serve", "--tables", scratch, "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(server.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
+        base = f"http://127.0.0.1:{port}"
+        codes = set()
+        for fen in ["k7/8/1K6/8/8/8/8/7R_w_-_-_0_1", "8/8/8/8/8/2k5/2R5/6K1_b_-_-_0_1",
+                    "7k/8/8/8/8/8/8/KR6_w_-_-_0_1", "8/8/3k4/8/8/8/8/K6R_b_-_-_0_1"]:
+            status, body = api(f"/api/probe?fen={fen}")
+            codes.add(status)
+            check(f"damaged table: {fen}", status == 500 and "KRvK.mktb" in body.get("error", ""),
+                  f"{status} {body}")
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    data[8] ^= 0xFF  # the header
+    open(path, "wb").write(data)
+    run = subprocess.run([mktb, "serve", "--tables", scratch, "--port", "0"],
+                         capture_output=True, text=True, timeout=30)
+    check("damaged header", run.returncode == 1 and "KRvK.mktb" in run.stderr,
+          f"exit {run.returncode}: {run.stderr}")
+
+# 8. Arguments the server refuses.
+for args, code, words in [
+    (["--tables", "/nonexistent/mktb-tables"], 1, "is not a directory"),
+    (["--tables", tables, "--port", "http"], 2, "--port takes 0 to 65535"),
+    (["--tables", tables, "--bind", "192.0.2.1"], 1, "cannot listen"),
+    (["--tables", tables, "--tables", tables], 2, "same rules"),
+    (["--colour"], 2, "unknown argument '--colour'"),
+]:
+    run = subprocess.run([mktb, "serve", *args], capture_output=True, text=True, timeout=30)
+    check(f"serve {args}", run.returncode == code and words in run.stderr,
+          f"exit {run.returncode}: {run.stderr}")
+
+print(f"{len(failures)} failures" if failures else "all serve checks passed")
+sys.exit(1 if failures else 0)
