@@ -33,5 +33,9 @@ int verify_command(std::span<const std::string_view> args);
 int digest_command(std::span<const std::string_view> args);
 int probe_command(std::span<const std::string_view> args);
 int serve_command(std::span<const std::string_view> args);
+int uci_command(std::span<const std::string_view> args);
+int match_command(std::span<const std::string_view> args);
+int positions_command(std::span<const std::string_view> args);
+int teach_command(std::span<const std::string_view> args);
 
 } // namespace mktb::cli

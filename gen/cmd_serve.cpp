@@ -7,9 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <httplib.h>
-#include <memory>
 #include <pthread.h>
-#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -18,47 +16,12 @@
 #include "answer.hpp"
 #include "cli.hpp"
 #include "diagram.hpp"
+#include "table_sets.hpp"
 #include "web_assets.hpp"
 
 namespace mktb::cli {
 
 namespace {
-
-// One directory of tables, all built under one set of counting rules.
-struct Served {
-    std::string dir;
-    CountRules rules;
-    std::vector<Material> endings; // sorted by name
-    std::unique_ptr<Prober> prober;
-};
-
-// Opens DIR: its tables, and the rules they were built with (all the same, or an error).
-std::string open_served(const std::string& dir, std::size_t cache_bytes, Served& out) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) return dir + " is not a directory";
-    std::set<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-        if (entry.path().extension() == ".mktb") names.insert(entry.path().stem().string());
-    if (names.empty())
-        return "no tables in " + dir + " (generate them: mktb gen --men 4 --tables " + dir + ")";
-    const Tablebase tables(dir, cache_bytes, true);
-    std::optional<std::uint32_t> rules;
-    for (const std::string& name : names) {
-        const std::optional<Material> m = Material::parse(name);
-        if (!m || m->canonical().name() != name) continue; // not a table of ours
-        const Table* t = tables.table(*m); // throws TableError for a damaged header
-        if (rules && t->rules() != *rules)
-            return dir + " holds tables built under different counting rules (" + name + ": "
-                + describe(decode_rules(t->rules())) + "); keep one directory per rule set";
-        rules = t->rules();
-        out.endings.push_back(*m);
-    }
-    if (!rules) return "no tables in " + dir;
-    out.dir = dir;
-    out.rules = decode_rules(*rules);
-    out.prober = std::make_unique<Prober>(dir, ProbeOptions { cache_bytes, out.rules });
-    return {};
-}
 
 void reply_json(httplib::Response& res, int status, const Json& body) {
     res.status = status;
@@ -82,8 +45,8 @@ std::string check_params(const httplib::Request& req, std::initializer_list<std:
 
 class Server {
 public:
-    explicit Server(std::vector<Served> served)
-        : served_(std::move(served)) { }
+    explicit Server(TableSets tables)
+        : tables_(std::move(tables)) { }
 
     void routes(httplib::Server& http) {
         http.Get("/api/probe", [this](const auto& req, auto& res) { probe(req, res); });
@@ -119,7 +82,7 @@ public:
 private:
     // The directory whose tables were built under the rules the request asks for (the defaults
     // for every option it does not name); nullptr with `error` set otherwise.
-    const Served* select(const httplib::Request& req, int& status, std::string& error) const {
+    const TableSet* select(const httplib::Request& req, int& status, std::string& error) const {
         CountRules rules;
         for (const auto& [key, value] : req.params)
             if (find_rule_option(key)) {
@@ -128,12 +91,10 @@ private:
                     return nullptr;
                 }
             }
-        for (const Served& s : served_)
-            if (s.rules == rules) return &s;
+        if (const TableSet* s = tables_.find(rules)) return s;
         status = 404;
-        error = "no tables built under " + describe(rules) + " are served; served: ";
-        for (std::size_t i = 0; i < served_.size(); ++i)
-            error += (i ? "; " : "") + describe(served_[i].rules);
+        error = "no tables built under " + describe(rules)
+            + " are served; served: " + tables_.served();
         return nullptr;
     }
 
@@ -142,7 +103,7 @@ private:
             return reply_error(res, 400, e);
         int status = 0;
         std::string error;
-        const Served* s = select(req, status, error);
+        const TableSet* s = select(req, status, error);
         if (!s) return reply_error(res, status, error);
         std::string fen = req.get_param_value("fen");
         if (fen.empty()) return reply_error(res, 400, "missing parameter 'fen'");
@@ -182,7 +143,7 @@ private:
         if (std::string e = check_params(req, {}); !e.empty()) return reply_error(res, 400, e);
         int status = 0;
         std::string error;
-        const Served* s = select(req, status, error);
+        const TableSet* s = select(req, status, error);
         if (!s) return reply_error(res, status, error);
         if (!name.empty()) {
             const std::optional<Material> m = Material::parse(name);
@@ -241,7 +202,7 @@ private:
         }
     }
 
-    std::vector<Served> served_;
+    TableSets tables_;
 };
 
 } // namespace
@@ -279,26 +240,16 @@ int serve_command(std::span<const std::string_view> args) {
     }
     if (dirs.empty()) dirs.push_back(default_tables_dir());
 
-    std::vector<Served> served;
-    for (const std::string& dir : dirs) {
-        Served s;
-        try {
-            if (const std::string error = open_served(dir, Tablebase::kDefaultCacheBytes, s);
-                !error.empty()) {
-                std::fprintf(stderr, "mktb serve: %s\n", error.c_str());
-                return kExitFailure;
-            }
-        } catch (const TableError& e) {
-            std::fprintf(stderr, "mktb serve: %s\n", e.what());
-            return kExitFailure;
+    TableSets tables;
+    try {
+        if (const std::string error = tables.open(dirs, Tablebase::kDefaultCacheBytes);
+            !error.empty()) {
+            std::fprintf(stderr, "mktb serve: %s\n", error.c_str());
+            return error.find("same rules") != std::string::npos ? kExitBadInput : kExitFailure;
         }
-        for (const Served& other : served)
-            if (other.rules == s.rules) {
-                std::fprintf(stderr, "mktb serve: %s and %s hold tables of the same rules (%s)\n",
-                    other.dir.c_str(), dir.c_str(), describe(s.rules).c_str());
-                return kExitBadInput;
-            }
-        served.push_back(std::move(s));
+    } catch (const TableError& e) {
+        std::fprintf(stderr, "mktb serve: %s\n", e.what());
+        return kExitFailure;
     }
 
     // SIGINT and SIGTERM stop the server cleanly: blocked in every thread, awaited by one.
@@ -310,7 +261,7 @@ int serve_command(std::span<const std::string_view> args) {
 
     httplib::Server http;
     http.set_tcp_nodelay(true); // answers are one small write: no Nagle delay behind it
-    Server server(std::move(served));
+    Server server(std::move(tables));
     server.routes(http);
     const int bound
         = port == 0 ? http.bind_to_any_port(bind) : (http.bind_to_port(bind, port) ? port : -1);

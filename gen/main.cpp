@@ -34,6 +34,28 @@ commands:
                                    the web page and the HTTP API (docs/api.md) on
                                    http://127.0.0.1:8080/ (--port 0: any free
                                    port); one --tables per rule set served
+  uci [--tables DIR]... [--engine PATH [ARGS...] | --engine none]
+                                   a UCI engine for Makruk: table positions
+                                   answered from the tables under the count the
+                                   game runs, others handed to the engine
+                                   (default: fairy-stockfish)
+  positions ENDING --kind won|hold [--number N] [--slack S] [--min-moves M]
+      [--seed X] [--tables DIR] [RULES]
+                                   random positions won within the count with
+                                   at most S moves to spare (won), or drawn by
+                                   the count at most S moves short of mate with
+                                   a losing move to avoid (hold); FEN with count
+  teach (ENDING... | --men N) [--out DIR] [--per-theme N] [--tables DIR] [RULES]
+                                   teaching material: per ending an HTML page
+                                   (statistics, themes with diagrams and hidden
+                                   solutions, printable), EPD, PGN, SVG; an
+                                   overview and the regulation page (default
+                                   DIR: report)
+  match --first "CMD" --second "CMD" --positions FILE [--movetime MS]
+      [--pgn FILE] [--max-plies N] [RULES]
+                                   games between two UCI engines from the
+                                   positions (the first plays the side to move),
+                                   adjudicated by the rules, written as PGN
 
 RULES: the counting options (docs/rules.md §4), defaults first (Fairy-Stockfish's):
   --limit-precedence min|khon_before_knights  --draw-when exceeded|reached
@@ -81,6 +103,10 @@ int main(int argc, char** argv) {
     if (cmd == "digest") return mktb::cli::digest_command(rest);
     if (cmd == "probe") return mktb::cli::probe_command(rest);
     if (cmd == "serve") return mktb::cli::serve_command(rest);
+    if (cmd == "uci") return mktb::cli::uci_command(rest);
+    if (cmd == "match") return mktb::cli::match_command(rest);
+    if (cmd == "positions") return mktb::cli::positions_command(rest);
+    if (cmd == "teach") return mktb::cli::teach_command(rest);
     std::fprintf(stderr, "mktb: unknown command '%s'\n%s", std::string(cmd).c_str(), kUsage);
     return mktb::cli::kExitBadInput;
 }

@@ -1,0 +1,247 @@
+// cmd_match.cpp - `mktb match`: games between two UCI engines from a file of start positions,
+// at a fixed time per move, adjudicated by the rules as Fairy-Stockfish scores them (mate,
+// stalemate, the count running out, threefold repetition, bare kings), written as PGN with the
+// count in comments. The first engine plays the side to move of every start position, so a file
+// of "won within the count" positions tests it as the attacker, one of "drawn under the count"
+// positions as the defender.
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "answer.hpp"
+#include "cli.hpp"
+#include "engine_process.hpp"
+#include "mktb/movegen.hpp"
+#include "notation.hpp"
+
+namespace mktb::cli {
+
+namespace {
+
+std::vector<std::string> split(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.push_back(w);
+    return words;
+}
+
+struct Player {
+    std::string name;
+    std::unique_ptr<EngineProcess> engine;
+};
+
+struct Game {
+    std::string result = "*", termination;
+    int plies = 0;
+    std::string movetext;
+};
+
+// Starts an engine for Makruk; throws std::runtime_error naming what failed.
+Player start(const std::string& command) {
+    Player p { command, std::make_unique<EngineProcess>(split(command)) };
+    std::vector<std::string> lines;
+    p.engine->send("uci");
+    if (!p.engine->wait_for("uciok", std::chrono::seconds(20), &lines))
+        throw std::runtime_error("'" + command + "' did not answer uci");
+    for (const std::string& l : lines)
+        if (l.starts_with("id name ")) p.name = l.substr(8);
+    p.engine->send("setoption name UCI_Variant value makruk");
+    p.engine->send("isready");
+    if (!p.engine->wait_for("readyok", std::chrono::seconds(20)))
+        throw std::runtime_error("'" + command + "' did not answer isready");
+    return p;
+}
+
+// One game from `fen`; players[c] plays colour c.
+Game play(const std::string& fen, Player* players[COLOR_NB], int movetime, int max_plies,
+    const CountRules& rules) {
+    Game g;
+    Position pos = Position::from_fen(fen);
+    CountState count;
+    count_to_follow("", pos, rules, count);
+    pos.set_count_state(count);
+    std::map<std::string, int> seen; // board and side to move: threefold repetition
+    std::string moves;
+    int number = pos.fullmove();
+    for (Player* p : { players[WHITE], players[BLACK] }) p->engine->send("ucinewgame");
+    auto finish = [&](Color winner, bool draw, const std::string& why) {
+        g.result = draw ? "1/2-1/2" : winner == WHITE ? "1-0" : "0-1";
+        g.termination = why;
+    };
+    for (;;) {
+        const Color stm = pos.side_to_move();
+        if (is_checkmate(pos)) return finish(~stm, false, "checkmate"), g;
+        if (is_stalemate(pos)) return finish(stm, true, "stalemate"), g;
+        if (count_phase(pos) == CountPhase::BareKings) return finish(stm, true, "bare kings"), g;
+        if (count.limit && count.ply > count.limit)
+            return finish(stm, true, "the count ran out"), g;
+        const std::string key = pos.fen().substr(0, pos.fen().find(' ', pos.fen().find(' ') + 1));
+        if (++seen[key] >= 3) return finish(stm, true, "threefold repetition"), g;
+        if (g.plies >= max_plies) return finish(stm, true, "move limit"), g;
+
+        Player& p = *players[stm];
+        p.engine->send("position fen " + fen + (moves.empty() ? "" : " moves" + moves));
+        p.engine->send("go movetime " + std::to_string(movetime));
+        const std::optional<std::string> answer
+            = p.engine->wait_for("bestmove", std::chrono::milliseconds(10 * movetime + 10000));
+        const std::vector<std::string> words
+            = answer ? split(*answer) : std::vector<std::string> {};
+        const Move m = words.size() > 1 ? parse_uci_move(pos, words[1]) : MOVE_NONE;
+        if (m == MOVE_NONE)
+            return finish(~stm, false,
+                       p.name
+                           + (answer ? " played an illegal move: " + *answer : " did not answer")),
+                   g;
+        if (stm == WHITE || g.plies == 0)
+            g.movetext += std::to_string(number) + (stm == WHITE ? ". " : "... ");
+        g.movetext += san(pos, m) + " ";
+        Position next = pos;
+        next.do_move(m);
+        count = count_after_move(pos, next, count, rules);
+        next.set_count_state(count);
+        // The count announced by the side that counts, after its own move.
+        const std::optional<Color> attacker = pieces_honour_attacker(next);
+        const bool counting = count.limit
+            && (attacker ? stm == ~*attacker : Material::of(next).weaker_side() == stm);
+        if (counting)
+            g.movetext += "{count " + std::to_string((count.ply + 1) / 2) + " of "
+                + std::to_string(count.limit / 2) + "} ";
+        if (stm == BLACK) ++number;
+        pos = next;
+        moves += " " + words[1];
+        ++g.plies;
+    }
+}
+
+} // namespace
+
+int match_command(std::span<const std::string_view> args) {
+    std::string first, second, positions, pgn;
+    int movetime = 100, maxPlies = 600;
+    CountRules rules;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const bool value = i + 1 < args.size();
+        auto number = [&](int& out, int lo, int hi) {
+            try {
+                out = std::stoi(std::string(args[++i]));
+                if (out >= lo && out <= hi) return true;
+            } catch (const std::exception&) { }
+            std::fprintf(stderr, "mktb match: %s takes %d to %d\n",
+                std::string(args[i - 1]).c_str(), lo, hi);
+            return false;
+        };
+        if (args[i] == "--first" && value)
+            first = std::string(args[++i]);
+        else if (args[i] == "--second" && value)
+            second = std::string(args[++i]);
+        else if (args[i] == "--positions" && value)
+            positions = std::string(args[++i]);
+        else if (args[i] == "--pgn" && value)
+            pgn = std::string(args[++i]);
+        else if (args[i] == "--movetime" && value) {
+            if (!number(movetime, 1, 600000)) return kExitBadInput;
+        } else if (args[i] == "--max-plies" && value) {
+            if (!number(maxPlies, 1, 100000)) return kExitBadInput;
+        } else if (is_rule_option(args[i])) {
+            try {
+                apply_rule_option(args[i], value ? args[i + 1] : "", rules);
+                ++i;
+            } catch (const std::invalid_argument& e) {
+                std::fprintf(stderr, "mktb match: %s\n", e.what());
+                return kExitBadInput;
+            }
+        } else {
+            std::fprintf(
+                stderr, "mktb match: unknown argument '%s'\n", std::string(args[i]).c_str());
+            return kExitBadInput;
+        }
+    }
+    if (first.empty() || second.empty() || positions.empty()) {
+        std::fputs("usage: mktb match --first \"CMD [ARGS]\" --second \"CMD [ARGS]\" --positions "
+                   "FILE [--movetime MS] [--pgn FILE] [--max-plies N] [RULES]\n",
+            stderr);
+        return kExitBadInput;
+    }
+    // The start positions: a FEN per line, '#' lines and blank lines skipped, ';' a comment.
+    std::ifstream in(positions);
+    if (!in) {
+        std::fprintf(stderr, "mktb match: cannot read %s\n", positions.c_str());
+        return kExitBadInput;
+    }
+    std::vector<std::pair<std::string, std::string>> starts; // FEN, comment
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        const std::size_t semi = line.find(';');
+        std::string fen = line.substr(0, semi),
+                    comment = semi == std::string::npos ? "" : line.substr(semi + 1);
+        while (!fen.empty() && std::isspace(static_cast<unsigned char>(fen.back()))) fen.pop_back();
+        if (fen.empty() || fen[0] == '#') continue;
+        try {
+            Position::from_fen(fen);
+        } catch (const FenError& e) {
+            std::fprintf(
+                stderr, "mktb match: %s line %d: bad FEN: %s\n", positions.c_str(), n, e.what());
+            return kExitBadInput;
+        }
+        while (!comment.empty() && comment.front() == ' ') comment.erase(0, 1);
+        starts.push_back({ fen, comment });
+    }
+    std::ofstream out;
+    if (!pgn.empty()) {
+        out.open(pgn);
+        if (!out) {
+            std::fprintf(stderr, "mktb match: cannot write %s\n", pgn.c_str());
+            return kExitBadInput;
+        }
+    }
+    Player a, b;
+    try {
+        a = start(first);
+        b = start(second);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mktb match: %s\n", e.what());
+        return kExitFailure;
+    }
+    int wins = 0, draws = 0, losses = 0;
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        const auto& [fen, comment] = starts[i];
+        const Color stm = Position::from_fen(fen).side_to_move();
+        Player* players[COLOR_NB];
+        players[stm] = &a;
+        players[~stm] = &b;
+        const Game g = play(fen, players, movetime, maxPlies, rules);
+        const bool draw = g.result == "1/2-1/2";
+        const bool firstWon = !draw && (g.result == "1-0") == (stm == WHITE);
+        (draw ? draws : firstWon ? wins : losses)++;
+        std::printf("game %zu: %s: %s %s (%s, %d plies)%s%s\n", i + 1, fen.c_str(),
+            draw           ? "draw"
+                : firstWon ? "first engine wins"
+                           : "first engine loses",
+            g.result.c_str(), g.termination.c_str(), g.plies, comment.empty() ? "" : "; ",
+            comment.c_str());
+        std::fflush(stdout);
+        if (out) {
+            out << "[Event \"mktb match\"]\n[Site \"?\"]\n[Round \"" << i + 1 << "\"]\n[White \""
+                << players[WHITE]->name << "\"]\n[Black \"" << players[BLACK]->name
+                << "\"]\n[Result \"" << g.result
+                << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen
+                << "\"]\n[TimeControl \"" << movetime / 1000.0 << "\"]\n[Termination \""
+                << g.termination << "\"]\n";
+            out << "\n";
+            if (!comment.empty()) out << "{" << comment << "} ";
+            out << g.movetext << g.result << "\n\n";
+        }
+    }
+    std::printf("first engine (%s) against %s: %d wins, %d draws, %d losses in %zu games\n",
+        a.name.c_str(), b.name.c_str(), wins, draws, losses, starts.size());
+    if (out && !out.flush()) {
+        std::fprintf(stderr, "mktb match: cannot write %s\n", pgn.c_str());
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+} // namespace mktb::cli

@@ -1,0 +1,195 @@
+// cmd_positions.cpp - `mktb positions`: start positions chosen from the tables by a stated rule,
+// for matches (scripts/match-report) and exercises. Random legal positions of an ending (a seeded
+// generator, so a run can be repeated) are kept when they are
+//  - won: won within the count for the side to move, but only just: at most SLACK moves to spare
+//    (pieces' honour: under the fresh count; board's honour: the count set so that exactly 0 to
+//    SLACK moves are spare; with a Bia, where no count runs yet: a win that some pure-winning
+//    move throws away under the count its conversion starts);
+//  - hold: lost without counting for the side to move but drawn under the count, at most SLACK
+//    moves short of the mate (board's honour: the count set so), where some move of the
+//    defender loses under the count (the draw must be held);
+// and, either way, with a mate of at least MIN moves without counting. Each line: the FEN with
+// its count fields, then a comment with the figures.
+#include <cstdio>
+#include <random>
+#include <set>
+#include <string>
+
+#include "answer.hpp"
+#include "cli.hpp"
+#include "mktb/movegen.hpp"
+
+namespace mktb::cli {
+
+namespace {
+
+// A random placement of the men of `m` with `stm` to move; nullopt when it is not legal.
+std::optional<Position> random_position(const Material& m, Color stm, std::mt19937_64& rng) {
+    std::string board(64, '.');
+    for (Color c : { WHITE, BLACK })
+        for (int pt = KHUN; pt < PIECE_TYPE_NB; ++pt)
+            for (int n = 0; n < m.count[c][pt]; ++n) {
+                int s;
+                do s = int(rng() % 64);
+                while (board[std::size_t(s)] != '.');
+                const char letter = "?KMSNRP"[pt];
+                board[std::size_t(s)] = c == WHITE ? letter : char(letter - 'A' + 'a');
+            }
+    std::string fen;
+    for (int r = 7; r >= 0; --r) {
+        int empty = 0;
+        for (int f = 0; f < 8; ++f) {
+            const char c = board[std::size_t(r * 8 + f)];
+            if (c == '.') {
+                ++empty;
+                continue;
+            }
+            if (empty) fen += char('0' + empty), empty = 0;
+            fen += c;
+        }
+        if (empty) fen += char('0' + empty);
+        if (r) fen += '/';
+    }
+    fen += stm == WHITE ? " w - - 0 1" : " b - - 0 1";
+    try {
+        return Position::from_fen(fen);
+    } catch (const FenError&) {
+        return std::nullopt;
+    }
+}
+
+bool some_move_loses(const Prober& prober, const Position& pos, CountState count) {
+    const auto moves = prober.rank_root(pos, count);
+    if (!moves) return false;
+    for (const RankedMove& m : *moves)
+        if (m.counted.result == CountedValue::Result::Loss) return true;
+    return false;
+}
+
+bool some_pure_win_fails(const Prober& prober, const Position& pos, CountState count) {
+    const auto moves = prober.rank_root(pos, count);
+    if (!moves) return false;
+    for (const RankedMove& m : *moves)
+        if (m.pure.is_win() && m.counted.result != CountedValue::Result::Win) return true;
+    return false;
+}
+
+} // namespace
+
+int positions_command(std::span<const std::string_view> args) {
+    std::string ending, kind, dir = default_tables_dir();
+    int number = 10, slack = 2, minMoves = 10;
+    std::uint64_t seed = 1;
+    CountRules rules;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const bool value = i + 1 < args.size();
+        try {
+            if (args[i] == "--kind" && value)
+                kind = std::string(args[++i]);
+            else if (args[i] == "--tables" && value)
+                dir = std::string(args[++i]);
+            else if (args[i] == "--number" && value)
+                number = std::stoi(std::string(args[++i]));
+            else if (args[i] == "--slack" && value)
+                slack = std::stoi(std::string(args[++i]));
+            else if (args[i] == "--min-moves" && value)
+                minMoves = std::stoi(std::string(args[++i]));
+            else if (args[i] == "--seed" && value)
+                seed = std::stoull(std::string(args[++i]));
+            else if (is_rule_option(args[i])) {
+                apply_rule_option(args[i], value ? args[i + 1] : "", rules);
+                ++i;
+            } else if (!args[i].starts_with("--") && ending.empty())
+                ending = std::string(args[i]);
+            else
+                throw std::invalid_argument("unknown argument '" + std::string(args[i]) + "'");
+        } catch (const std::logic_error& e) {
+            std::fprintf(stderr, "mktb positions: %s\n", e.what());
+            return kExitBadInput;
+        }
+    }
+    std::string error;
+    const std::optional<Material> parsed = Material::parse(ending, &error);
+    if (ending.empty() || (kind != "won" && kind != "hold") || number < 1 || slack < 0) {
+        std::fputs("usage: mktb positions ENDING --kind won|hold [--number N] [--slack S] "
+                   "[--min-moves M] [--seed X] [--tables DIR] [RULES]\n",
+            stderr);
+        return kExitBadInput;
+    }
+    if (!parsed) {
+        std::fprintf(stderr, "mktb positions: %s\n", error.c_str());
+        return kExitBadInput;
+    }
+    const Material m = parsed->canonical();
+    const CountPhase phase = count_phase(m);
+    if (phase == CountPhase::BareKings) {
+        std::fputs("mktb positions: bare kings are never won\n", stderr);
+        return kExitBadInput;
+    }
+    const Prober prober(dir, { Tablebase::kDefaultCacheBytes, rules });
+    if (!prober.tables().available(m)) {
+        std::fprintf(stderr, "mktb positions: no table for %s in %s (generate it: mktb gen %s)\n",
+            m.name().c_str(), dir.c_str(), m.name().c_str());
+        return kExitNoTable;
+    }
+    const bool won = kind == "won";
+    std::mt19937_64 rng(seed);
+    std::set<std::string> seen;
+    int found = 0;
+    try {
+        for (long attempt = 0; found < number && attempt < 20'000'000; ++attempt) {
+            const std::optional<Position> p = random_position(m, Color(rng() & 1), rng);
+            if (!p) continue;
+            Position pos = *p;
+            const std::optional<Value> pure = prober.dtm(pos);
+            if (!pure || (won ? !pure->is_win() : !pure->is_loss())
+                || std::abs(pure->mate_in_moves()) < minMoves)
+                continue;
+            CountState count = fresh_count(pos, rules);
+            std::optional<CountedValue> c;
+            auto fits = [&](const CountedValue& v) {
+                if (won)
+                    return v.result == CountedValue::Result::Win
+                        && v.moves_available - v.moves_needed <= slack;
+                return v.result == CountedValue::Result::Draw && v.moves_needed > 0
+                    && v.moves_needed - v.moves_available <= slack;
+            };
+            if (phase == CountPhase::BoardHonour) {
+                // The count that leaves (won) 0 to SLACK moves spare, or (hold) 1 to SLACK too few.
+                const int want = int(rng() % unsigned(slack + 1)) + (won ? 0 : 1);
+                for (int ply = 0; ply <= 128 && !c; ++ply) {
+                    const CountedValue v = *prober.counted(pos, { 128, ply });
+                    const int spare = v.moves_available - v.moves_needed;
+                    if (v.moves_needed >= 0 && fits(v) && (won ? spare : -spare) == want)
+                        c = v, count = { 128, ply };
+                }
+            } else {
+                const CountedValue v = *prober.counted(pos, count);
+                if (phase == CountPhase::NoCount) {
+                    if (won ? v.result == CountedValue::Result::Win
+                                && some_pure_win_fails(prober, pos, count)
+                            : v.result == CountedValue::Result::Draw)
+                        c = v;
+                } else if (fits(v)) {
+                    c = v;
+                }
+            }
+            if (!c || (!won && !some_move_loses(prober, pos, count))) continue;
+            pos.set_count_state(count);
+            if (!seen.insert(pos.fen()).second) continue;
+            ++found;
+            std::printf("%s ; %s %s: %s; without counting %s\n", pos.fen().c_str(),
+                m.name().c_str(), kind.c_str(), verdict(pos, *pure, *c, rules).c_str(),
+                describe(*pure).c_str());
+        }
+    } catch (const TableError& e) {
+        std::fprintf(stderr, "mktb positions: %s\n", e.what());
+        return kExitFailure;
+    }
+    if (found < number)
+        std::fprintf(stderr, "mktb positions: found %d of %d positions of %s that fit\n", found,
+            number, m.name().c_str());
+    return kExitOk;
+}
+
+} // namespace mktb::cli

@@ -1,0 +1,388 @@
+// cmd_uci.cpp - `mktb uci`: a UCI engine for Makruk that plays from the tables where they cover
+// the position and hands every other position to another engine (Fairy-Stockfish by default),
+// passing its output through. It follows the count through `position ... moves ...` as the
+// rules do (docs/rules.md §3-4), so its answer is the one under the count running in the game.
+//
+// Threads: the main thread reads the GUI's commands and answers table positions itself; one
+// thread copies the engine's output to ours. Every line we write goes through say().
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "answer.hpp"
+#include "cli.hpp"
+#include "engine_process.hpp"
+#include "mktb/movegen.hpp"
+#include "table_sets.hpp"
+
+namespace mktb::cli {
+
+namespace {
+
+std::mutex outputMutex;
+
+void say(const std::string& line) {
+    std::lock_guard lock(outputMutex);
+    std::fputs(line.c_str(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// A move the tables choose, with the line that follows it and its score.
+struct Choice {
+    Move move = MOVE_NONE;
+    std::vector<Move> pv;
+    std::string score; // "mate 12", "mate -7", "cp 0"
+};
+
+class Uci {
+public:
+    Uci(TableSets tables, std::vector<std::string> engineArgs)
+        : tables_(std::move(tables)) {
+        if (!engineArgs.empty()) start_engine(engineArgs);
+    }
+
+    ~Uci() {
+        engine_.reset(); // sends quit; the engine closes its output, ending the reader
+        if (reader_.joinable()) reader_.join();
+    }
+
+    // Reads commands until "quit" or the end of input.
+    void run() {
+        std::string line;
+        while (std::getline(std::cin, line)) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            if (!command(line)) break;
+        }
+    }
+
+private:
+    void start_engine(const std::vector<std::string>& args) {
+        try {
+            engine_ = std::make_unique<EngineProcess>(args);
+            std::vector<std::string> lines;
+            engine_->send("uci");
+            if (!engine_->wait_for("uciok", std::chrono::seconds(10), &lines))
+                throw std::runtime_error(engine_->program() + " did not answer uci with uciok");
+            for (const std::string& l : lines) {
+                if (l.starts_with("id name "))
+                    engineName_ = l.substr(8);
+                else if (l.starts_with("option name "))
+                    engineOptions_.push_back(l);
+            }
+            engine_->send("setoption name UCI_Variant value makruk");
+            engine_->send("isready");
+            if (!engine_->wait_for("readyok", std::chrono::seconds(10)))
+                throw std::runtime_error(engine_->program() + " did not answer isready");
+        } catch (const std::exception& e) {
+            engineError_ = e.what();
+            std::fprintf(
+                stderr, "mktb uci: no engine for positions outside the tables: %s\n", e.what());
+            engine_.reset();
+            return;
+        }
+        reader_ = std::thread([this] {
+            while (std::optional<std::string> l = engine_->read_line(std::chrono::hours(24)))
+                say(*l);
+        });
+    }
+
+    // One command; false for quit.
+    bool command(const std::string& line) {
+        std::istringstream in(line);
+        std::string cmd;
+        in >> cmd;
+        if (cmd == "quit") return false;
+        if (cmd == "uci")
+            uci();
+        else if (cmd == "isready")
+            engine_ ? void(engine_->send("isready")) : say("readyok");
+        else if (cmd == "ucinewgame")
+            forward(line);
+        else if (cmd == "setoption")
+            setoption(line);
+        else if (cmd == "position")
+            position(line);
+        else if (cmd == "go")
+            go(line);
+        else if (cmd == "stop")
+            stop(line);
+        else if (cmd == "ponderhit")
+            ponderhit(line);
+        // anything else is ignored, as UCI asks
+        return true;
+    }
+
+    void forward(const std::string& line) {
+        if (engine_) engine_->send(line);
+    }
+
+    void uci() {
+        say("id name mktb " MKTB_VERSION_TEXT " (Makruk tablebases)"
+            + (engineName_.empty() ? std::string() : " + " + engineName_));
+        say("id author the mktb authors");
+        bool multipv = false, variant = false;
+        for (const std::string& o : engineOptions_) {
+            multipv |= o.starts_with("option name MultiPV ");
+            variant |= o.starts_with("option name UCI_Variant ");
+            say(o);
+        }
+        if (!multipv) say("option name MultiPV type spin default 1 min 1 max 256");
+        if (!variant) say("option name UCI_Variant type combo default makruk var makruk");
+        for (const RuleOptionInfo& o : kRuleOptions)
+            say("option name " + std::string(o.name) + " type combo default "
+                + std::string(o.default_value) + " var " + std::string(o.default_value) + " var "
+                + std::string(o.alternative));
+        say("uciok");
+        if (!engineError_.empty())
+            say("info string no engine for positions outside the tables: " + engineError_);
+        if (!tables_.find(rules_))
+            say("info string no tables built under " + describe(rules_)
+                + "; served: " + tables_.served());
+    }
+
+    // setoption name NAME [value VALUE]: the counting options are ours; MultiPV and
+    // UCI_Variant are ours and the engine's; everything else is the engine's.
+    void setoption(const std::string& line) {
+        const std::size_t n = line.find(" name ");
+        if (n == std::string::npos) return say("info string setoption without a name: " + line);
+        const std::size_t v = line.find(" value ", n);
+        const std::string name
+            = line.substr(n + 6, v == std::string::npos ? std::string::npos : v - n - 6);
+        const std::string value = v == std::string::npos ? "" : line.substr(v + 7);
+        if (find_rule_option(name)) {
+            if (std::string error = set_rule_option(rules_, name, value); !error.empty())
+                return say("info string " + error);
+            if (!tables_.find(rules_))
+                say("info string no tables built under " + describe(rules_)
+                    + ": every position goes to the engine");
+            return;
+        }
+        if (lower(name) == "multipv") {
+            try {
+                multipv_ = std::clamp(std::stoi(value), 1, 256);
+            } catch (const std::exception&) {
+                say("info string MultiPV takes a number, not '" + value + "'");
+            }
+        } else if (lower(name) == "uci_variant") {
+            makruk_ = lower(value) == "makruk";
+            if (!makruk_)
+                say("info string the tables are Makruk's: " + value + " goes to the engine");
+        }
+        forward(line);
+    }
+
+    // position startpos|fen FEN [moves M...]: the position and the count running in it.
+    void position(const std::string& line) {
+        positionLine_ = line;
+        valid_ = false;
+        if (!makruk_) return; // another variant: the engine's business
+        std::istringstream in(line);
+        std::string word, fen;
+        in >> word >> word;
+        if (word == "startpos") {
+            fen = std::string(kStartFen);
+            in >> word;
+        } else if (word == "fen") {
+            while (in >> word && word != "moves") fen += (fen.empty() ? "" : " ") + word;
+        } else {
+            return say("info string position takes startpos or fen, not '" + word + "'");
+        }
+        try {
+            pos_ = Position::from_fen(fen);
+        } catch (const FenError& e) {
+            return say("info string bad FEN in position: " + std::string(e.what()));
+        }
+        count_to_follow("", pos_, rules_, count_);
+        if (word == "moves")
+            while (in >> word) {
+                const Move m = parse_uci_move(pos_, word);
+                if (m == MOVE_NONE)
+                    return say("info string illegal move " + word + " in " + pos_.fen());
+                Position next = pos_;
+                next.do_move(m);
+                count_ = count_after_move(pos_, next, count_, rules_);
+                next.set_count_state(count_);
+                pos_ = next;
+            }
+        valid_ = true;
+    }
+
+    // The tables' moves for the current position, best first, or nullopt when they do not
+    // cover it (another variant, other rules, a material or a conversion without a table).
+    std::optional<std::vector<Choice>> choose() const {
+        const TableSet* set = makruk_ && valid_ ? tables_.find(rules_) : nullptr;
+        if (!set) return std::nullopt;
+        const Prober& prober = *set->prober;
+        const std::optional<std::vector<RankedMove>> moves = prober.rank_root(pos_, count_);
+        if (!moves) return std::nullopt;
+        std::vector<RankedMove> order = *moves;
+        // Drawn: keep the draw, preferring the moves after which most of the opponent's
+        // replies lose under the count (problems to solve), then the best pure value.
+        if (!order.empty() && order.front().counted.result == CountedValue::Result::Draw) {
+            std::vector<std::pair<int, RankedMove>> scored;
+            for (const RankedMove& m : order) {
+                if (m.counted.result != CountedValue::Result::Draw) continue;
+                Position next = pos_;
+                next.do_move(m.move);
+                const CountState c = count_after_move(pos_, next, count_, rules_);
+                int traps = 0;
+                if (const auto replies = prober.rank_root(next, c))
+                    for (const RankedMove& r : *replies)
+                        traps += r.counted.result == CountedValue::Result::Loss;
+                scored.push_back({ traps, m });
+            }
+            std::stable_sort(scored.begin(), scored.end(),
+                [](const auto& a, const auto& b) { return a.first > b.first; });
+            std::vector<RankedMove> draws;
+            for (const auto& [traps, m] : scored) draws.push_back(m);
+            for (const RankedMove& m : order)
+                if (m.counted.result != CountedValue::Result::Draw) draws.push_back(m);
+            order = draws;
+        }
+        std::vector<Choice> choices;
+        for (const RankedMove& m : order) {
+            Choice c { m.move, { m.move }, "cp 0" };
+            Position next = pos_;
+            next.do_move(m.move);
+            const CountState after = count_after_move(pos_, next, count_, rules_);
+            if (m.counted.result != CountedValue::Result::Draw) {
+                for (Move r : prober.line(next, after)) c.pv.push_back(r);
+                const int plies = int(c.pv.size());
+                c.score = m.counted.result == CountedValue::Result::Win
+                    ? "mate " + std::to_string((plies + 1) / 2)
+                    : "mate -" + std::to_string(plies / 2);
+            }
+            choices.push_back(c);
+        }
+        return choices;
+    }
+
+    void go(const std::string& line) {
+        std::istringstream in(line);
+        bool wait = false; // go infinite / go ponder: the best move waits for stop / ponderhit
+        for (std::string w; in >> w;) wait |= w == "infinite" || w == "ponder";
+        std::optional<std::vector<Choice>> choices;
+        try {
+            choices = choose();
+        } catch (const TableError& e) {
+            say(std::string("info string damaged table, the engine answers: ") + e.what());
+        }
+        if (!choices && makruk_ && !valid_) {
+            say("info string no valid position to search");
+            return say("bestmove (none)");
+        }
+        if (!choices) {
+            if (!engine_) {
+                say(makruk_ ? "info string no table for " + Material::of(pos_).canonical().name()
+                            + " under these rules, and no engine"
+                            : "info string no engine for this variant");
+                return say("bestmove (none)");
+            }
+            delegated_ = true;
+            engine_->send(positionLine_);
+            engine_->send(line);
+            return;
+        }
+        delegated_ = false;
+        const TableSet& set = *tables_.find(rules_);
+        const Value pure = *set.prober->dtm(pos_);
+        const CountedValue counted = *set.prober->counted(pos_, count_);
+        say("info string mktb tables: " + verdict(pos_, pure, counted, rules_));
+        for (std::size_t i = 0; i < std::min(std::size_t(multipv_), choices->size()); ++i) {
+            const Choice& c = (*choices)[i];
+            std::string text = "info depth " + std::to_string(c.pv.size()) + " multipv "
+                + std::to_string(i + 1) + " score " + c.score + " nodes 0 time 0 pv";
+            for (Move m : c.pv) text.append(" ").append(move_to_uci(m));
+            say(text);
+        }
+        const std::string best = choices->empty()
+            ? "bestmove (none)"
+            : "bestmove " + move_to_uci(choices->front().move);
+        if (wait)
+            pending_ = best;
+        else
+            say(best);
+    }
+
+    void stop(const std::string& line) {
+        if (pending_) {
+            say(*pending_);
+            pending_.reset();
+        } else if (delegated_) {
+            forward(line);
+        }
+    }
+
+    void ponderhit(const std::string& line) {
+        if (pending_)
+            stop(line);
+        else
+            forward(line);
+    }
+
+    TableSets tables_;
+    std::unique_ptr<EngineProcess> engine_;
+    std::thread reader_;
+    std::string engineName_, engineError_;
+    std::vector<std::string> engineOptions_;
+    CountRules rules_;
+    bool makruk_ = true;
+    int multipv_ = 1;
+    std::string positionLine_;
+    bool valid_ = false;
+    Position pos_;
+    CountState count_;
+    bool delegated_ = false;
+    std::optional<std::string> pending_;
+};
+
+} // namespace
+
+int uci_command(std::span<const std::string_view> args) {
+    std::vector<std::string> dirs;
+    std::vector<std::string> engine { "fairy-stockfish" };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--tables" && i + 1 < args.size()) {
+            dirs.emplace_back(args[++i]);
+        } else if (args[i] == "--engine" && i + 1 < args.size()) {
+            engine.assign(args.begin() + long(i) + 1, args.end()); // the rest: its arguments
+            if (engine.front() == "none") engine.clear();
+            break;
+        } else {
+            std::fprintf(stderr,
+                "mktb uci: unknown argument '%s'\nusage: mktb uci [--tables DIR]... [--engine "
+                "PATH [ARGS...] | --engine none]\n",
+                std::string(args[i]).c_str());
+            return kExitBadInput;
+        }
+    }
+    if (dirs.empty()) dirs.push_back(default_tables_dir());
+    TableSets tables;
+    try {
+        if (const std::string error = tables.open(dirs, Tablebase::kDefaultCacheBytes);
+            !error.empty()) {
+            std::fprintf(stderr, "mktb uci: %s\n", error.c_str());
+            return kExitFailure;
+        }
+    } catch (const TableError& e) {
+        std::fprintf(stderr, "mktb uci: %s\n", e.what());
+        return kExitFailure;
+    }
+    Uci(std::move(tables), engine).run();
+    return kExitOk;
+}
+
+} // namespace mktb::cli

@@ -1,0 +1,38 @@
+// table_sets.hpp - the table directories a program answers from, one per set of counting rules
+// (a table records the rules it was built under, docs/rules.md §4): opened once, each with its
+// Prober, and picked by the rules a question is asked under. For `mktb serve` and `mktb uci`.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mktb/probe.hpp"
+
+namespace mktb::cli {
+
+struct TableSet {
+    std::string dir;
+    CountRules rules;
+    std::vector<Material> endings; // by name
+    std::unique_ptr<Prober> prober;
+};
+
+class TableSets {
+public:
+    // Opens every directory; an error message naming the directory and the fault (not a
+    // directory, no tables, tables of different rules in one, two of the same rules), or empty.
+    // Throws TableError for a table whose header is damaged.
+    std::string open(const std::vector<std::string>& dirs, std::size_t cache_bytes);
+
+    const std::vector<TableSet>& sets() const { return sets_; }
+    // The set built under `rules`, or nullptr.
+    const TableSet* find(const CountRules& rules) const;
+    // "limit_precedence=min ... (DIR); ..." for messages.
+    std::string served() const;
+
+private:
+    std::vector<TableSet> sets_;
+};
+
+} // namespace mktb::cli

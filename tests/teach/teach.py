@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""tests/teach/teach.py MKTB TABLES OUT - `mktb teach` on four endings (KRvK, KSMvK, KRvKS, KSPvK):
+
+- every position's stated answer and theme property is re-checked through the probing API (the
+  HTTP API of `mktb serve`, whose answers tests/web/serve.py ties to `mktb probe --json`): its
+  value and counted value, the best moves, the rule of its theme (one winning move, one drawing
+  move, one longest defence, a zugzwang, a natural move that loses, the count that takes a win
+  away), and its main line replayed move by move to mate;
+- a sample of the mates is proven independently by Fairy-Stockfish with the count off: it finds a
+  mate, and never a faster one than the stated distance;
+- every SVG diagram is well-formed XML, the EPD and PGN hold one entry per position;
+- bad input: an unknown ending, a missing table, a directory that cannot be written.
+The pages themselves are opened in chromium by tests/web/report.mjs.
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+import urllib.request
+import xml.etree.ElementTree as ET
+
+mktb, tables, out = sys.argv[1:4]
+failures = []
+
+
+def check(what, ok, detail=""):
+    if not ok:
+        failures.append(what)
+        print(f"FAILED: {what}: {detail}")
+
+
+endings = ["KRvK", "KSMvK", "KRvKS", "KSPvK"]
+run = subprocess.run([mktb, "teach", *endings, "--out", out, "--tables", tables, "--per-theme", "3"],
+                     capture_output=True, text=True)
+check("mktb teach", run.returncode == 0, run.stderr)
+print(run.stdout, end="")
+
+server = subprocess.Popen([mktb, "serve", "--tables", tables, "--port", "0"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+base = "http://127.0.0.1:" + server.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0]
+
+
+def probe(fen):
+    with urllib.request.urlopen(f"{base}/api/probe?" + urllib.parse.urlencode({"fen": fen}), timeout=30) as r:
+        return json.load(r)
+
+
+def mover_wins(move):  # a move's values are those after it, for the opponent
+    return move["counted"]["category"] == "loss"
+
+
+def replay(fen, line, what):
+    """Plays the line through the API (every move must be legal there); the final answer."""
+    a = probe(fen)
+    for uci in line:
+        nxt = [m for m in a["moves"] if m["uci"] == uci]
+        if not nxt:
+            check(f"{what}: line move {uci} legal", False, a["fen"])
+            return a
+        # The count fields dropped: a line without counting may run past the count's end.
+        a = probe(" ".join(nxt[0]["fen"].split()[:3]) + " - 0 1")
+    return a
+
+
+mates = []  # (fen, stated mate in moves) for Fairy-Stockfish
+try:
+    total = 0
+    for ending in endings:
+        claims = json.load(open(os.path.join(out, ending + ".json")))
+        themes = {c["theme"] for c in claims}
+        check(f"{ending}: themes", {"longest", "longest-counted", "defence", "trap"} <= themes, themes)
+        for c in claims:
+            total += 1
+            what = c["id"]
+            a = probe(c["fen"])
+            moves = {m["uci"]: m for m in a["moves"]}
+            check(f"{what}: category", a["category"] == c["facts"]["category"], (a["category"], c["facts"]))
+            check(f"{what}: counted", a["counted"]["category"] == c["facts"]["counted"], (a["counted"], c["facts"]))
+            check(f"{what}: best moves legal", all(b in moves for b in c["best"] + c["avoid"]), c["best"])
+            if c["dm"] is not None and c["dm"] <= 16 and sum(m[0].startswith(ending) for m in mates) < 2:
+                mates.append((ending + " " + c["fen"], c["dm"]))
+            if c["dm"] is not None:
+                check(f"{what}: dm", a["category"] == "win" and a["mate_in"] == c["dm"], (a["mate_in"], c["dm"]))
+            f, t = c["facts"], c["theme"]
+            if t == "longest":
+                check(f"{what}: longest", abs(a["mate_in"]) == f["mate_moves"]
+                      and len(c["line"]) == abs(a["dtm"]), (a["dtm"], len(c["line"])))
+                # The solution is every fastest mate (or slowest loss): the best pure values.
+                best_dtm = min(-m["dtm"] for m in a["moves"] if m["dtm"] is not None and m["dtm"] <= 0) \
+                    if a["category"] == "win" else None
+                if best_dtm is not None:
+                    check(f"{what}: fastest mates", sorted(c["best"]) == sorted(
+                        u for u, m in moves.items() if m["dtm"] is not None and m["dtm"] <= 0 and -m["dtm"] == best_dtm), c["best"])
+            elif t == "longest-counted":
+                check(f"{what}: counted distance", a["counted"]["moves_needed"] == f["moves_needed"], a["counted"])
+            elif t == "only-move":
+                winning = [u for u, m in moves.items() if mover_wins(m)]
+                check(f"{what}: one winning move", winning == c["best"] and a["counted"]["category"] == "win", winning)
+            elif t == "count-critical" and "shortfall" in f:
+                k = a["counted"]
+                check(f"{what}: count takes the win", a["category"] != "draw" and k["category"] == "draw"
+                      and k["moves_needed"] - k["moves_available"] == f["shortfall"], k)
+            elif t == "count-critical":
+                check(f"{what}: fastest mate loses the count", all(not mover_wins(moves[u]) for u in c["avoid"])
+                      and all(mover_wins(moves[u]) for u in c["best"]), c)
+            elif t == "defence" and "longest_loss_plies" in f:
+                # A losing move's value after it: the opponent mates in dtm plies; longest = largest.
+                lengths = sorted((m["dtm"] for m in a["moves"] if m["category"] == "win"), reverse=True)
+                check(f"{what}: one longest defence", a["category"] == "loss" and len(lengths) > 1
+                      and lengths[0] > lengths[1] and moves[c["best"][0]]["dtm"] == lengths[0]
+                      and lengths[0] + 1 == f["longest_loss_plies"], lengths[:3])
+            elif t == "defence":
+                drawing = [u for u, m in moves.items() if m["counted"]["category"] == "draw"]
+                check(f"{what}: one drawing move", drawing == c["best"] and a["counted"]["category"] == "draw", drawing)
+            elif t == "zugzwang":
+                other = c["fen"].replace(" w ", " b ", 1)
+                b = probe(other)
+                rank = {"loss": -1, "draw": 0, "win": 1}
+                white_with_move = rank[a["category"]]
+                white_without = -rank[b["category"]]
+                check(f"{what}: zugzwang", white_with_move < white_without
+                      and a["category"] == f["white_to_move"] and b["category"] == f["black_to_move"], (a["category"], b["category"]))
+            elif t == "trap":
+                trap = moves[f["trap"]]
+                goal = a["counted"]["category"]
+                after = {"win": "loss", "draw": "draw", "loss": "win"}[goal]  # keeping the result
+                check(f"{what}: trap loses the result", trap["counted"]["category"] != after
+                      and c["avoid"] == [f["trap"]], (goal, trap["counted"]))
+            if c["line"]:
+                end = replay(c["fen"], c["line"], what)
+                check(f"{what}: line ends in mate", end["checkmate"], end["fen"])
+        # The diagrams, the EPD and the PGN.
+        epd = open(os.path.join(out, ending + ".epd")).read().splitlines()
+        pgn = open(os.path.join(out, ending + ".pgn")).read()
+        check(f"{ending}: one EPD line per position", len(epd) == len(claims)
+              and all(' id "' in l and ' c0 "' in l and ' c2 "' in l for l in epd), len(epd))
+        check(f"{ending}: one PGN game per position", pgn.count("[Event ") == len(claims))
+        for c in claims:
+            ET.parse(os.path.join(out, c["diagram"]))
+    check("positions found", total >= 60, total)
+    for page in ["index.html", "regulation.html", "report.css"] + [e + ".html" for e in endings]:
+        check(f"{page} written", os.path.getsize(os.path.join(out, page)) > 0)
+    check("every diagram is XML", len(glob.glob(os.path.join(out, "diagrams", "*.svg"))) == total)
+finally:
+    server.terminate()
+    server.wait(timeout=20)
+
+# Fairy-Stockfish, count off, proves a sample of the mates: a mate, never faster than stated.
+with tempfile.NamedTemporaryFile("w", suffix=".ini", delete=False) as ini:
+    ini.write("[makruknc:makruk]\ncountingRule = none\n")
+fsf = subprocess.Popen([shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def say(line):
+    fsf.stdin.write(line + "\n")
+    fsf.stdin.flush()
+
+
+def until(prefix):
+    lines = []
+    for line in fsf.stdout:
+        lines.append(line.strip())
+        if line.startswith(prefix):
+            return lines
+    return lines
+
+
+say(f"setoption name VariantPath value {ini.name}")
+say("setoption name UCI_Variant value makruknc")
+say("isready")
+until("readyok")
+check("mates to prove", len(mates) >= 3, mates)
+for entry, dm in mates:
+    fen = entry.split(" ", 1)[1]
+    say("ucinewgame")
+    say("position fen " + " ".join(fen.split()[:2]) + " - - 0 1")
+    say("go nodes 3000000")
+    mate = None
+    for line in until("bestmove"):
+        if "bound" in line:
+            continue
+        if " score mate " in line:
+            mate = int(line.split(" score mate ")[1].split()[0])
+        elif " score cp " in line:
+            mate = None
+    check(f"Fairy-Stockfish proves {fen} (mate in {dm})", mate is not None and mate >= dm, mate)
+say("quit")
+fsf.wait(timeout=20)
+os.unlink(ini.name)
+
+# Bad input.
+for args, code, words in [
+    (["KXvK"], 2, "mktb teach:"),
+    (["KRRSvK"], 3, "no table for KRRSvK"),
+    (["KRvK", "--out", "/proc/mktb-report"], 1, "mktb teach:"),
+    (["KRvK", "--per-theme", "0"], 2, "--per-theme takes 1 to 100"),
+]:
+    r = subprocess.run([mktb, "teach", *args, "--tables", tables] + ([] if "--out" in args else ["--out", out + "-bad"]),
+                       capture_output=True, text=True)
+    check(f"teach {args}", r.returncode == code and words in r.stderr, (r.returncode, r.stderr))
+
+print(f"{len(failures)} failures" if failures else "all teach checks passed")
+sys.exit(1 if failures else 0)

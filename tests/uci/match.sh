@@ -1,0 +1,79 @@
+#!/bin/sh
+# tests/uci/match.sh MKTB TABLES - `mktb positions` and `mktb match` on a small sample:
+#  - positions chosen by the stated rules (won within the count with at most 2 moves to spare;
+#    drawn by the count with a losing move to avoid) carry what the rule says;
+#  - `mktb uci` as the attacker converts the won ones against Fairy-Stockfish, and as the
+#    defender holds the drawn one;
+#  - the adjudication: a start position that is mate (1-0 at once), stalemate (a draw), a count
+#    that runs out before any mate (a draw after two plies); an engine playing an illegal move
+#    loses;
+#  - bad input: exit codes and messages.
+set -u
+mktb=$1
+tables=$2
+here=$(cd "$(dirname "$0")" && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+failures=0
+fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
+expect() { grep -qF -- "$2" "$3" || { fail "$1: no '$2' in:"; cat "$3"; }; }
+
+"$mktb" positions KSSvK --kind won --number 2 --slack 1 --seed 7 --tables "$tables" > "$scratch/won" || fail "positions won"
+"$mktb" positions KRvKS --kind hold --number 1 --slack 2 --seed 7 --tables "$tables" > "$scratch/hold" || fail "positions hold"
+[ "$(wc -l < "$scratch/won")" -eq 2 ] || fail "two won positions"
+expect "won rule" "KSSvK won: White wins within the count" "$scratch/won"
+expect "hold rule" "KRvKS hold: Draw under the count" "$scratch/hold"
+# The rule, re-checked through mktb probe: won with at most one move to spare.
+while IFS=';' read -r fen _; do
+  "$mktb" probe "$fen" --json --tables "$tables" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)["counted"]
+sys.exit(0 if a["category"] == "win" and 0 <= a["moves_available"] - a["moves_needed"] <= 1 else 1)' \
+    || fail "position $fen does not fit the rule"
+done < "$scratch/won"
+
+cat "$scratch/won" "$scratch/hold" > "$scratch/both"
+"$mktb" match --first "$mktb uci --tables $tables" --second fairy-stockfish --positions "$scratch/both" \
+  --movetime 50 --pgn "$scratch/games.pgn" > "$scratch/match" 2>&1 || fail "match exit code"
+expect "attacker converts" "game 1: " "$scratch/match"
+[ "$(grep -c 'first engine wins' "$scratch/match")" -eq 2 ] || { fail "mktb uci did not convert both"; cat "$scratch/match"; }
+grep -q "game 3: .*first engine loses" "$scratch/match" && { fail "mktb uci lost a counted draw"; cat "$scratch/match"; }
+[ "$(grep -c '^\[Event ' "$scratch/games.pgn")" -eq 3 ] || fail "three games in the PGN"
+expect "PGN count comments" "{count " "$scratch/games.pgn"
+expect "PGN variant" '[Variant "makruk"]' "$scratch/games.pgn"
+
+cat > "$scratch/adjudicate" <<'POSITIONS'
+# mate at once, stalemate, a count with one attacker move left and no mate in one
+k6R/8/1K6/8/8/8/8/8 b - - 0 1
+k7/1R6/1K6/8/8/8/8/8 b - - 0 1
+k7/8/8/8/8/8/8/1R2K3 w - 32 31 1
+POSITIONS
+"$mktb" match --first fairy-stockfish --second fairy-stockfish --positions "$scratch/adjudicate" \
+  --movetime 20 > "$scratch/adj" 2>&1 || fail "adjudication match"
+expect "checkmate" "game 1: k6R/8/1K6/8/8/8/8/8 b - - 0 1: first engine loses 1-0 (checkmate, 0 plies)" "$scratch/adj"
+expect "stalemate" "game 2: k7/1R6/1K6/8/8/8/8/8 b - - 0 1: draw 1/2-1/2 (stalemate, 0 plies)" "$scratch/adj"
+expect "count runs out" "game 3: k7/8/8/8/8/8/8/1R2K3 w - 32 31 1: draw 1/2-1/2 (the count ran out, 2 plies)" "$scratch/adj"
+
+echo "k7/8/1K6/8/8/8/8/7R w - - 0 1" > "$scratch/one"
+"$mktb" match --first "sh $here/bad-engine.sh" --second fairy-stockfish --positions "$scratch/one" \
+  --movetime 20 > "$scratch/bad" 2>&1
+expect "illegal move loses" "first engine loses 0-1 (bad engine played an illegal move: bestmove a1a1" "$scratch/bad"
+
+"$mktb" match --first fairy-stockfish --second fairy-stockfish --positions "$scratch/missing" > "$scratch/err" 2>&1
+[ $? -eq 2 ] || fail "missing positions file: exit 2"
+expect "missing positions file" "cannot read" "$scratch/err"
+printf 'k7/8/1K6/8/8/8/8/7R w - - 0 1\nnot a fen\n' > "$scratch/badfen"
+"$mktb" match --first fairy-stockfish --second fairy-stockfish --positions "$scratch/badfen" > "$scratch/err" 2>&1
+[ $? -eq 2 ] || fail "bad FEN: exit 2"
+expect "bad FEN" "line 2: bad FEN" "$scratch/err"
+"$mktb" match --first /nonexistent/engine --second fairy-stockfish --positions "$scratch/one" > "$scratch/err" 2>&1
+[ $? -eq 1 ] || fail "engine that does not start: exit 1"
+expect "engine that does not start" "cannot start /nonexistent/engine" "$scratch/err"
+"$mktb" positions KXvK --kind won --tables "$tables" > "$scratch/err" 2>&1
+[ $? -eq 2 ] || fail "bad ending: exit 2"
+"$mktb" positions KRRSvK --kind won --tables "$tables" > "$scratch/err" 2>&1
+[ $? -eq 3 ] || fail "no table: exit 3"
+expect "no table" "no table for KRRSvK" "$scratch/err"
+
+[ $failures -eq 0 ] && echo "all match checks passed"
+exit $failures

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""tests/uci/uci.py MKTB TABLES - `mktb uci` as a GUI drives it:
+
+- the handshake (uci/uciok with the counting options, isready/readyok);
+- a table position answered at once with its mate score and line (Rh8 mates in one);
+- the count followed through `position ... moves ...`: two quiet moves bring a board's honour
+  count to its last attacker move, where only the capture Rxa2 (baring the defender, a fresh
+  pieces' honour count) keeps the win (docs/rules.md 3.2); the same position with a fresh count
+  has more time;
+- MultiPV, go infinite held until stop, bad FEN and illegal moves reported with info string;
+- positions outside the tables handed to Fairy-Stockfish (the start position; another variant),
+  its output passed through;
+- an engine that does not start: said with info string, the tables still answer; a tables
+  directory that is missing: a message and exit code 1.
+"""
+import queue
+import subprocess
+import sys
+import threading
+
+mktb, tables = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def check(what, ok, detail=""):
+    if not ok:
+        failures.append(what)
+        print(f"FAILED: {what}: {detail}")
+
+
+class Engine:
+    def __init__(self, *args):
+        self.p = subprocess.Popen([mktb, "uci", "--tables", tables, *args], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def until(self, prefix, timeout=30):
+        """Every line up to and including the first starting with prefix."""
+        seen = []
+        while True:
+            try:
+                line = self.lines.get(timeout=timeout)
+            except queue.Empty:
+                return seen + [f"<timeout waiting for {prefix}>"]
+            if line is None:
+                return seen + ["<end of output>"]
+            seen.append(line)
+            if line.startswith(prefix):
+                return seen
+
+    def quiet_for(self, seconds):
+        """The lines written within `seconds` (to show that nothing was)."""
+        seen = []
+        try:
+            while True:
+                seen.append(self.lines.get(timeout=seconds))
+        except queue.Empty:
+            return seen
+
+    def quit(self):
+        self.send("quit")
+        return self.p.wait(timeout=20)
+
+
+def best(lines):
+    return lines[-1].split()[1] if lines and lines[-1].startswith("bestmove") else None
+
+
+e = Engine()
+e.send("uci")
+lines = e.until("uciok")
+check("id name", any(l.startswith("id name mktb") and "Fairy-Stockfish" in l for l in lines), lines[:3])
+check("counting options", "option name counter_mate type combo default win var win var draw" in lines)
+e.send("isready")
+check("readyok", e.until("readyok")[-1] == "readyok")
+
+e.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1")
+e.send("go wtime 1000 btime 1000")
+lines = e.until("bestmove")
+check("Rh8 mates", best(lines) == "h1h8" and any("score mate 1 " in l and l.endswith("pv h1h8") for l in lines), lines)
+
+# The count through the moves: 126 + two plies = 128, White's last move in the count.
+e.send("position fen k7/8/8/8/8/8/m7/R3K3 w - 128 126 1 moves e1e2 a8a7")
+e.send("go movetime 100")
+lines = e.until("bestmove")
+check("count followed: only Rxa2", best(lines) == "a1a2" and any("1 of 1 moves needed" in l for l in lines), lines)
+e.send("position fen 8/k7/8/8/8/8/m3K3/R7 w - - 0 1")
+e.send("go movetime 100")
+lines = e.until("bestmove")
+check("fresh count: more time", any("of 65 moves needed" in l for l in lines), lines)
+
+e.send("setoption name MultiPV value 3")
+e.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1")
+e.send("go infinite")
+held = e.quiet_for(0.5)
+check("go infinite waits for stop", not any(l.startswith("bestmove") for l in held), held)
+check("MultiPV 3", sorted(l.split(" multipv ")[1].split()[0] for l in held if " multipv " in l) == ["1", "2", "3"], held)
+e.send("stop")
+check("stop gives the best move", best(e.until("bestmove")) == "h1h8")
+e.send("setoption name MultiPV value 1")
+
+e.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0")  # no move number: still a FEN we read
+e.send("position fen rubbish")
+e.send("go movetime 100")
+lines = e.until("bestmove")
+check("bad FEN reported", any(l.startswith("info string bad FEN") for l in lines) and best(lines) == "(none)", lines)
+e.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1 moves h1h9")
+e.send("go movetime 100")
+lines = e.until("bestmove")
+check("illegal move reported", any("illegal move h1h9" in l for l in lines) and best(lines) == "(none)", lines)
+
+# Outside the tables: Fairy-Stockfish answers, its search shown.
+e.send("position startpos moves e3e4")
+e.send("go movetime 200")
+lines = e.until("bestmove")
+check("start position to the engine", any(l.startswith("info depth") and "score cp" in l for l in lines)
+      and best(lines) not in (None, "(none)"), lines[-3:])
+e.send("setoption name UCI_Variant value chess")
+e.send("position startpos moves e2e4")
+e.send("go movetime 200")
+lines = e.until("bestmove")
+check("chess to the engine", best(lines) in ("e7e5", "c7c5", "e7e6", "c7c6", "d7d5", "g8f6", "d7d6", "b8c6", "g7g6", "a7a6", "b7b6"), lines[-2:])
+e.send("setoption name UCI_Variant value makruk")
+e.send("ucinewgame")
+e.send("isready")
+check("readyok after a variant", e.until("readyok")[-1] == "readyok")
+check("quit", e.quit() == 0)
+
+# An engine that does not start: said, and the tables still answer.
+e = Engine("--engine", "/nonexistent/engine")
+e.send("uci")
+lines = e.until("uciok") + e.quiet_for(0.5)
+check("engine that does not start", any("info string no engine" in l and "/nonexistent/engine" in l for l in lines), lines[-3:])
+e.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1")
+e.send("go movetime 100")
+check("tables without an engine", best(e.until("bestmove")) == "h1h8")
+e.send("position startpos")
+e.send("go movetime 100")
+lines = e.until("bestmove")
+check("no table, no engine", best(lines) == "(none)" and any("no engine" in l for l in lines), lines)
+check("quit", e.quit() == 0)
+
+run = subprocess.run([mktb, "uci", "--tables", "/nonexistent/tables"], input="uci\n", capture_output=True, text=True, timeout=20)
+check("missing tables directory", run.returncode == 1 and "is not a directory" in run.stderr, run.stderr)
+
+print(f"{len(failures)} failures" if failures else "all uci checks passed")
+sys.exit(1 if failures else 0)
