@@ -83,13 +83,13 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
                 m.name().c_str(), dir.c_str(), m.name().c_str());
             return kExitNoTable;
         }
-        const CountedValue here = *prober.counted(pos, count); // every phase has one
-        const Color stm = pos.side_to_move();
-        const std::vector<Move> pv = line ? prober.line(pos, count) : std::vector<Move> {};
         if (json) {
             std::printf("%s\n", answer_json(prober, pos, count, line)->dump().c_str());
             return kExitOk;
         }
+        const CountedValue here = *prober.counted(pos, count); // every phase has one
+        const Color stm = pos.side_to_move();
+        const std::vector<Move> pv = line ? prober.line(pos, count) : std::vector<Move> {};
         std::printf("%s\n%s to move: %s\n", pos.fen().c_str(), kColorName[stm],
             sentence(stm, *value).c_str());
         if (phase == CountPhase::NoCount) {

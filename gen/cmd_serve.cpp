@@ -241,15 +241,10 @@ int serve_command(std::span<const std::string_view> args) {
     if (dirs.empty()) dirs.push_back(default_tables_dir());
 
     TableSets tables;
-    try {
-        if (const std::string error = tables.open(dirs, Tablebase::kDefaultCacheBytes);
-            !error.empty()) {
-            std::fprintf(stderr, "mktb serve: %s\n", error.c_str());
-            return error.find("same rules") != std::string::npos ? kExitBadInput : kExitFailure;
-        }
-    } catch (const TableError& e) {
-        std::fprintf(stderr, "mktb serve: %s\n", e.what());
-        return kExitFailure;
+    if (const std::string error = tables.open(dirs, Tablebase::kDefaultCacheBytes);
+        !error.empty()) {
+        std::fprintf(stderr, "mktb serve: %s\n", error.c_str());
+        return error.find("same rules") != std::string::npos ? kExitBadInput : kExitFailure;
     }
 
     // SIGINT and SIGTERM stop the server cleanly: blocked in every thread, awaited by one.

@@ -6,6 +6,7 @@
 // Threads: the main thread reads the GUI's commands and answers table positions itself; one
 // thread copies the engine's output to ours. Every line we write goes through say().
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -55,8 +56,11 @@ public:
     }
 
     ~Uci() {
-        engine_.reset(); // sends quit; the engine closes its output, ending the reader
+        // The reader stops within one read timeout; the engine goes only after it has.
+        stopping_ = true;
+        if (engine_) engine_->send("quit");
         if (reader_.joinable()) reader_.join();
+        engine_.reset();
     }
 
     // Reads commands until "quit" or the end of input.
@@ -94,8 +98,10 @@ private:
             return;
         }
         reader_ = std::thread([this] {
-            while (std::optional<std::string> l = engine_->read_line(std::chrono::hours(24)))
-                say(*l);
+            while (!stopping_ && !engine_->closed())
+                if (std::optional<std::string> l
+                    = engine_->read_line(std::chrono::milliseconds(100)))
+                    say(*l);
         });
     }
 
@@ -292,8 +298,10 @@ private:
                 return say("bestmove (none)");
             }
             delegated_ = true;
-            engine_->send(positionLine_);
-            engine_->send(line);
+            if (!engine_->send(positionLine_) || !engine_->send(line)) {
+                say("info string " + engine_->program() + " has gone away");
+                say("bestmove (none)");
+            }
             return;
         }
         delegated_ = false;
@@ -336,6 +344,7 @@ private:
     TableSets tables_;
     std::unique_ptr<EngineProcess> engine_;
     std::thread reader_;
+    std::atomic<bool> stopping_ { false };
     std::string engineName_, engineError_;
     std::vector<std::string> engineOptions_;
     CountRules rules_;
@@ -371,14 +380,9 @@ int uci_command(std::span<const std::string_view> args) {
     }
     if (dirs.empty()) dirs.push_back(default_tables_dir());
     TableSets tables;
-    try {
-        if (const std::string error = tables.open(dirs, Tablebase::kDefaultCacheBytes);
-            !error.empty()) {
-            std::fprintf(stderr, "mktb uci: %s\n", error.c_str());
-            return kExitFailure;
-        }
-    } catch (const TableError& e) {
-        std::fprintf(stderr, "mktb uci: %s\n", e.what());
+    if (const std::string error = tables.open(dirs, Tablebase::kDefaultCacheBytes);
+        !error.empty()) {
+        std::fprintf(stderr, "mktb uci: %s\n", error.c_str());
         return kExitFailure;
     }
     Uci(std::move(tables), engine).run();

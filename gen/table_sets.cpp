@@ -40,7 +40,11 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
 std::string TableSets::open(const std::vector<std::string>& dirs, std::size_t cache_bytes) {
     for (const std::string& dir : dirs) {
         TableSet s;
-        if (std::string error = open_one(dir, cache_bytes, s); !error.empty()) return error;
+        try {
+            if (std::string error = open_one(dir, cache_bytes, s); !error.empty()) return error;
+        } catch (const TableError& e) {
+            return e.what(); // a damaged header: the message names the file
+        }
         if (const TableSet* other = find(s.rules))
             return other->dir + " and " + dir + " hold tables of the same rules ("
                 + describe(s.rules) + ")";

@@ -20,9 +20,9 @@ struct TableSet {
 
 class TableSets {
 public:
-    // Opens every directory; an error message naming the directory and the fault (not a
-    // directory, no tables, tables of different rules in one, two of the same rules), or empty.
-    // Throws TableError for a table whose header is damaged.
+    // Opens every directory; an error message naming the directory or file and the fault (not
+    // a directory, no tables, tables of different rules in one, two of the same rules, a
+    // damaged header), or empty.
     std::string open(const std::vector<std::string>& dirs, std::size_t cache_bytes);
 
     const std::vector<TableSet>& sets() const { return sets_; }
