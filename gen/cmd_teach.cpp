@@ -758,6 +758,14 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
             DiagramOptions options;
             options.size = 280;
             write_file(dir / svgName, board_svg(fen, options));
+            // The solution's diagram: the first best move as an arrow (shown behind the click).
+            std::string solutionSvg;
+            if (!item.best.empty()) {
+                solutionSvg = "diagrams/" + item.id + ".solution.svg";
+                options.arrows = { { square_name(from_sq(item.best.front())),
+                    square_name(to_sq(item.best.front())) } };
+                write_file(dir / solutionSvg, board_svg(fen, options));
+            }
             const Value pure = *prober.dtm(p);
             const CountedValue counted = *prober.counted(p, p.count_state());
             const std::string verdictText = verdict(p, pure, counted, t.rules());
@@ -772,7 +780,11 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
                  << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
                  << kColorName[p.side_to_move()] << " to move.</b> " << escape(item.claim)
                  << ".<br><span class=\"line\">" << escape(fen) << "</span>"
-                 << "<details><summary>Solution</summary><p>" << escape(verdictText) << ".</p>"
+                 << "<details><summary>Solution</summary>"
+                 << (solutionSvg.empty() ? ""
+                                         : "<img src=\"" + solutionSvg
+                                + "\" alt=\"the solution\" width=\"280\" height=\"270\">")
+                 << "<p>" << escape(verdictText) << ".</p>"
                  << (best.empty() ? "" : "<p>Best: " + escape(best) + "</p>")
                  << (avoid.empty() ? "" : "<p>Not: " + escape(avoid) + "</p>")
                  << (line.html.empty() ? "" : "<p class=\"line\">" + escape(line.html) + "</p>")
@@ -798,10 +810,11 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
             for (Move mv : item.line) lineUci.push_back(move_to_uci(mv));
             for (Move mv : item.best) bestUci.push_back(move_to_uci(mv));
             for (Move mv : item.avoid) avoidUci.push_back(move_to_uci(mv));
-            claims.push_back(
-                { { "id", item.id }, { "theme", theme.key }, { "fen", fen }, { "best", bestUci },
-                    { "avoid", avoidUci }, { "dm", item.dm ? Json(*item.dm) : Json(nullptr) },
-                    { "facts", item.facts }, { "line", lineUci }, { "diagram", svgName } });
+            claims.push_back({ { "id", item.id }, { "theme", theme.key }, { "fen", fen },
+                { "best", bestUci }, { "avoid", avoidUci },
+                { "dm", item.dm ? Json(*item.dm) : Json(nullptr) }, { "facts", item.facts },
+                { "line", lineUci }, { "diagram", svgName },
+                { "solution_diagram", solutionSvg.empty() ? Json(nullptr) : Json(solutionSvg) } });
         }
         html << "</div>\n</section>\n";
     }

@@ -8,7 +8,8 @@
   away), and its main line replayed move by move to mate;
 - a sample of the mates is proven independently by Fairy-Stockfish with the count off: it finds a
   mate, and never a faster one than the stated distance;
-- every SVG diagram is well-formed XML, the EPD and PGN hold one entry per position;
+- every SVG diagram is well-formed XML (a solution's diagram has its arrow), the EPD and PGN hold
+  one entry per position;
 - bad input: an unknown ending, a missing table, a directory that cannot be written.
 The pages themselves are opened in chromium by tests/web/report.mjs.
 """
@@ -68,7 +69,7 @@ def replay(fen, line, what):
 
 mates = []  # (fen, stated mate in moves) for Fairy-Stockfish
 try:
-    total = 0
+    total = diagrams = 0
     for ending in endings:
         claims = json.load(open(os.path.join(out, ending + ".json")))
         themes = {c["theme"] for c in claims}
@@ -141,10 +142,15 @@ try:
         check(f"{ending}: one PGN game per position", pgn.count("[Event ") == len(claims))
         for c in claims:
             ET.parse(os.path.join(out, c["diagram"]))
+            diagrams += 1
+            if c["best"]:  # the solution's diagram: an arrow for the first best move
+                svg = ET.parse(os.path.join(out, c["solution_diagram"])).getroot()
+                check(f"{c['id']}: solution arrow", len(svg.findall("{http://www.w3.org/2000/svg}polygon")) == 1)
+                diagrams += 1
     check("positions found", total >= 60, total)
     for page in ["index.html", "regulation.html", "report.css"] + [e + ".html" for e in endings]:
         check(f"{page} written", os.path.getsize(os.path.join(out, page)) > 0)
-    check("every diagram is XML", len(glob.glob(os.path.join(out, "diagrams", "*.svg"))) == total)
+    check("every diagram is XML", len(glob.glob(os.path.join(out, "diagrams", "*.svg"))) == diagrams)
 finally:
     server.terminate()
     server.wait(timeout=20)
