@@ -113,9 +113,9 @@ private:
         if (cmd == "quit") return false;
         if (cmd == "uci")
             uci();
-        else if (cmd == "isready")
-            engine_ ? void(engine_->send("isready")) : say("readyok");
-        else if (cmd == "ucinewgame")
+        else if (cmd == "isready") {
+            if (!engine_ || !engine_->send("isready")) say("readyok"); // else the engine answers
+        } else if (cmd == "ucinewgame")
             forward(line);
         else if (cmd == "setoption")
             setoption(line);
