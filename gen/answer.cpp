@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "mktb/movegen.hpp"
+#include "notation.hpp"
 
 namespace mktb::cli {
 
@@ -209,7 +210,8 @@ std::optional<Json> answer_json(
         next.do_move(m.move);
         next.set_count_state(count_after_move(pos, next, count, rules));
         const bool capture = !pos.empty(to_sq(m.move));
-        list.push_back({ { "uci", move_to_uci(m.move) }, { "fen", next.fen() },
+        list.push_back({ { "uci", move_to_uci(m.move) }, { "san", san(pos, m.move) },
+            { "fen", next.fen() },
             { "capture", capture }, { "promotion", is_promotion(m.move) },
             { "conversion", capture || is_promotion(m.move) }, { "checkmate", is_checkmate(next) },
             { "stalemate", is_stalemate(next) }, { "category", category(after_move(m.pure)) },

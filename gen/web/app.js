@@ -3,6 +3,14 @@
 'use strict';
 
 const MEN = ['K', 'M', 'S', 'N', 'R', 'P'];
+// The counting options of docs/rules.md §4, default first.
+const RULES = {
+  limit_precedence: ['min', 'khon_before_knights'],
+  draw_when: ['exceeded', 'reached'],
+  counter_mate: ['win', 'draw'],
+  board_honour: ['first_opportunity', 'off'],
+  switch_to_pieces: ['always', 'if_shorter'],
+};
 const NAMES = { K: 'Khun', M: 'Met', S: 'Khon', N: 'Ma', R: 'Ruea', P: 'Bia' };
 const $ = (id) => document.getElementById(id);
 
@@ -76,6 +84,16 @@ function countParam() {
   return kind === 'pieces' || kind === 'board' ? `${kind}:${$('count-value').value}` : '';
 }
 
+// The rule options that differ from the defaults, as request parameters.
+function ruleParams() {
+  const params = {};
+  for (const name of Object.keys(RULES)) {
+    const value = document.getElementById(`rule-${name}`).value;
+    if (value !== RULES[name][0]) params[name] = value;
+  }
+  return params;
+}
+
 function query(params) {
   return Object.entries(params).filter(([, v]) => v !== '' && v !== null && v !== undefined)
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
@@ -115,12 +133,13 @@ function showAnswer(answer) {
     row.className = `${mover}${move.best ? ' best' : ''}`;
     row.dataset.uci = move.uci;
     row.title = 'Play this move';
-    for (const text of [move.uci, move.text.pure, move.text.counted]) {
+    for (const text of [move.san, move.text.pure, move.text.counted]) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.appendChild(cell);
     }
     row.firstChild.className = 'uci';
+    row.firstChild.title = move.uci;
     row.addEventListener('click', () => play(move));
     body.appendChild(row);
   }
@@ -137,7 +156,7 @@ function clearAnswer(verdict) {
 // Asks the API about the position on the board, then redraws. `push`: a new history entry.
 async function refresh(push = false) {
   syncControls();
-  const params = { fen: fen().replace(/ /g, '_'), count: countParam() };
+  const params = { fen: fen().replace(/ /g, '_'), count: countParam(), ...ruleParams() };
   const url = `/?${query(params)}`;
   $('share').href = url;
   if (push) history.pushState(null, '', url); else history.replaceState(null, '', url);
@@ -153,7 +172,7 @@ async function refresh(push = false) {
     return;
   }
   try {
-    const response = await fetch(`/api/probe?${query({ fen: fen(), count: countParam() })}`);
+    const response = await fetch(`/api/probe?${query({ fen: fen(), count: countParam(), ...ruleParams() })}`);
     const body = await response.json();
     if (response.ok) answer = body; else error = body.error;
   } catch (e) {
@@ -222,6 +241,16 @@ function setup() {
       span.appendChild(button);
     }
   }
+  for (const [name, values] of Object.entries(RULES)) {
+    const label = document.createElement('label');
+    label.textContent = `${name} `;
+    const select = document.createElement('select');
+    select.id = `rule-${name}`;
+    for (const v of values) select.add(new Option(v, v));
+    select.addEventListener('change', () => refresh());
+    label.appendChild(select);
+    $('rules').appendChild(label);
+  }
   for (const b of document.querySelectorAll('.tool')) b.addEventListener('click', () => selectTool(b.dataset.tool));
   $('board').addEventListener('click', (e) => {
     const square = e.target.closest('[data-square]');
@@ -260,6 +289,10 @@ function start() {
     loadFen(params.get('fen') || '8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1');
   } catch (error) {
     showError(`Cannot read the FEN of the address: ${error.message}`);
+  }
+  for (const [name, values] of Object.entries(RULES)) {
+    const value = params.get(name);
+    document.getElementById(`rule-${name}`).value = values.includes(value) ? value : values[0];
   }
   const count = /^(pieces|board):(\d+)$/.exec(params.get('count') || '');
   if (count) {

@@ -20,10 +20,10 @@ const browser = await chromium.launch({
 const page = await browser.newPage({ viewport: { width: 1200, height: 950 } });
 page.setDefaultTimeout(15000);
 const errors = [];
-let expect400 = false; // one step provokes a 400 on purpose: chromium logs the failed fetch
+let expected = null; // a step provoking a 400 or 404 on purpose: chromium logs the failed fetch
 page.on('console', (m) => {
   if (m.type() !== 'error') return;
-  if (expect400 && m.text().includes('status of 400')) return;
+  if (expected && m.text().includes(`status of ${expected}`)) return;
   errors.push(m.text());
 });
 page.on('pageerror', (e) => errors.push(e.message));
@@ -57,6 +57,7 @@ try {
   check('pure verdict', (await page.textContent('#pure')).includes('White mates in 1'));
   const rows = await page.$$eval('#moves tbody tr', (trs) => trs.map((t) => ({ uci: t.dataset.uci, best: t.classList.contains('best'), text: t.textContent })));
   check('moves listed, best first', rows.length === krvk.moves.length && rows[0].uci === 'h1h8' && rows[0].best, JSON.stringify(rows[0]));
+  check('moves in SAN', rows[0].text.startsWith('Rh8#'), rows[0].text);
   check('moves in the API order', rows.map((r) => r.uci).join() === krvk.moves.map((m) => m.uci).join());
   await page.screenshot({ path: `${outDir}/page.png`, fullPage: true });
 
@@ -86,17 +87,28 @@ try {
   await waitVerdict(board60.verdict);
   check('count in the address', page.url().includes('count=board%3A60'), page.url());
 
+  // Other counting rules: no tables of them here, said on the page; back to the defaults.
+  expected = 404;
+  await page.click('#rules summary');
+  await page.selectOption('#rule-counter_mate', 'draw');
+  await page.waitForFunction(() => document.querySelector('#error').textContent.includes('no tables built under'));
+  check('rules in the address', page.url().includes('counter_mate=draw'), page.url());
+  await page.waitForTimeout(200);
+  expected = null;
+  await page.selectOption('#rule-counter_mate', 'win');
+  await waitVerdict(board60.verdict);
+
   // Errors are shown on the page: a FEN the board cannot hold, a position the rules forbid.
   await page.fill('#fen', 'k7/9/8 w');
   await page.click('#fen-form button');
   await page.waitForFunction(() => !document.querySelector('#error').hidden);
   check('bad FEN reported', (await page.textContent('#error')).includes('Cannot read the FEN'));
-  expect400 = true;
+  expected = 400;
   await page.fill('#fen', 'kK6/8/8/8/8/8/8/7R w - - 0 1');
   await page.click('#fen-form button');
   await page.waitForFunction(() => document.querySelector('#error').textContent.includes('Cannot answer: bad FEN'));
   await page.waitForTimeout(200);
-  expect400 = false;
+  expected = null;
 
   // Every diagram loads and is well-formed SVG.
   const images = await page.$$eval('#palette img', (imgs) => imgs.map((i) => i.complete && i.naturalWidth > 0));

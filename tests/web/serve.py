@@ -85,14 +85,14 @@ try:
     a = answers[("k7/8/1K6/8/8/8/8/7R w - - 0 1", ())]
     check("KRvK mate in 1", a["category"] == "win" and a["dtm"] == 1 and a["mate_in"] == 1, a)
     top = a["moves"][0]
-    check("KRvK Rh8#", top["uci"] == "h1h8" and top["checkmate"] and top["category"] == "loss"
+    check("KRvK Rh8#", top["uci"] == "h1h8" and top["san"] == "Rh8#" and top["checkmate"] and top["category"] == "loss"
           and top["dtm"] == 0 and top["best"], top)
     # Fresh pieces' honour for K+Ruea vs K: L = 16, three men, attacker to move (docs/rules.md 3.1).
     check("KRvK fresh count", a["count"]["limit_moves"] == 16 and a["count"]["announced"] == 3
           and a["counted"]["moves_available"] == 14 and a["count"]["counter"] == "black", a["count"])
     a = answers[("8/8/8/8/8/2k5/2R5/6K1 b - - 0 1", ())]
     kxc2 = [m for m in a["moves"] if m["uci"] == "c3c2"]
-    check("Kxc2 draws", a["category"] == "draw" and kxc2 and kxc2[0]["capture"]
+    check("Kxc2 draws", a["category"] == "draw" and kxc2 and kxc2[0]["capture"] and kxc2[0]["san"] == "Kxc2"
           and kxc2[0]["conversion"] and kxc2[0]["best"] and a["moves"][0]["uci"] == "c3c2", a)
     a = answers[("8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1", (("line", "1"),))]
     # docs/rules.md 3.4: L = 44 (one Khon), N = 4, Black to move: 40 attacker moves.
