@@ -24,7 +24,7 @@ expect "one FEN" "White mates in 1" "$scratch/one"
 expect "one FEN" "* h1h8" "$scratch/one"
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --json --tables "$tables" > "$scratch/json" 2>&1
 expect "JSON" '"category":"win","dtm":1,"mate_in":1' "$scratch/json"
-expect "JSON" '{"uci":"h1h8","fen":"k6R/8/1K6/8/8/8/8/8 b - 32 6 1","capture":false' "$scratch/json"
+expect "JSON" '{"uci":"h1h8","san":"Rh8#","fen":"k6R/8/1K6/8/8/8/8/8 b - 32 6 1","capture":false' "$scratch/json"
 # One White move left in the board count: only Rxa2+ keeps the win (docs/rules.md §3.2).
 "$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" --tables "$tables" > "$scratch/board" 2>&1
 expect "board count" "won within the count: 1 of 1 moves needed" "$scratch/board"
