@@ -39,7 +39,8 @@ struct Item {
     std::optional<int> dm; // the side to move mates in dm moves without counting
     std::string claim; // the theme's property, in words
     Json facts; // the same, as data for the tests
-    int difficulty = 0;
+    int difficulty = 0; // the theme's figure: the larger, the harder (see `hardness`)
+    std::string hardness; // that figure in words: "7 only moves on the main line"
     std::vector<Move> line; // the main line from pos under its count
     bool pureLine = false; // the line is the fastest mate without counting
 };
@@ -302,6 +303,7 @@ private:
                     true);
                 item.best = *prober_.best_moves(p, View::Pure);
                 item.difficulty = longestMoves_[stm];
+                item.hardness = std::to_string(item.difficulty) + " moves to mate";
                 item.facts["mate_moves"] = longestMoves_[stm];
                 add(longest, std::move(item));
             }
@@ -316,6 +318,7 @@ private:
                         + " to move");
                 item.best = counted_best(ranked(p));
                 item.difficulty = longestCountedMoves_[stm];
+                item.hardness = std::to_string(item.difficulty) + " moves within the count";
                 item.facts["moves_needed"] = longestCountedMoves_[stm];
                 add(longestCounted, std::move(item));
             }
@@ -337,6 +340,8 @@ private:
             item.best = { moves.front().move };
             std::vector<bool> flags;
             item.difficulty = only_moves_on_line(item, flags);
+            item.hardness = std::to_string(item.difficulty) + " only move"
+                + (item.difficulty == 1 ? "" : "s") + " on the main line";
             item.facts["winning_moves"] = 1;
             onlyItems.push_back(std::move(item));
         }
@@ -367,7 +372,9 @@ private:
                     + san(p, moves.front().move) + " wins within it");
             item.best = counted_best(moves);
             item.avoid = fast;
-            item.difficulty = 1;
+            item.difficulty = int(fast.size());
+            item.hardness = std::to_string(fast.size()) + " fastest mate"
+                + (fast.size() == 1 ? "" : "s") + " to resist";
             item.facts["fastest_mate_loses_count"] = true;
             if (!add(critical, std::move(item)) && int(critical.items.size()) >= half) break;
         }
@@ -383,7 +390,10 @@ private:
                     + std::to_string(c.moves_needed) + " it needs: a draw",
                 true);
             item.best = *prober_.best_moves(p, View::Pure);
+            // The closer the count comes, the harder to see that it takes the win away.
             item.difficulty = 100 - (c.moves_needed - c.moves_available);
+            item.hardness = "the count is " + std::to_string(c.moves_needed - c.moves_available)
+                + " move" + (c.moves_needed - c.moves_available == 1 ? "" : "s") + " short";
             item.facts["shortfall"] = c.moves_needed - c.moves_available;
             criticalItems.push_back(std::move(item));
         }
@@ -411,7 +421,8 @@ private:
                 "only " + san(p, m) + " holds out longest (" + describe(Value { longestLoss })
                     + ")");
             item.best = { m };
-            item.difficulty = longestLoss / 2;
+            item.difficulty = int(moves.size()) - 1;
+            item.hardness = std::to_string(item.difficulty) + " other moves lose sooner";
             item.facts["longest_loss_plies"] = longestLoss;
             add(defence, std::move(item));
         }
@@ -425,7 +436,8 @@ private:
             Item item = make_item(
                 p, "only " + san(p, moves.front().move) + " keeps the draw under the count");
             item.best = { moves.front().move };
-            item.difficulty = int(moves.size());
+            item.difficulty = int(moves.size()) - 1;
+            item.hardness = std::to_string(item.difficulty) + " other moves lose";
             item.facts["drawing_moves"] = 1;
             if (!add(defence, std::move(item)) && int(defence.items.size()) >= perTheme_) break;
         }
@@ -443,7 +455,9 @@ private:
                     + "; Black to move: " + pure_words(BLACK, b));
             item.facts["white_to_move"] = result_name_of(w);
             item.facts["black_to_move"] = result_name_of(b);
-            item.difficulty = 1;
+            item.difficulty = std::max(std::abs(w.mate_in_moves()), std::abs(b.mate_in_moves()));
+            item.hardness
+                = "a mate of " + std::to_string(item.difficulty) + " moves hangs on the move";
             add(zugzwang, std::move(item));
         }
         // 7. Traps: a natural move (a capture, a check, the king's nearest approach) throws the
@@ -477,6 +491,7 @@ private:
                 item.best = counted_best(moves);
                 item.avoid = { trap->move };
                 item.difficulty = why == "capture" ? 3 : why == "check" ? 2 : 1;
+                item.hardness = "the tempting move: a " + why;
                 item.facts["trap"] = move_to_uci(trap->move);
                 item.facts["trap_counted"] = result_name(trap->counted); // for the mover
                 add(traps, std::move(item));
@@ -779,7 +794,8 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
             html << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
                  << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
                  << kColorName[p.side_to_move()] << " to move.</b> " << escape(item.claim)
-                 << ".<br><span class=\"line\">" << escape(fen) << "</span>"
+                 << ".<br>Difficulty: " << escape(item.hardness) << ".<br><span class=\"line\">"
+                 << escape(fen) << "</span>"
                  << "<details><summary>Solution</summary>"
                  << (solutionSvg.empty() ? ""
                                          : "<img src=\"" + solutionSvg
