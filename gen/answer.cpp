@@ -153,6 +153,12 @@ std::string count_to_follow(
     return count_text.empty() ? std::string() : parse_count(count_text, pos, rules, out);
 }
 
+bool announces_count(const Position& after, Color mover, CountState count) {
+    if (!count.limit) return false;
+    const std::optional<Color> attacker = pieces_honour_attacker(after);
+    return attacker ? mover == ~*attacker : Material::of(after).weaker_side() == mover;
+}
+
 std::string verdict(
     const Position& pos, Value pure, const CountedValue& counted, const CountRules& rules) {
     const Color stm = pos.side_to_move();
@@ -211,8 +217,7 @@ std::optional<Json> answer_json(
         next.set_count_state(count_after_move(pos, next, count, rules));
         const bool capture = !pos.empty(to_sq(m.move));
         list.push_back({ { "uci", move_to_uci(m.move) }, { "san", san(pos, m.move) },
-            { "fen", next.fen() },
-            { "capture", capture }, { "promotion", is_promotion(m.move) },
+            { "fen", next.fen() }, { "capture", capture }, { "promotion", is_promotion(m.move) },
             { "conversion", capture || is_promotion(m.move) }, { "checkmate", is_checkmate(next) },
             { "stalemate", is_stalemate(next) }, { "category", category(after_move(m.pure)) },
             { "dtm", signed_dtm(after_move(m.pure)) },

@@ -25,6 +25,11 @@ std::string parse_count(
 std::string count_to_follow(
     std::string_view count_text, const Position& pos, const CountRules& rules, CountState& out);
 
+// Whether `mover`, having moved into `after`, is the side that counts (the bare king under
+// pieces' honour, the weaker side under board's honour) while a count runs: it then announces
+// (count.ply + 1) / 2 of count.limit / 2. For PGN comments and printed lines.
+bool announces_count(const Position& after, Color mover, CountState count);
+
 // The counted verdict in words: "White wins within the count: 13 of 41 moves needed".
 std::string verdict(
     const Position& pos, Value pure, const CountedValue& counted, const CountRules& rules);

@@ -102,11 +102,7 @@ Game play(const std::string& fen, Player* players[COLOR_NB], int movetime, int m
         next.do_move(m);
         count = count_after_move(pos, next, count, rules);
         next.set_count_state(count);
-        // The count announced by the side that counts, after its own move.
-        const std::optional<Color> attacker = pieces_honour_attacker(next);
-        const bool counting = count.limit
-            && (attacker ? stm == ~*attacker : Material::of(next).weaker_side() == stm);
-        if (counting)
+        if (announces_count(next, stm, count))
             g.movetext += "{count " + std::to_string((count.ply + 1) / 2) + " of "
                 + std::to_string(count.limit / 2) + "} ";
         if (stm == BLACK) ++number;

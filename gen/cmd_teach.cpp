@@ -709,10 +709,7 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
         next.set_count_state(count);
         out.html += prefix + move + (only ? "!" : "") + " ";
         out.pgn += prefix + move + (only ? " $8" : "") + " ";
-        const std::optional<Color> attacker = pieces_honour_attacker(next);
-        const bool counter = count.limit
-            && (attacker ? stm == ~*attacker : Material::of(next).weaker_side() == stm);
-        if (counter && count.ply <= count.limit + 1) {
+        if (announces_count(next, stm, count) && count.ply <= count.limit + 1) {
             const std::string c = count.ply > count.limit
                 ? std::string("the count has run out: a draw under the count")
                 : "count " + std::to_string((count.ply + 1) / 2) + " of "
