@@ -254,23 +254,20 @@ private:
     }
 
     // How many of the winner's moves along the main line are the only ones keeping the counted
-    // win; marks them in `only`.
-    int only_moves_on_line(const Item& item, std::vector<bool>& only) const {
+    // win (line_text marks them again for the page and the PGN, for the items kept).
+    int only_moves_on_line(const Item& item) const {
         Position pos = item.pos;
         CountState count = pos.count_state();
         const Color winner = pos.side_to_move();
         int n = 0;
         for (Move m : item.line) {
-            bool single = false;
             if (pos.side_to_move() == winner) {
                 int winning = 0;
                 const std::vector<RankedMove> moves = *prober_.rank_root(pos, count);
                 for (const RankedMove& r : moves)
                     winning += r.counted.result == CountedValue::Result::Win;
-                single = winning == 1;
-                n += single;
+                n += winning == 1;
             }
-            only.push_back(single);
             Position next = pos;
             next.do_move(m);
             count = count_after_move(pos, next, count, rules_);
@@ -338,8 +335,7 @@ private:
             Item item = make_item(
                 p, "only " + san(p, moves.front().move) + " keeps the win within the count");
             item.best = { moves.front().move };
-            std::vector<bool> flags;
-            item.difficulty = only_moves_on_line(item, flags);
+            item.difficulty = only_moves_on_line(item);
             item.hardness = std::to_string(item.difficulty) + " only move"
                 + (item.difficulty == 1 ? "" : "s") + " on the main line";
             item.facts["winning_moves"] = 1;
