@@ -34,9 +34,19 @@ GenIndex::GenIndex(const Material& m)
             }
         }
     for (int j = men_; j-- > 0;) {
+        const int bits = type_[std::size_t(j)] == BIA ? 5 : 6;
         shift_[std::size_t(j)] = fieldBits_;
-        fieldBits_ += type_[std::size_t(j)] == BIA ? 5 : 6;
+        fieldMask_[std::size_t(j)] = (1 << bits) - 1;
+        fieldWidth_[std::size_t(j)] = bits;
+        fileBits_ |= std::uint64_t(7) << fieldBits_;
+        fieldBits_ += bits;
     }
+    fieldsMask_ = (std::uint64_t(1) << fieldBits_) - 1;
+    for (int j = 0; j < men_; ++j)
+        if (groupFirst_[std::size_t(j)] == j && groupSize_[std::size_t(j)] == 2)
+            twinPair_[std::size_t(twinPairs_++)] = j;
+        else if (groupSize_[std::size_t(j)] > 2)
+            twinsBitwise_ = false;
     for (int t = 0; t < 8; ++t)
         for (int s = 0; s < 64; ++s)
             transform_[std::size_t(t)][std::size_t(s)] = transform(t, Square(s));
@@ -94,7 +104,7 @@ bool GenIndex::decode(std::uint64_t i, GenBoard& b) const {
     Bitboard occ = square_bb(b.king[WHITE]) | square_bb(b.king[BLACK]);
     for (int j = 0; j < men_; ++j) {
         const auto u = std::size_t(j);
-        const int slot = int(i >> shift_[u]) & ((1 << (type_[u] == BIA ? 5 : 6)) - 1);
+        const int slot = int(i >> shift_[u]) & fieldMask_[u];
         if (slot >= limit_[u]) return false;
         const Square s = Square(slot + base_[u]);
         if (occ & square_bb(s)) return false;

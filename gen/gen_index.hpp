@@ -41,28 +41,47 @@ public:
 
     // The board of slot i; false when the slot is broken.
     bool decode(std::uint64_t i, GenBoard& b) const;
+    // The board of a slot known to hold a position (its cell is not "no position"): the fields
+    // read back with none of decode()'s checks, for the generator's inner loop.
+    void decode_valid(std::uint64_t i, GenBoard& b) const {
+        const auto& [wk, bk] = pairs_[std::size_t(i >> fieldBits_)];
+        b.king = { wk, bk };
+        for (int j = 0; j < men_; ++j) {
+            const auto u = std::size_t(j);
+            b.man[u] = Square((int(i >> shift_[u]) & fieldMask_[u]) + base_[u]);
+        }
+    }
     // The slot of any board of this material, in any orientation: brought to its canonical
     // frame, identical men sorted, the residue reflected when that names it.
     std::uint64_t encode(GenBoard b) const;
-    // The slot of board b (slot i, in canonical frame) with man j moved to `to`: one field
-    // replaced when j has no identical twin and the kings are off the residue.
+    // The slot of board b (slot i, in canonical frame) with man j moved to `to`: its field
+    // replaced (with a twin's: both written in order) when the kings are off the residue.
     std::uint64_t with_man(std::uint64_t i, const GenBoard& b, int j, Square to) const {
-        if (groupSize_[std::size_t(j)] == 1 && !residue_[i >> fieldBits_]) {
-            const int d = int(to) - int(b.man[std::size_t(j)]);
-            return d >= 0 ? i + (std::uint64_t(d) << shift_[std::size_t(j)])
-                          : i - (std::uint64_t(-d) << shift_[std::size_t(j)]);
+        const auto u = std::size_t(j);
+        if (!residue_[i >> fieldBits_] && groupSize_[u] <= 2) {
+            if (groupSize_[u] == 1) return with_field(i, j, to);
+            const int first = groupFirst_[u], other = first + (j == first);
+            const Square twin = b.man[std::size_t(other)];
+            return with_field(with_field(i, first, std::min(to, twin)), first + 1, std::max(to, twin));
         }
         GenBoard a = b;
-        a.man[std::size_t(j)] = to;
+        a.man[u] = to;
         return encode(a);
     }
-    // The slot of board b (slot i, in canonical frame) with king c moved to `to`: the pair
-    // replaced when the new pair is canonical as it stands and off the residue.
+    // The slot of board b (slot i, in canonical frame) with king c moved to `to`. When the new
+    // pair needs another frame, every field is transformed at once by bit operations (a file or
+    // rank flip is an exclusive or, the a1-h8 reflection swaps the halves of each field), and
+    // pairs of twins are put back in order; the residue and groups of three go through encode().
     std::uint64_t with_king(std::uint64_t i, const GenBoard& b, Color c, Square to) const {
         const Square wk = c == WHITE ? to : b.king[WHITE], bk = c == BLACK ? to : b.king[BLACK];
-        const int p = pairIndex_[std::size_t(wk)][std::size_t(bk)];
-        if (p >= 0 && !residue_[std::size_t(p)])
-            return std::uint64_t(p) << fieldBits_ | (i & ((std::uint64_t(1) << fieldBits_) - 1));
+        const int t = frame_[std::size_t(wk)][std::size_t(bk)];
+        const auto p = std::size_t(pairIndex_[std::size_t(transform_[std::size_t(t)][std::size_t(wk)])]
+                                             [std::size_t(transform_[std::size_t(t)][std::size_t(bk)])]);
+        if (!residue_[p] && (t == 0 || twinsBitwise_)) {
+            std::uint64_t w = i & fieldsMask_;
+            if (t) w = order_twins(transform_fields(w, t));
+            return std::uint64_t(p) << fieldBits_ | w;
+        }
         GenBoard a = b;
         a.king[c] = to;
         return encode(a);
@@ -74,6 +93,32 @@ public:
 
 private:
     std::uint64_t fields(GenBoard& b, int transform) const; // transformed, sorted, packed
+    // Slot i with man j's field set to square s.
+    std::uint64_t with_field(std::uint64_t i, int j, Square s) const {
+        const auto u = std::size_t(j);
+        return (i & ~(std::uint64_t(fieldMask_[u]) << shift_[u]))
+            | std::uint64_t(int(s) - base_[u]) << shift_[u];
+    }
+    // Transform t (index.hpp: the reflection in a1-h8 first, then the file and rank flips) of
+    // every field of a field word. A Bia's field is its square less a multiple of 8, so the
+    // file flip holds for it too (a Bia ending has only that one).
+    std::uint64_t transform_fields(std::uint64_t w, int t) const {
+        if (t & 4) w = (w & fileBits_) << 3 | (w >> 3 & fileBits_);
+        if (t & 1) w ^= fileBits_;
+        if (t & 2) w ^= fileBits_ << 3;
+        return w;
+    }
+    // A field word whose pairs of twins may be out of order, sorted.
+    std::uint64_t order_twins(std::uint64_t w) const {
+        for (int k = 0; k < twinPairs_; ++k) {
+            const int hi = shift_[std::size_t(twinPair_[std::size_t(k)])], lo = hi - fieldWidth_[std::size_t(twinPair_[std::size_t(k)])];
+            const std::uint64_t m = std::uint64_t(fieldMask_[std::size_t(twinPair_[std::size_t(k)])]);
+            const std::uint64_t a = w >> hi & m, b = w >> lo & m;
+            if (a > b) w ^= (a ^ b) << hi | (a ^ b) << lo;
+        }
+        return w;
+    }
+
     void sort_groups(GenBoard& b) const;
 
     Material material_;
@@ -83,7 +128,13 @@ private:
     std::uint64_t size_ = 0;
     std::array<Color, kMaxGenMen> color_ {};
     std::array<PieceType, kMaxGenMen> type_ {};
-    std::array<int, kMaxGenMen> shift_ {}, limit_ {}, base_ {}, groupFirst_ {}, groupSize_ {};
+    std::array<int, kMaxGenMen> shift_ {}, fieldMask_ {}, fieldWidth_ {}, limit_ {}, base_ {},
+        groupFirst_ {}, groupSize_ {};
+    std::uint64_t fieldsMask_ = 0; // every man's field
+    std::uint64_t fileBits_ = 0; // the file bits of every field
+    std::array<int, kMaxGenMen> twinPair_ {}; // first man of each group of two
+    int twinPairs_ = 0;
+    bool twinsBitwise_ = true; // no group of three or more identical men
     std::array<std::array<std::int16_t, 64>, 64> pairIndex_ {};
     std::array<std::array<std::uint8_t, 64>, 64> frame_ {};
     std::array<std::array<Square, 64>, 8> transform_ {};

@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -44,6 +45,9 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "gen_index.hpp"
 #include "parallel.hpp"
@@ -195,20 +199,31 @@ private:
     }
     Cell& cell(int k, Color c, std::uint64_t i) { return cells_[k][c][i]; }
 
-    // A value written for level p: its block is scanned at level p, and the loop runs that far.
-    void mark_block(std::uint64_t i, int p) {
-        if (levels_.empty()) return;
-        auto& word = levels_[(i >> kBlockShift) * 4 + std::size_t(p >> 6)];
+    // Level masks: per metric, side to move and run of kMaskSlots slots, bit p set when a cell
+    // there may hold level p; the scan of level p reads only the runs of the arrays marked.
+    static constexpr int kMaskShift = 10;
+    static constexpr std::uint64_t kMaskSlots = std::uint64_t(1) << kMaskShift;
+    static_assert(kBlockShift >= kMaskShift);
+    // A value written for level p: its run is scanned at level p.
+    void mark_block(int k, Color c, std::uint64_t i, int p) {
+        auto& levels = levels_[std::size_t(k)][c];
+        if (levels.empty()) return;
+        auto& word = levels[(i >> kMaskShift) * 4 + std::size_t(p >> 6)];
         const std::uint64_t bit = std::uint64_t(1) << (p & 63);
         std::atomic_ref<std::uint64_t> a(word);
         if (!(a.load(std::memory_order_relaxed) & bit)) a.fetch_or(bit, std::memory_order_relaxed);
+    }
+    // May a cell of the run holding slot i hold level p? (Always, with no masks: 16-bit cells.)
+    bool marked(int k, Color c, std::uint64_t i, int p) const {
+        const auto& levels = levels_[std::size_t(k)][c];
+        return levels.empty() || (levels[(i >> kMaskShift) * 4 + std::size_t(p >> 6)] >> (p & 63) & 1);
     }
     void note_level(int p) {
         int cur = maxLevel_.load(std::memory_order_relaxed);
         while (cur < p && !maxLevel_.compare_exchange_weak(cur, p)) { }
     }
-    void note(std::uint64_t i, int p) {
-        mark_block(i, p);
+    void note(int k, Color c, std::uint64_t i, int p) {
+        mark_block(k, c, i, p);
         note_level(p);
     }
 
@@ -428,8 +443,11 @@ private:
     // ---- init ----
     void init() {
         for (std::size_t k = 0; k < metrics_.size(); ++k)
-            for (Color c : { WHITE, BLACK }) cells_[k][c].assign(gi_.size(), kInvalid);
-        if (sizeof(Cell) == 1) levels_.assign(((gi_.size() + kBlock - 1) >> kBlockShift) * 4, 0);
+            for (Color c : { WHITE, BLACK }) cells_[k][c].assign((gi_.size() + 63) & ~63ULL, kInvalid);
+        if (sizeof(Cell) == 1) // 8-bit cells hold at most 256 levels: four words per run
+            for (std::size_t k = 0; k < metrics_.size(); ++k)
+                for (Color c : { WHITE, BLACK })
+                    levels_[k][c].assign(((gi_.size() + kMaskSlots - 1) >> kMaskShift) * 4, 0);
         parallel_blocks(gi_.size(), options_.progress, material_.name() + ": init",
             [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = begin; i < end; ++i) {
@@ -454,7 +472,7 @@ private:
                             else
                                 v = Cell(s.inTable);
                             cell(int(k), c, i) = v;
-                            if (is_value(v)) note(i, plies(v));
+                            if (is_value(v)) note(int(k), c, i, plies(v));
                         }
                     }
                 }
@@ -545,6 +563,42 @@ private:
         return p;
     }
 
+    // Cells of one 64-slot chunk holding `want`: bit t set when cell i + t does (i a multiple of
+    // 64; the cell arrays are padded to a multiple of 64 with "no position").
+    static std::uint64_t match64(const Cell* x, Cell want) {
+        std::uint64_t m = 0;
+#if defined(__SSE2__)
+        if constexpr (sizeof(Cell) == 1) {
+            const __m128i pattern = _mm_set1_epi8(char(want));
+            for (int q = 0; q < 4; ++q) {
+                const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + 16 * q));
+                m |= std::uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, pattern))))
+                    << (16 * q);
+            }
+            return m;
+        }
+#endif
+        for (int t = 0; t < 64; ++t) m |= std::uint64_t(x[t] == want) << t;
+        return m;
+    }
+
+    // The cells holding n plies of one side, un-moved: a batch of predecessors gathered over
+    // several cells and prefetched together before any is read, so that the random reads of
+    // many cells overlap instead of waiting one by one.
+    struct Batch {
+        static constexpr int kCells = 16, kPreds = 16 * 24;
+        struct Item {
+            GenBoard board;
+            Color them; // to move in the predecessors
+            unsigned mask; // metrics whose cell holds the level
+            int first, count; // predecessors in preds[]
+        };
+        std::array<Item, kCells> items;
+        std::array<UnMove, kPreds + kMaxUnMoves> preds;
+        int cells = 0, used = 0;
+        bool full() const { return cells == kCells || used > kPreds; }
+    };
+
     void iterate() {
         const int metrics = int(metrics_.size());
         // Levels beyond the largest one written hold nothing: the loop ends there.
@@ -554,46 +608,71 @@ private:
             const Cell win = lost ? code(n + 1) : Cell(0); // what a loss makes its predecessors
             parallel_blocks(gi_.size(), options_.progress,
                 material_.name() + ": iterate, mate distance " + std::to_string(n) + " plies",
-                [&](std::uint64_t block, std::uint64_t begin, std::uint64_t end) {
-                    if (!levels_.empty()
-                        && !(levels_[block * 4 + std::size_t(n >> 6)] >> (n & 63) & 1))
-                        return;
+                [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                     bool wroteWin = false;
-                    for (std::uint64_t i = find(begin, end, want); i < end;
-                         i = find(i + 1, end, want)) {
-                        GenBoard b;
-                        bool decoded = false, symmetric = false;
-                        for (Color c : { WHITE, BLACK }) {
-                            unsigned mask = 0;
-                            for (int k = 0; k < metrics; ++k)
-                                if (cells_[k][c][i] == want) mask |= 1u << k;
-                            if (!mask) continue;
-                            if (!decoded) {
-                                gi_.decode(i, b);
-                                symmetric = gi_.residue(i) && gi_.symmetric(b);
-                                decoded = true;
-                            }
-                            const Color them = ~c; // made the last move; to move in predecessors
-                            // All predecessors first, their cells prefetched: the random
-                            // reads then overlap instead of waiting one by one.
-                            UnMove preds[kMaxUnMoves];
-                            const int np = unmoves(i, b, them, symmetric, preds);
+                    Batch batch;
+                    unsigned scan = 0; // bit 2k + c: array (k, c) is scanned in this run
+                    auto flush = [&] {
+                        for (int t = 0; t < batch.cells; ++t) {
+                            const auto& it = batch.items[std::size_t(t)];
+                            const UnMove* preds = &batch.preds[std::size_t(it.first)];
                             for (int k = 0; k < metrics; ++k) {
-                                if (!(mask >> k & 1)) continue;
-                                Cell* const x = cells_[k][them].data();
-                                for (int u = 0; u < np; ++u)
-                                    __builtin_prefetch(x + preds[u].slot, 1);
-                            }
-                            for (int k = 0; k < metrics; ++k) {
-                                if (!(mask >> k & 1)) continue;
-                                Cell* const x = cells_[k][them].data();
+                                if (!(it.mask >> k & 1)) continue;
+                                Cell* const x = cells_[k][it.them].data();
                                 if (lost)
-                                    wroteWin |= mark_won(x, preds, np, win, n + 1);
+                                    wroteWin |= mark_won(x, preds, it.count, win, k, it.them, n + 1);
                                 else
-                                    lose_one_move(x, preds, np, b, them, k, n);
+                                    lose_one_move(x, preds, it.count, it.board, it.them, k, n);
+                            }
+                        }
+                        batch.cells = batch.used = 0;
+                    };
+                    for (std::uint64_t i0 = begin; i0 < end; i0 += 64) {
+                        // The arrays whose run holds the level, then their cells that do.
+                        if (i0 % kMaskSlots == 0) {
+                            scan = 0;
+                            for (int k = 0; k < metrics; ++k)
+                                for (Color c : { WHITE, BLACK })
+                                    if (marked(k, c, i0, n)) scan |= 1u << (2 * k + c);
+                        }
+                        if (!scan) {
+                            i0 += kMaskSlots - 64;
+                            continue;
+                        }
+                        std::array<std::array<std::uint64_t, COLOR_NB>, kMaxMetrics> hit {};
+                        std::uint64_t any = 0;
+                        for (int k = 0; k < metrics; ++k)
+                            for (Color c : { WHITE, BLACK })
+                                if (scan >> (2 * k + c) & 1)
+                                    any |= hit[k][c] = match64(&cells_[k][c][i0], want);
+                        while (any) {
+                            const int t = std::countr_zero(any);
+                            any &= any - 1;
+                            const std::uint64_t i = i0 + std::uint64_t(t);
+                            GenBoard b;
+                            gi_.decode_valid(i, b);
+                            const bool symmetric = gi_.residue(i) && gi_.symmetric(b);
+                            for (Color c : { WHITE, BLACK }) {
+                                unsigned mask = 0;
+                                for (int k = 0; k < metrics; ++k)
+                                    mask |= unsigned(hit[k][c] >> t & 1) << k;
+                                if (!mask) continue;
+                                const Color them = ~c; // made the last move; to move before it
+                                auto& it = batch.items[std::size_t(batch.cells++)];
+                                UnMove* const preds = &batch.preds[std::size_t(batch.used)];
+                                it = { b, them, mask, batch.used, unmoves(i, b, them, symmetric, preds) };
+                                batch.used += it.count;
+                                for (int k = 0; k < metrics; ++k) {
+                                    if (!(mask >> k & 1)) continue;
+                                    Cell* const x = cells_[k][them].data();
+                                    for (int u = 0; u < it.count; ++u)
+                                        __builtin_prefetch(x + preds[u].slot, 1);
+                                }
+                                if (batch.full()) flush();
                             }
                         }
                     }
+                    flush();
                     if (wroteWin) note_level(n + 1);
                 });
             if (!lost) check_residue(n);
@@ -604,7 +683,7 @@ private:
 
     // Predecessors of a lost cell: won in `level` plies unless won faster already. Every
     // writer writes the same value, so plain (relaxed) stores suffice.
-    bool mark_won(Cell* x, const UnMove* preds, int np, Cell win, int level) {
+    bool mark_won(Cell* x, const UnMove* preds, int np, Cell win, int k, Color c, int level) {
         bool wrote = false;
         for (int u = 0; u < np; ++u) {
             const std::uint64_t q = preds[u].slot;
@@ -614,7 +693,7 @@ private:
             const bool slowerWin = cur > win && cur != kInvalid && ((cur - base_) & 1);
             if (counter || slowerWin) {
                 a.store(win, std::memory_order_relaxed);
-                mark_block(q, level);
+                mark_block(k, c, q, level);
                 wrote = true;
             }
         }
@@ -639,7 +718,7 @@ private:
             const int l = loss_plies(p, them, k, n);
             if (options_.check_counters) check_loss(p, them, k, n, l);
             a.store(code(l), std::memory_order_relaxed);
-            note(q, l);
+            note(k, them, q, l);
         }
     }
 
@@ -662,41 +741,9 @@ private:
             gi_.decode(q, p);
             if (const auto l = forward_loss(p, them, k, n)) {
                 cell(k, them, q) = code(*l);
-                note(q, *l);
+                note(k, them, q, *l);
             }
         });
-    }
-
-    // The first slot of [i, end) whose cell holds `want` in any metric and side, or end.
-    std::uint64_t find(std::uint64_t i, std::uint64_t end, Cell want) const {
-        const int metrics = int(metrics_.size());
-        if constexpr (sizeof(Cell) == 1) {
-            // Sixteen cells at a time (SSE2 through GCC's vector extension).
-            using V = std::uint8_t __attribute__((vector_size(16)));
-            const V pattern = V {} + want;
-            for (; i < end && (i & 15); ++i)
-                if (holds(i, want)) return i;
-            for (; i + 16 <= end; i += 16) {
-                V any {};
-                for (int k = 0; k < metrics; ++k)
-                    for (Color c : { WHITE, BLACK }) {
-                        V x;
-                        std::memcpy(&x, &cells_[k][c][i], 16);
-                        any |= V(x == pattern);
-                    }
-                std::uint64_t w[2];
-                std::memcpy(w, &any, 16);
-                if (w[0] | w[1]) break;
-            }
-        }
-        for (; i < end; ++i)
-            if (holds(i, want)) return i;
-        return end;
-    }
-    bool holds(std::uint64_t i, Cell want) const {
-        for (std::size_t k = 0; k < metrics_.size(); ++k)
-            if (cells_[k][WHITE][i] == want || cells_[k][BLACK][i] == want) return true;
-        return false;
     }
 
     // ---- debug checks ----
@@ -879,7 +926,8 @@ private:
     Cell base_ = 0;
     int maxPlies_ = 0;
     std::array<std::array<std::vector<Cell>, COLOR_NB>, kMaxMetrics> cells_;
-    std::vector<std::uint64_t> levels_; // per block: bit p set = a cell may hold level p
+    // Per metric and side: per run of kMaskSlots slots, bit p set = a cell may hold level p.
+    std::array<std::array<std::vector<std::uint64_t>, COLOR_NB>, kMaxMetrics> levels_;
     std::atomic<int> maxLevel_ { 0 }; // the largest level written so far
     // Residue cells that lost a move this level: slot << 2 | metric << 1 | side.
     tbb::enumerable_thread_specific<std::vector<std::uint64_t>> residueCandidates_;
