@@ -54,6 +54,14 @@ public:
     // The slot of any board of this material, in any orientation: brought to its canonical
     // frame, identical men sorted, the residue reflected when that names it.
     std::uint64_t encode(GenBoard b) const;
+    // Slot i with man j's field cleared, and the field of man j on square s: for a man with no
+    // twin off the residue, the slot with j on s is their sum (the inner loop's fast path).
+    std::uint64_t without_field(std::uint64_t i, int j) const {
+        return i & ~(std::uint64_t(fieldMask_[std::size_t(j)]) << shift_[std::size_t(j)]);
+    }
+    std::uint64_t field(int j, Square s) const {
+        return std::uint64_t(int(s) - base_[std::size_t(j)]) << shift_[std::size_t(j)];
+    }
     // The slot of board b (slot i, in canonical frame) with man j moved to `to`: its field
     // replaced (with a twin's: both written in order) when the kings are off the residue.
     std::uint64_t with_man(std::uint64_t i, const GenBoard& b, int j, Square to) const {
@@ -62,7 +70,8 @@ public:
             if (groupSize_[u] == 1) return with_field(i, j, to);
             const int first = groupFirst_[u], other = first + (j == first);
             const Square twin = b.man[std::size_t(other)];
-            return with_field(with_field(i, first, std::min(to, twin)), first + 1, std::max(to, twin));
+            return with_field(
+                with_field(i, first, std::min(to, twin)), first + 1, std::max(to, twin));
         }
         GenBoard a = b;
         a.man[u] = to;
@@ -75,8 +84,9 @@ public:
     std::uint64_t with_king(std::uint64_t i, const GenBoard& b, Color c, Square to) const {
         const Square wk = c == WHITE ? to : b.king[WHITE], bk = c == BLACK ? to : b.king[BLACK];
         const int t = frame_[std::size_t(wk)][std::size_t(bk)];
-        const auto p = std::size_t(pairIndex_[std::size_t(transform_[std::size_t(t)][std::size_t(wk)])]
-                                             [std::size_t(transform_[std::size_t(t)][std::size_t(bk)])]);
+        const auto p
+            = std::size_t(pairIndex_[std::size_t(transform_[std::size_t(t)][std::size_t(wk)])]
+                                    [std::size_t(transform_[std::size_t(t)][std::size_t(bk)])]);
         if (!residue_[p] && (t == 0 || twinsBitwise_)) {
             std::uint64_t w = i & fieldsMask_;
             if (t) w = order_twins(transform_fields(w, t));
@@ -95,9 +105,7 @@ private:
     std::uint64_t fields(GenBoard& b, int transform) const; // transformed, sorted, packed
     // Slot i with man j's field set to square s.
     std::uint64_t with_field(std::uint64_t i, int j, Square s) const {
-        const auto u = std::size_t(j);
-        return (i & ~(std::uint64_t(fieldMask_[u]) << shift_[u]))
-            | std::uint64_t(int(s) - base_[u]) << shift_[u];
+        return without_field(i, j) | field(j, s);
     }
     // Transform t (index.hpp: the reflection in a1-h8 first, then the file and rank flips) of
     // every field of a field word. A Bia's field is its square less a multiple of 8, so the
@@ -111,8 +119,10 @@ private:
     // A field word whose pairs of twins may be out of order, sorted.
     std::uint64_t order_twins(std::uint64_t w) const {
         for (int k = 0; k < twinPairs_; ++k) {
-            const int hi = shift_[std::size_t(twinPair_[std::size_t(k)])], lo = hi - fieldWidth_[std::size_t(twinPair_[std::size_t(k)])];
-            const std::uint64_t m = std::uint64_t(fieldMask_[std::size_t(twinPair_[std::size_t(k)])]);
+            const int hi = shift_[std::size_t(twinPair_[std::size_t(k)])],
+                      lo = hi - fieldWidth_[std::size_t(twinPair_[std::size_t(k)])];
+            const std::uint64_t m
+                = std::uint64_t(fieldMask_[std::size_t(twinPair_[std::size_t(k)])]);
             const std::uint64_t a = w >> hi & m, b = w >> lo & m;
             if (a > b) w ^= (a ^ b) << hi | (a ^ b) << lo;
         }

@@ -216,7 +216,8 @@ private:
     // May a cell of the run holding slot i hold level p? (Always, with no masks: 16-bit cells.)
     bool marked(int k, Color c, std::uint64_t i, int p) const {
         const auto& levels = levels_[std::size_t(k)][c];
-        return levels.empty() || (levels[(i >> kMaskShift) * 4 + std::size_t(p >> 6)] >> (p & 63) & 1);
+        return levels.empty()
+            || (levels[(i >> kMaskShift) * 4 + std::size_t(p >> 6)] >> (p & 63) & 1);
     }
     void note_level(int p) {
         int cur = maxLevel_.load(std::memory_order_relaxed);
@@ -443,7 +444,8 @@ private:
     // ---- init ----
     void init() {
         for (std::size_t k = 0; k < metrics_.size(); ++k)
-            for (Color c : { WHITE, BLACK }) cells_[k][c].assign((gi_.size() + 63) & ~63ULL, kInvalid);
+            for (Color c : { WHITE, BLACK })
+                cells_[k][c].assign((gi_.size() + 63) & ~63ULL, kInvalid);
         if (sizeof(Cell) == 1) // 8-bit cells hold at most 256 levels: four words per run
             for (std::size_t k = 0; k < metrics_.size(); ++k)
                 for (Color c : { WHITE, BLACK })
@@ -498,10 +500,19 @@ private:
             const Square mf = transform(4, from), mt = transform(4, to);
             return from > mf || (from == mf && to > mt);
         };
+        const bool offResidue = !gi_.residue(i); // then not symmetric either
         for (int j = 0; j < gi_.men(); ++j) {
             if (gi_.color(j) != mover) continue;
             const Square s = b.man[std::size_t(j)];
-            for (Bitboard f = retro_quiets_bb(mover, gi_.type(j), s, occ) & ~occ; f;) {
+            Bitboard f = retro_quiets_bb(mover, gi_.type(j), s, occ) & ~occ;
+            if (offResidue && gi_.group_size(j) == 1) { // one field replaced: the common case
+                const std::uint64_t rest = gi_.without_field(i, j);
+                for (; f;) {
+                    const Square o = pop_lsb(f);
+                    out[n++] = { rest | gi_.field(j, o), j, o };
+                }
+            }
+            for (; f;) {
                 const Square o = pop_lsb(f);
                 if (!mirrored(o, s)) out[n++] = { gi_.with_man(i, b, j, o), j, o };
             }
@@ -620,7 +631,8 @@ private:
                                 if (!(it.mask >> k & 1)) continue;
                                 Cell* const x = cells_[k][it.them].data();
                                 if (lost)
-                                    wroteWin |= mark_won(x, preds, it.count, win, k, it.them, n + 1);
+                                    wroteWin
+                                        |= mark_won(x, preds, it.count, win, k, it.them, n + 1);
                                 else
                                     lose_one_move(x, preds, it.count, it.board, it.them, k, n);
                             }
@@ -660,7 +672,8 @@ private:
                                 const Color them = ~c; // made the last move; to move before it
                                 auto& it = batch.items[std::size_t(batch.cells++)];
                                 UnMove* const preds = &batch.preds[std::size_t(batch.used)];
-                                it = { b, them, mask, batch.used, unmoves(i, b, them, symmetric, preds) };
+                                it = { b, them, mask, batch.used,
+                                    unmoves(i, b, them, symmetric, preds) };
                                 batch.used += it.count;
                                 for (int k = 0; k < metrics; ++k) {
                                     if (!(mask >> k & 1)) continue;

@@ -55,7 +55,7 @@ TEST_CASE("Probes from several threads agree with one thread's, through eviction
     for (const Position& pos : positions)
         expected.push_back({ *reference.dtm(pos), *reference.counted(pos) });
 
-    // 1 MiB holds a few blocks per shard only: threads keep evicting what others read.
+    // 1 MiB holds 64 blocks only: threads keep evicting what others read.
     const Prober shared(test::tables_up_to_4_men(), { 1 << 20, {} });
     mktb_tablebase* tb = nullptr;
     const mktb_options options { sizeof(mktb_options), 0, 1 << 20 };
