@@ -44,6 +44,7 @@
 #include <tbb/combinable.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 #include <type_traits>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -814,10 +815,21 @@ private:
         tbb::combinable<Local> locals;
         const std::uint64_t size = index_.size();
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
-            int maxCell = 0;
-            for (Color c : { WHITE, BLACK })
-                for (Cell v : cells_[k][c])
-                    if (is_value(v)) maxCell = std::max(maxCell, plies(v) + 1);
+            // The largest decided cell (a branch-free maximum the compiler vectorizes).
+            Cell top = 0;
+            for (Color c : { WHITE, BLACK }) {
+                const std::vector<Cell>& x = cells_[k][c];
+                top = std::max(top,
+                    tbb::parallel_reduce(
+                        tbb::blocked_range<std::size_t>(0, x.size(), kBlock), Cell(0),
+                        [&](const tbb::blocked_range<std::size_t>& r, Cell m) {
+                            for (std::size_t i = r.begin(); i != r.end(); ++i)
+                                m = std::max(m, x[i] == kInvalid ? Cell(0) : x[i]);
+                            return m;
+                        },
+                        [](Cell a, Cell b) { return std::max(a, b); }));
+            }
+            const int maxCell = top >= base_ ? plies(top) + 1 : 0;
             const int cellBytes = maxCell <= 0xFF ? 1 : 2;
             // Stored cells, "don't care" marked by a sentinel until filled below.
             const std::uint16_t unset = maxCell < 0xFF ? 0xFF : 0xFFFF;
