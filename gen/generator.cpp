@@ -152,6 +152,7 @@ public:
         , gi_(m)
         , index_(m) {
         metrics_ = stored_metrics(m);
+        for (Color c : { WHITE, BLACK }) hasRuea_[c] = m.count[c][RUEA] > 0;
         int maxMoves = 0;
         for (Color c : { WHITE, BLACK }) {
             // An upper bound on the in-table moves of a side, + 1 for a drawing conversion.
@@ -315,6 +316,13 @@ private:
                 return true;
         return false;
     }
+    // Every square side `by` attacks on occupancy occ.
+    Bitboard attacks_of(const GenBoard& b, Color by, Bitboard occ) const {
+        Bitboard a = attacks_bb(by, KHUN, b.king[by]);
+        for (int j = 0; j < gi_.men(); ++j)
+            if (gi_.color(j) == by) a |= attacks_bb(by, gi_.type(j), b.man[std::size_t(j)], occ);
+        return a;
+    }
     int man_on(const GenBoard& b, Square s) const {
         for (int j = 0; j < gi_.men(); ++j)
             if (b.man[std::size_t(j)] == s) return j;
@@ -325,14 +333,14 @@ private:
     // conv(j, to, captured, promotes) for conversions. With `bulk` (only the number of in-table
     // moves is wanted), king moves and the moves of a man no Ruea can pin are counted into
     // *bulk instead of visited. With no InTable visitor (nullptr), only conversions are
-    // generated (and inCheck is not set).
+    // generated (and inCheck is not set). `enemy`, when given, is attacks_of(b, ~c, occ).
     template<class InTable, class Conv>
     void moves(const GenBoard& b, Color c, Bitboard occ, bool& inCheck, InTable&& fn, Conv&& conv,
-        int* bulk = nullptr) const {
+        int* bulk = nullptr, const Bitboard* enemy = nullptr) const {
         constexpr bool quiets = !std::is_same_v<std::decay_t<InTable>, std::nullptr_t>;
         const Bitboard theirs = pieces(b, ~c);
         const Square ksq = b.king[c];
-        inCheck = quiets && attacked(b, ksq, ~c, occ);
+        inCheck = quiets && (enemy ? bool(*enemy & square_bb(ksq)) : attacked(b, ksq, ~c, occ));
         // Men on a line between our king and an enemy Ruea may be pinned: checked one by one.
         Bitboard pinLines = 0;
         for (int j = 0; quiets && j < gi_.men(); ++j)
@@ -343,6 +351,7 @@ private:
             }
         // Squares the enemy attacks with our king lifted off: where it may step without capturing.
         auto danger = [&] {
+            if (enemy && !hasRuea_[~c]) return *enemy; // no slider: our king hides nothing
             const Bitboard o = occ ^ square_bb(ksq);
             Bitboard d = attacks_bb(~c, KHUN, b.king[~c]);
             for (int j = 0; j < gi_.men(); ++j)
@@ -426,7 +435,7 @@ private:
         }
     }
 
-    MoveSummary summarize(const GenBoard& b, Color c, Bitboard occ) const {
+    MoveSummary summarize(const GenBoard& b, Color c, Bitboard occ, Bitboard enemy) const {
         MoveSummary s;
         for (auto& v : s.best) v = Value::mate_in_plies(0); // worse than any real outcome
         moves(
@@ -438,7 +447,7 @@ private:
                 for (std::size_t k = 0; k < metrics_.size(); ++k)
                     if (better(v[k], s.best[k])) s.best[k] = v[k];
             },
-            &s.inTable);
+            &s.inTable, &enemy);
         return s;
     }
 
@@ -457,9 +466,11 @@ private:
                     GenBoard b;
                     if (!gi_.decode(i, b)) continue;
                     const Bitboard occ = occupancy(b, gi_.men());
+                    const Bitboard att[COLOR_NB]
+                        = { attacks_of(b, WHITE, occ), attacks_of(b, BLACK, occ) };
                     for (Color c : { WHITE, BLACK }) {
-                        if (attacked(b, b.king[~c], c, occ)) continue; // the mover left check
-                        const MoveSummary s = summarize(b, c, occ);
+                        if (att[c] & square_bb(b.king[~c])) continue; // the mover left check
+                        const MoveSummary s = summarize(b, c, occ, att[~c]);
                         for (std::size_t k = 0; k < metrics_.size(); ++k) {
                             const Value best = s.best[k];
                             Cell v;
@@ -948,6 +959,7 @@ private:
     GenIndex gi_;
     Index index_; // the storage index the file is written in
     std::vector<Metric> metrics_;
+    std::array<bool, COLOR_NB> hasRuea_ {}; // a side has a slider (its attacks depend on occupancy)
     Cell base_ = 0;
     int maxPlies_ = 0;
     std::array<std::array<std::vector<Cell>, COLOR_NB>, kMaxMetrics> cells_;
