@@ -37,7 +37,6 @@ GenIndex::GenIndex(const Material& m)
         const int bits = type_[std::size_t(j)] == BIA ? 5 : 6;
         shift_[std::size_t(j)] = fieldBits_;
         fieldMask_[std::size_t(j)] = (1 << bits) - 1;
-        fieldWidth_[std::size_t(j)] = bits;
         fileBits_ |= std::uint64_t(7) << fieldBits_;
         fieldBits_ += bits;
     }

@@ -77,10 +77,11 @@ public:
         a.man[u] = to;
         return encode(a);
     }
-    // The slot of board b (slot i, in canonical frame) with king c moved to `to`. When the new
-    // pair needs another frame, every field is transformed at once by bit operations (a file or
-    // rank flip is an exclusive or, the a1-h8 reflection swaps the halves of each field), and
-    // pairs of twins are put back in order; the residue and groups of three go through encode().
+    // The slot of board b (slot i, in canonical frame) with king c moved to `to`, a square not
+    // next to the other king (as after any legal step). When the new pair needs another frame,
+    // every field is transformed at once by bit operations (a file or rank flip is an exclusive
+    // or, the a1-h8 reflection swaps the halves of each field), and pairs of twins are put back
+    // in order; the residue and groups of three go through encode().
     std::uint64_t with_king(std::uint64_t i, const GenBoard& b, Color c, Square to) const {
         const Square wk = c == WHITE ? to : b.king[WHITE], bk = c == BLACK ? to : b.king[BLACK];
         const int t = frame_[std::size_t(wk)][std::size_t(bk)];
@@ -116,13 +117,13 @@ private:
         if (t & 2) w ^= fileBits_ << 3;
         return w;
     }
-    // A field word whose pairs of twins may be out of order, sorted.
+    // A field word whose pairs of twins may be out of order, sorted (the first of a pair holds
+    // the higher field and the lower square).
     std::uint64_t order_twins(std::uint64_t w) const {
         for (int k = 0; k < twinPairs_; ++k) {
-            const int hi = shift_[std::size_t(twinPair_[std::size_t(k)])],
-                      lo = hi - fieldWidth_[std::size_t(twinPair_[std::size_t(k)])];
-            const std::uint64_t m
-                = std::uint64_t(fieldMask_[std::size_t(twinPair_[std::size_t(k)])]);
+            const auto j = std::size_t(twinPair_[std::size_t(k)]);
+            const int hi = shift_[j], lo = shift_[j + 1];
+            const auto m = std::uint64_t(fieldMask_[j]);
             const std::uint64_t a = w >> hi & m, b = w >> lo & m;
             if (a > b) w ^= (a ^ b) << hi | (a ^ b) << lo;
         }
@@ -138,8 +139,8 @@ private:
     std::uint64_t size_ = 0;
     std::array<Color, kMaxGenMen> color_ {};
     std::array<PieceType, kMaxGenMen> type_ {};
-    std::array<int, kMaxGenMen> shift_ {}, fieldMask_ {}, fieldWidth_ {}, limit_ {}, base_ {},
-        groupFirst_ {}, groupSize_ {};
+    std::array<int, kMaxGenMen> shift_ {}, fieldMask_ {}, limit_ {}, base_ {}, groupFirst_ {},
+        groupSize_ {};
     std::uint64_t fieldsMask_ = 0; // every man's field
     std::uint64_t fileBits_ = 0; // the file bits of every field
     std::array<int, kMaxGenMen> twinPair_ {}; // first man of each group of two

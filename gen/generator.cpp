@@ -605,23 +605,6 @@ private:
         return m;
     }
 
-    // The cells holding n plies of one side, un-moved: a batch of predecessors gathered over
-    // several cells and prefetched together before any is read, so that the random reads of
-    // many cells overlap instead of waiting one by one.
-    struct Batch {
-        static constexpr int kCells = 16, kPreds = 16 * 24;
-        struct Item {
-            GenBoard board;
-            Color them; // to move in the predecessors
-            unsigned mask; // metrics whose cell holds the level
-            int first, count; // predecessors in preds[]
-        };
-        std::array<Item, kCells> items;
-        std::array<UnMove, kPreds + kMaxUnMoves> preds;
-        int cells = 0, used = 0;
-        bool full() const { return cells == kCells || used > kPreds; }
-    };
-
     void iterate() {
         const int metrics = int(metrics_.size());
         // Levels beyond the largest one written hold nothing: the loop ends there.
@@ -633,24 +616,7 @@ private:
                 material_.name() + ": iterate, mate distance " + std::to_string(n) + " plies",
                 [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                     bool wroteWin = false;
-                    Batch batch;
                     unsigned scan = 0; // bit 2k + c: array (k, c) is scanned in this run
-                    auto flush = [&] {
-                        for (int t = 0; t < batch.cells; ++t) {
-                            const auto& it = batch.items[std::size_t(t)];
-                            const UnMove* preds = &batch.preds[std::size_t(it.first)];
-                            for (int k = 0; k < metrics; ++k) {
-                                if (!(it.mask >> k & 1)) continue;
-                                Cell* const x = cells_[k][it.them].data();
-                                if (lost)
-                                    wroteWin
-                                        |= mark_won(x, preds, it.count, win, k, it.them, n + 1);
-                                else
-                                    lose_one_move(x, preds, it.count, it.board, it.them, k, n);
-                            }
-                        }
-                        batch.cells = batch.used = 0;
-                    };
                     for (std::uint64_t i0 = begin; i0 < end; i0 += 64) {
                         // The arrays whose run holds the level, then their cells that do.
                         if (i0 % kMaskSlots == 0) {
@@ -682,22 +648,19 @@ private:
                                     mask |= unsigned(hit[k][c] >> t & 1) << k;
                                 if (!mask) continue;
                                 const Color them = ~c; // made the last move; to move before it
-                                auto& it = batch.items[std::size_t(batch.cells++)];
-                                UnMove* const preds = &batch.preds[std::size_t(batch.used)];
-                                it = { b, them, mask, batch.used,
-                                    unmoves(i, b, them, symmetric, preds) };
-                                batch.used += it.count;
+                                UnMove preds[kMaxUnMoves];
+                                const int np = unmoves(i, b, them, symmetric, preds);
                                 for (int k = 0; k < metrics; ++k) {
                                     if (!(mask >> k & 1)) continue;
                                     Cell* const x = cells_[k][them].data();
-                                    for (int u = 0; u < it.count; ++u)
-                                        __builtin_prefetch(x + preds[u].slot, 1);
+                                    if (lost)
+                                        wroteWin |= mark_won(x, preds, np, win, k, them, n + 1);
+                                    else
+                                        lose_one_move(x, preds, np, b, them, k, n);
                                 }
-                                if (batch.full()) flush();
                             }
                         }
                     }
-                    flush();
                     if (wroteWin) note_level(n + 1);
                 });
             if (!lost) check_residue(n);
