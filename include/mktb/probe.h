@@ -68,7 +68,8 @@ enum {
 typedef struct mktb_options {
     uint32_t size; /* sizeof(mktb_options): set by mktb_options_default */
     uint32_t rules; /* MKTB_RULE_* bits */
-    uint64_t cache_bytes; /* decompressed blocks kept; 0 = the default (64 MiB) */
+    uint64_t cache_bytes; /* decompressed blocks kept; 0 = the default (64 MiB). Counted in
+                             blocks of 16 KiB: tables with 16-bit cells may hold up to twice. */
 } mktb_options;
 
 /* Fills *options with the defaults and its size. Thread-safe. */

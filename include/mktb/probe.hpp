@@ -22,7 +22,8 @@ namespace mktb {
 enum class Wdl : std::int8_t { Loss = -1, Draw = 0, Win = 1 };
 
 struct ProbeOptions {
-    std::size_t cache_bytes = Tablebase::kDefaultCacheBytes; // decompressed blocks kept
+    // Decompressed blocks kept, counted in blocks of 16 KiB (16-bit tables may hold up to twice).
+    std::size_t cache_bytes = Tablebase::kDefaultCacheBytes;
     CountRules rules; // the counting options; a table built with others is refused
 };
 
