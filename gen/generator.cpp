@@ -33,7 +33,6 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
-#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <limits>
