@@ -25,6 +25,7 @@ struct Row {
     std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
     long long countedWins = -1; // -1: not known (a Bia on the board)
     int longest = -1;
+    std::string longestFen; // a position of the longest mate; empty when there is none
 };
 bool read_rows(const std::string& path, Row rows[2]) {
     std::ifstream in(path);
@@ -46,6 +47,13 @@ bool read_rows(const std::string& path, Row rows[2]) {
             rows[c].draws = std::uint64_t(number("draws"));
             rows[c].losses = std::uint64_t(number("losses"));
             rows[c].longest = int(number("longest_mate_plies"));
+            const std::string key = "\"longest_mate_fen\": \"";
+            at = text.find(key, at);
+            if (at == std::string::npos) throw std::runtime_error("bad statistics file " + path);
+            at += key.size();
+            const std::size_t end = text.find('"', at);
+            if (end == std::string::npos) throw std::runtime_error("bad statistics file " + path);
+            rows[c].longestFen = text.substr(at, end - at);
             rows[c].countedWins = number("counted_wins");
         }
     } catch (const std::exception&) {
@@ -55,8 +63,8 @@ bool read_rows(const std::string& path, Row rows[2]) {
 }
 
 void print_header() {
-    std::printf("%-10s %-6s %13s %13s %13s %13s %8s %8s %10s\n", "ending", "move", "legal", "win",
-        "draw", "loss", "win %", "longest", "counted %");
+    std::printf("%-10s %-6s %13s %13s %13s %13s %8s %8s %10s  %s\n", "ending", "move", "legal",
+        "win", "draw", "loss", "win %", "longest", "counted %", "longest mate (FEN)");
 }
 
 // One line per side to move; "counted %" is the share won within a fresh count ("-" with a Bia
@@ -71,10 +79,11 @@ void print_rows(const std::string& name, const Row rows[2]) {
         if (r.countedWins >= 0 && r.legal)
             std::snprintf(
                 counted, sizeof counted, "%.2f%%", 100.0 * double(r.countedWins) / double(r.legal));
-        std::printf("%-10s %-6s %13llu %13llu %13llu %13llu %7.2f%% %8s %10s\n",
+        std::printf("%-10s %-6s %13llu %13llu %13llu %13llu %7.2f%% %8s %10s  %s\n",
             c == 0 ? name.c_str() : "", c == 0 ? "white" : "black", (unsigned long long)r.legal,
             (unsigned long long)r.wins, (unsigned long long)r.draws, (unsigned long long)r.losses,
-            r.legal ? 100.0 * double(r.wins) / double(r.legal) : 0.0, lo, counted);
+            r.legal ? 100.0 * double(r.wins) / double(r.legal) : 0.0, lo, counted,
+            r.longestFen.empty() ? "-" : r.longestFen.c_str());
     }
 }
 
@@ -161,7 +170,8 @@ OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* 
     TableHeader h {};
     if (!in.read(reinterpret_cast<char*>(&h), sizeof h))
         return in.gcount() ? OnDisk::OldFormat : OnDisk::None;
-    if (std::memcmp(h.magic, kTableMagic, sizeof kTableMagic) != 0 || h.version != kTableVersion)
+    if (std::memcmp(h.magic, kTableMagic, sizeof kTableMagic) != 0
+        || h.version < kOldestTableVersion || h.version > kTableVersion)
         return OnDisk::OldFormat;
     if (found) *found = h.rules;
     return h.rules == encode(rules) ? OnDisk::Current : OnDisk::OtherRules;

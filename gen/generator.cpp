@@ -787,7 +787,13 @@ private:
         };
         tbb::combinable<Local> locals;
         const std::uint64_t size = index_.size();
+        // The Bia-phase metric is stored against DTM (Coding::XorDtm), so DTM's stored bytes
+        // stay until it is written.
+        std::array<std::vector<std::uint8_t>, COLOR_NB> dtmStored;
+        std::span<const std::uint8_t> dtmSpans[COLOR_NB];
+        int dtmBytes = 0;
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
+            const bool relative = metrics_[k] == Metric::Bia;
             // The largest decided cell (a branch-free maximum the compiler vectorizes).
             Cell top = 0;
             for (Color c : { WHITE, BLACK }) {
@@ -803,9 +809,9 @@ private:
                         [](Cell a, Cell b) { return std::max(a, b); }));
             }
             const int maxCell = top >= base_ ? plies(top) + 1 : 0;
-            const int cellBytes = maxCell <= 0xFF ? 1 : 2;
+            const int cellBytes = maxCell <= 0xFF && !(relative && dtmBytes == 2) ? 1 : 2;
             // Stored cells, "don't care" marked by a sentinel until filled below.
-            const std::uint16_t unset = maxCell < 0xFF ? 0xFF : 0xFFFF;
+            const std::uint16_t unset = maxCell < 0xFF && cellBytes == 1 ? 0xFF : 0xFFFF;
             std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
             std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
             for (Color c : { WHITE, BLACK })
@@ -863,13 +869,26 @@ private:
             if (options_.progress) options_.progress->phase(material_.name() + ": compress", 0);
             std::span<const std::uint8_t> spans[COLOR_NB];
             for (Color c : { WHITE, BLACK }) {
-                // Don't-care slots take the value before them: runs compress well.
+                // Don't-care slots take the value before them: runs compress well. Under
+                // Coding::XorDtm they take DTM's cell, which stores a 0.
+                auto dtm = [&](std::uint64_t i) {
+                    const std::uint8_t* p = dtmSpans[c].data() + i * std::uint64_t(dtmBytes);
+                    return dtmBytes == 1 ? p[0] : std::uint16_t(p[0] | p[1] << 8);
+                };
                 if (unset == 0xFF) {
                     std::uint8_t last = 0;
-                    for (std::uint8_t& v : narrow[c]) v == 0xFF ? v = last : last = v;
+                    if (relative)
+                        for (std::uint64_t i = 0; i < size; ++i)
+                            narrow[c][i] = narrow[c][i] == 0xFF ? std::uint8_t(dtm(i)) : narrow[c][i];
+                    else
+                        for (std::uint8_t& v : narrow[c]) v == 0xFF ? v = last : last = v;
                 } else {
                     std::uint16_t last = 0;
-                    for (std::uint16_t& v : wide[c]) v == unset ? v = last : last = v;
+                    if (relative)
+                        for (std::uint64_t i = 0; i < size; ++i)
+                            wide[c][i] = wide[c][i] == unset ? dtm(i) : wide[c][i];
+                    else
+                        for (std::uint16_t& v : wide[c]) v == unset ? v = last : last = v;
                     if (cellBytes == 1) {
                         narrow[c].assign(wide[c].begin(), wide[c].end());
                         std::vector<std::uint16_t>().swap(wide[c]);
@@ -880,7 +899,17 @@ private:
                     : std::span<const std::uint8_t>(
                         reinterpret_cast<const std::uint8_t*>(wide[c].data()), wide[c].size() * 2);
             }
-            writer.add(metrics_[k], cellBytes, spans);
+            writer.add(metrics_[k], cellBytes, spans, relative ? dtmSpans : nullptr, dtmBytes);
+            if (metrics_[k] == Metric::Dtm && std::find(metrics_.begin(), metrics_.end(), Metric::Bia) != metrics_.end()) {
+                dtmBytes = cellBytes;
+                for (Color c : { WHITE, BLACK }) {
+                    if (cellBytes == 1)
+                        dtmStored[c] = std::move(narrow[c]);
+                    else
+                        dtmStored[c].assign(spans[c].begin(), spans[c].end());
+                    dtmSpans[c] = dtmStored[c];
+                }
+            }
             stats.cell_bytes = std::max(stats.cell_bytes, cellBytes);
         }
         Local total;

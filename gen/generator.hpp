@@ -73,8 +73,10 @@ std::vector<Material> build_order(const std::vector<Material>& wanted);
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options);
 
 // Digest of the decoded values of every stored metric of a table, in storage order ("dtm=...
-// board=..."): equal digests mean equal answers whatever the compression or cell width. The
-// golden digests of tests/golden/ were recorded this way from the first generator.
+// board=..."): equal digests mean equal answers whatever the compression, cell width or filling
+// of the slots that are no position. The golden digests of tests/golden/ were recorded from the
+// first generator, whose files filled those slots with the position before them, as the digest
+// does now.
 std::string table_digest(const Table& table);
 
 // Checks every valid position of the written table of `m` against a one-ply search over its

@@ -40,11 +40,16 @@ TableWriter::TableWriter(const Material& m, std::uint32_t rules) {
     h.blocks_per_side = (index.size() + kBlockCells - 1) / kBlockCells;
 }
 
-void TableWriter::add(
-    Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB]) {
+void TableWriter::add(Metric metric, int cell_bytes,
+    const std::span<const std::uint8_t> cells[COLOR_NB], const std::span<const std::uint8_t>* dtm,
+    int dtm_bytes) {
     TableHeader& h = header_;
     h.metrics |= 1u << int(metric);
     h.cell_bytes[int(metric)] = std::uint8_t(cell_bytes);
+    h.coding[int(metric)] = std::uint8_t(dtm ? Coding::XorDtm : Coding::Plain);
+    if (dtm && (metric == Metric::Dtm || dtm_bytes > cell_bytes))
+        throw TableError(std::string(h.signature) + ": a metric coded against DTM needs cells "
+            + "at least as wide as DTM's");
     auto& frames = frames_[int(metric)];
     const std::size_t nblocks = std::size_t(2 * h.blocks_per_side);
     frames.assign(nblocks, {});
@@ -54,6 +59,7 @@ void TableWriter::add(
     struct Compressor {
         std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx { nullptr, &ZSTD_freeCCtx };
         std::vector<std::uint8_t> scratch; // one block's worst case, so frames take no more
+        std::vector<std::uint8_t> coded; // a block XOR its DTM cells
     };
     // The cells of block b.
     auto block_span = [&](std::size_t b) {
@@ -64,14 +70,26 @@ void TableWriter::add(
     };
     tbb::combinable<Compressor> compressors;
     tbb::parallel_for(std::size_t(0), nblocks, [&](std::size_t b) {
-        auto& [cctx, scratch] = compressors.local();
+        auto& [cctx, scratch, coded] = compressors.local();
         if (!cctx) {
             scratch.resize(ZSTD_compressBound(std::size_t(kBlockCells) * std::size_t(cell_bytes)));
             cctx.reset(ZSTD_createCCtx());
             ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kZstdLevel);
             ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
         }
-        const auto block = block_span(b);
+        std::span<const std::uint8_t> block = block_span(b);
+        if (dtm) {
+            const Color c = Color(b / h.blocks_per_side);
+            const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
+            const std::uint8_t* base = dtm[c].data() + first * std::uint64_t(dtm_bytes);
+            coded.assign(block.begin(), block.end());
+            const std::size_t n = block.size() / std::size_t(cell_bytes);
+            for (std::size_t i = 0; i < n; ++i)
+                for (int k = 0; k < dtm_bytes; ++k)
+                    coded[i * std::size_t(cell_bytes) + std::size_t(k)]
+                        ^= base[i * std::size_t(dtm_bytes) + std::size_t(k)];
+            block = coded;
+        }
         const std::size_t z = ZSTD_compress2(
             cctx.get(), scratch.data(), scratch.size(), block.data(), block.size());
         if (ZSTD_isError(z))

@@ -12,12 +12,15 @@ namespace mktb {
 
 // Writes a table: add() each metric (compressed at once, so the caller may free its cells),
 // then write(). cells[c] holds index_size cells of cell_bytes each for side to move c, with
-// the "don't care" slots already filled. The file is written to a temporary name and renamed,
-// so it is whole or absent. Throws TableError on failure.
+// the "don't care" slots already filled. A metric added with `dtm` (the DTM cells already
+// added, of dtm_bytes <= cell_bytes each) is stored as Coding::XorDtm; its don't-care slots are
+// best filled with the DTM cell, which stores a 0. The file is written to a temporary name and
+// renamed, so it is whole or absent. Throws TableError on failure.
 class TableWriter {
 public:
     TableWriter(const Material& m, std::uint32_t rules);
-    void add(Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB]);
+    void add(Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB],
+        const std::span<const std::uint8_t>* dtm = nullptr, int dtm_bytes = 0);
     void write(const std::string& path) const;
 
 private:

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "generator.hpp"
 #include "mktb/movegen.hpp"
@@ -131,16 +132,33 @@ std::uint64_t verify(
 
 std::string table_digest(const Table& table) {
     table.make_resident();
+    // Which cells are positions: bit c set = the slot is a board whose side not to move (with c
+    // to move) is not in check. The others ("don't care") are digested as the position before
+    // them, as the first generator stored them, so that how a format fills them changes nothing.
+    const Index& index = table.index();
+    std::vector<std::uint8_t> legal(index.size());
+    parallel_blocks(index.size(), nullptr, "", [&](std::uint64_t, std::uint64_t begin,
+                                                  std::uint64_t end) {
+        for (std::uint64_t i = begin; i < end; ++i) {
+            Position pos;
+            if (!index.decode(i, pos)) continue;
+            for (Color c : { WHITE, BLACK })
+                if (!pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
+                    legal[i] |= std::uint8_t(1 << c);
+        }
+    });
     std::string out;
     for (Metric m : { Metric::Dtm, Metric::Board, Metric::Bia }) {
         if (!table.has(m)) continue;
         std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a 64 over 16-bit little-endian cells
-        for (Color c : { WHITE, BLACK })
-            for (std::uint64_t i = 0; i < table.index().size(); ++i) {
-                const unsigned v = table.value(m, c, i).cell();
+        for (Color c : { WHITE, BLACK }) {
+            unsigned v = 0;
+            for (std::uint64_t i = 0; i < index.size(); ++i) {
+                if (legal[i] >> c & 1) v = table.value(m, c, i).cell();
                 h = (h ^ (v & 0xFF)) * 0x100000001b3ULL;
                 h = (h ^ (v >> 8)) * 0x100000001b3ULL;
             }
+        }
         char hex[17];
         std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
         out += std::string(out.empty() ? "" : " ")

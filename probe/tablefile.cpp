@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -61,30 +62,37 @@ std::unique_ptr<Table> Table::open(
     t->id_ = id;
     ::madvise(map, size, MADV_RANDOM); // a probe reads one block, not its neighbours
 
-    TableHeader h;
+    TableHeader h {};
     if (size < sizeof h + 3 * sizeof(std::uint64_t))
         throw damaged("too short to be a table file (truncated?)");
-    std::memcpy(&h, t->map_, sizeof h);
+    std::memcpy(&h, t->map_, offsetof(TableHeader, coding));
     if (std::memcmp(h.magic, kTableMagic, sizeof h.magic) != 0)
         throw damaged("not an mktb table file");
-    if (h.version != kTableVersion)
+    if (h.version < kOldestTableVersion || h.version > kTableVersion)
         throw damaged("format version " + std::to_string(h.version) + ", this reader knows "
-            + std::to_string(kTableVersion) + " (generate the table again)");
+            + std::to_string(kOldestTableVersion) + " to " + std::to_string(kTableVersion)
+            + " (generate the table again)");
+    const std::size_t headerBytes = h.version == 3 ? kTableHeaderBytesV3 : sizeof h;
+    if (h.version > 3) std::memcpy(&h.coding, t->map_ + offsetof(TableHeader, coding), sizeof h.coding);
     const std::string name(h.signature, strnlen(h.signature, sizeof h.signature));
     if (name != expected.name()) throw damaged("holds " + name + ", expected " + expected.name());
-    bool sane = h.header_bytes == sizeof h && h.index_scheme == kIndexScheme && h.block_cells != 0
-        && h.index_size == t->index_.size() && (h.metrics & 1)
+    bool sane = h.header_bytes == headerBytes && h.index_scheme == kIndexScheme
+        && h.block_cells != 0 && h.index_size == t->index_.size() && (h.metrics & 1)
         && h.metrics < (1u << int(Metric::NB))
         && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells;
     std::size_t nblocks = 0;
     for (int m = 0; m < int(Metric::NB) && sane; ++m)
         if (h.metrics >> m & 1) {
-            sane = h.cell_bytes[m] == 1 || h.cell_bytes[m] == 2;
+            sane = (h.cell_bytes[m] == 1 || h.cell_bytes[m] == 2) && h.coding[m] < int(Coding::NB)
+                // a cell coded against DTM holds the XOR of both: at least DTM's width
+                && (h.coding[m] == int(Coding::Plain)
+                    || (m != int(Metric::Dtm) && h.cell_bytes[m] >= h.cell_bytes[0]));
             t->cell_bytes_[m] = h.cell_bytes[m];
+            t->coding_[m] = Coding(h.coding[m]);
             t->firstBlock_[m] = nblocks;
             nblocks += std::size_t(2 * h.blocks_per_side);
         }
-    const std::size_t indexEnd = sizeof h + (nblocks + 1) * sizeof(std::uint64_t);
+    const std::size_t indexEnd = headerBytes + (nblocks + 1) * sizeof(std::uint64_t);
     if (!sane || size < indexEnd + 2 * sizeof(std::uint64_t))
         throw damaged("header or block index damaged (or not a table this reader knows)");
     std::uint64_t indexSum;
@@ -95,7 +103,7 @@ std::unique_ptr<Table> Table::open(
     t->blockCells_ = h.block_cells;
     t->blocksPerSide_ = h.blocks_per_side;
     t->offsets_.resize(nblocks + 1);
-    std::memcpy(t->offsets_.data(), t->map_ + sizeof h, t->offsets_.size() * sizeof(std::uint64_t));
+    std::memcpy(t->offsets_.data(), t->map_ + headerBytes, t->offsets_.size() * sizeof(std::uint64_t));
     for (std::size_t b = 0; b < nblocks; ++b)
         if (t->offsets_[b] < indexEnd + sizeof indexSum || t->offsets_[b + 1] < t->offsets_[b]
             || t->offsets_[b + 1] > size - sizeof(std::uint64_t))
@@ -107,7 +115,7 @@ Table::~Table() {
     if (map_) ::munmap(const_cast<std::uint8_t*>(map_), size_);
 }
 
-std::vector<std::uint8_t> Table::decompress(std::size_t block) const {
+std::vector<std::uint8_t> Table::decompress_raw(std::size_t block) const {
     // Which cells the block holds: its metric, side to move and first slot.
     int m = 0;
     for (int k = 0; k < int(Metric::NB); ++k)
@@ -125,6 +133,34 @@ std::vector<std::uint8_t> Table::decompress(std::size_t block) const {
         throw TableError(path_ + ": block " + std::to_string(block)
             + " is damaged: " + (ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size"));
     return out;
+}
+
+namespace {
+
+// Undoes Coding::XorDtm: `cells` (width `bytes`) ^= `dtm` (width `dtmBytes` <= bytes), both
+// little-endian, so only the low byte of a wider cell meets a 1-byte DTM cell.
+void xor_dtm(std::span<std::uint8_t> cells, int bytes, std::span<const std::uint8_t> dtm,
+    int dtmBytes) {
+    const std::size_t n = cells.size() / std::size_t(bytes);
+    for (std::size_t i = 0; i < n; ++i)
+        for (int b = 0; b < dtmBytes; ++b)
+            cells[i * std::size_t(bytes) + std::size_t(b)] ^= dtm[i * std::size_t(dtmBytes) + std::size_t(b)];
+}
+
+} // namespace
+
+std::vector<std::uint8_t> Table::decompress(std::size_t block) const {
+    std::vector<std::uint8_t> cells = decompress_raw(block);
+    int m = 0;
+    for (int k = 0; k < int(Metric::NB); ++k)
+        if (cell_bytes_[k] && block >= firstBlock_[k]) m = k;
+    if (coding_[m] == Coding::XorDtm) {
+        // The DTM block of the same cells, decompressed here rather than through the cache:
+        // this runs inside a cache miss. Cold Bia-phase probes pay two blocks.
+        const std::vector<std::uint8_t> dtm = decompress_raw(block - firstBlock_[m]);
+        xor_dtm(cells, cell_bytes_[m], dtm, cell_bytes_[int(Metric::Dtm)]);
+    }
+    return cells;
 }
 
 Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
@@ -155,10 +191,14 @@ void Table::make_resident() const {
                 // One block after the other: the probe library needs no thread pool.
                 for (std::uint64_t b = 0; b < blocksPerSide_; ++b) {
                     const std::vector<std::uint8_t> block
-                        = decompress(firstBlock_[m] + std::size_t(c) * blocksPerSide_ + b);
+                        = decompress_raw(firstBlock_[m] + std::size_t(c) * blocksPerSide_ + b);
                     std::memcpy(cells.data() + b * blockCells_ * std::size_t(cell_bytes_[m]),
                         block.data(), block.size());
                 }
+                // DTM (metric 0) is resident already.
+                if (coding_[m] == Coding::XorDtm)
+                    xor_dtm(cells, cell_bytes_[m], cells_[int(Metric::Dtm)][c],
+                        cell_bytes_[int(Metric::Dtm)]);
             }
         }
         resident_.store(true, std::memory_order_release);
