@@ -787,8 +787,7 @@ private:
         };
         tbb::combinable<Local> locals;
         const std::uint64_t size = index_.size();
-        // The Bia-phase metric is stored against DTM (Coding::XorDtm), so DTM's stored bytes
-        // stay until it is written.
+        // DTM's cells, kept for the Bia-phase metric (the writer may code it against them).
         std::array<std::vector<std::uint8_t>, COLOR_NB> dtmStored;
         std::span<const std::uint8_t> dtmSpans[COLOR_NB];
         int dtmBytes = 0;
@@ -809,6 +808,7 @@ private:
                         [](Cell a, Cell b) { return std::max(a, b); }));
             }
             const int maxCell = top >= base_ ? plies(top) + 1 : 0;
+            // (A metric coded against DTM is at least as wide as DTM.)
             const int cellBytes = maxCell <= 0xFF && !(relative && dtmBytes == 2) ? 1 : 2;
             // Stored cells, "don't care" marked by a sentinel until filled below.
             const std::uint16_t unset = maxCell < 0xFF && cellBytes == 1 ? 0xFF : 0xFFFF;
@@ -867,40 +867,28 @@ private:
             // This metric's generation cells are not needed any more.
             for (Color c : { WHITE, BLACK }) std::vector<Cell>().swap(cells_[k][c]);
             if (options_.progress) options_.progress->phase(material_.name() + ": compress", 0);
+            // The slots no position reached are "don't care": the writer fills them.
             std::span<const std::uint8_t> spans[COLOR_NB];
+            TableWriter::DontCare dontCare;
             for (Color c : { WHITE, BLACK }) {
-                // Don't-care slots take the value before them: runs compress well. Under
-                // Coding::XorDtm they take DTM's cell, which stores a 0.
-                auto dtm = [&](std::uint64_t i) {
-                    const std::uint8_t* p = dtmSpans[c].data() + i * std::uint64_t(dtmBytes);
-                    return dtmBytes == 1 ? p[0] : std::uint16_t(p[0] | p[1] << 8);
-                };
-                if (unset == 0xFF) {
-                    std::uint8_t last = 0;
-                    if (relative)
-                        for (std::uint64_t i = 0; i < size; ++i)
-                            narrow[c][i] = narrow[c][i] == 0xFF ? std::uint8_t(dtm(i)) : narrow[c][i];
-                    else
-                        for (std::uint8_t& v : narrow[c]) v == 0xFF ? v = last : last = v;
-                } else {
-                    std::uint16_t last = 0;
-                    if (relative)
-                        for (std::uint64_t i = 0; i < size; ++i)
-                            wide[c][i] = wide[c][i] == unset ? dtm(i) : wide[c][i];
-                    else
-                        for (std::uint16_t& v : wide[c]) v == unset ? v = last : last = v;
-                    if (cellBytes == 1) {
-                        narrow[c].assign(wide[c].begin(), wide[c].end());
-                        std::vector<std::uint16_t>().swap(wide[c]);
-                    }
+                dontCare[c].assign((size + 63) / 64, 0);
+                for (std::uint64_t i = 0; i < size; ++i)
+                    if (unset == 0xFF ? narrow[c][i] == 0xFF : wide[c][i] == unset)
+                        dontCare[c][i >> 6] |= std::uint64_t(1) << (i & 63);
+                if (unset != 0xFF && cellBytes == 1) {
+                    narrow[c].assign(wide[c].begin(), wide[c].end());
+                    std::vector<std::uint16_t>().swap(wide[c]);
                 }
                 spans[c] = cellBytes == 1
                     ? std::span<const std::uint8_t>(narrow[c])
                     : std::span<const std::uint8_t>(
                         reinterpret_cast<const std::uint8_t*>(wide[c].data()), wide[c].size() * 2);
             }
-            writer.add(metrics_[k], cellBytes, spans, relative ? dtmSpans : nullptr, dtmBytes);
-            if (metrics_[k] == Metric::Dtm && std::find(metrics_.begin(), metrics_.end(), Metric::Bia) != metrics_.end()) {
+            writer.add(metrics_[k], cellBytes, spans, dontCare, relative ? dtmSpans : nullptr,
+                dtmBytes);
+            // The Bia-phase metric may be coded against DTM's cells: they stay until then.
+            if (metrics_[k] == Metric::Dtm
+                && std::find(metrics_.begin(), metrics_.end(), Metric::Bia) != metrics_.end()) {
                 dtmBytes = cellBytes;
                 for (Color c : { WHITE, BLACK }) {
                     if (cellBytes == 1)

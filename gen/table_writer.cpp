@@ -41,63 +41,85 @@ TableWriter::TableWriter(const Material& m, std::uint32_t rules) {
 }
 
 void TableWriter::add(Metric metric, int cell_bytes,
-    const std::span<const std::uint8_t> cells[COLOR_NB], const std::span<const std::uint8_t>* dtm,
-    int dtm_bytes) {
+    const std::span<const std::uint8_t> cells[COLOR_NB], const DontCare& dont_care,
+    const std::span<const std::uint8_t>* dtm, int dtm_bytes) {
     TableHeader& h = header_;
-    h.metrics |= 1u << int(metric);
-    h.cell_bytes[int(metric)] = std::uint8_t(cell_bytes);
-    h.coding[int(metric)] = std::uint8_t(dtm ? Coding::XorDtm : Coding::Plain);
     if (dtm && (metric == Metric::Dtm || dtm_bytes > cell_bytes))
         throw TableError(std::string(h.signature) + ": a metric coded against DTM needs cells "
             + "at least as wide as DTM's");
-    auto& frames = frames_[int(metric)];
+    h.metrics |= 1u << int(metric);
+    h.cell_bytes[int(metric)] = std::uint8_t(cell_bytes);
     const std::size_t nblocks = std::size_t(2 * h.blocks_per_side);
-    frames.assign(nblocks, {});
-    // Blocks are independent zstd frames (with zstd's own content checksum), compressed in
-    // parallel; the result does not depend on the thread count.
-    std::atomic<bool> failed { false };
-    struct Compressor {
-        std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx { nullptr, &ZSTD_freeCCtx };
-        std::vector<std::uint8_t> scratch; // one block's worst case, so frames take no more
-        std::vector<std::uint8_t> coded; // a block XOR its DTM cells
+    const std::size_t width = std::size_t(cell_bytes), dtmWidth = std::size_t(dtm_bytes);
+    auto is_dont_care = [&](Color c, std::uint64_t i) {
+        return !dont_care[c].empty() && (dont_care[c][i >> 6] >> (i & 63) & 1);
     };
-    // The cells of block b.
-    auto block_span = [&](std::size_t b) {
+    // Block b's cells as stored under `coding`. Plain: a don't-care slot repeats the cell
+    // before it, which lengthens runs; XOR DTM: it stores 0 (the XOR of equal cells).
+    auto code_block = [&](std::size_t b, Coding coding, std::vector<std::uint8_t>& out) {
         const Color c = Color(b / h.blocks_per_side);
         const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
         const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
-        return cells[c].subspan(first * std::uint64_t(cell_bytes), n * std::uint64_t(cell_bytes));
+        const std::uint8_t* in = cells[c].data() + first * width;
+        out.assign(in, in + n * width);
+        const std::uint8_t* base = coding == Coding::XorDtm ? dtm[c].data() + first * dtmWidth
+                                                            : nullptr;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            std::uint8_t* cell = out.data() + i * width;
+            if (is_dont_care(c, first + i)) {
+                for (std::size_t k = 0; k < width; ++k)
+                    cell[k] = base || i == 0 ? 0 : cell[k - width];
+            } else if (base) {
+                for (std::size_t k = 0; k < dtmWidth; ++k) cell[k] ^= base[i * dtmWidth + k];
+            }
+        }
+    };
+    // Blocks are independent zstd frames (with zstd's own content checksum), compressed in
+    // parallel; the result does not depend on the thread count.
+    struct Compressor {
+        std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx { nullptr, &ZSTD_freeCCtx };
+        std::vector<std::uint8_t> scratch; // one block's worst case, so frames take no more
+        std::vector<std::uint8_t> coded; // one block as stored
     };
     tbb::combinable<Compressor> compressors;
-    tbb::parallel_for(std::size_t(0), nblocks, [&](std::size_t b) {
-        auto& [cctx, scratch, coded] = compressors.local();
-        if (!cctx) {
-            scratch.resize(ZSTD_compressBound(std::size_t(kBlockCells) * std::size_t(cell_bytes)));
-            cctx.reset(ZSTD_createCCtx());
-            ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kZstdLevel);
-            ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
+    auto compress = [&](Coding coding, std::vector<std::vector<std::uint8_t>>& frames) {
+        frames.assign(nblocks, {});
+        std::atomic<bool> failed { false };
+        tbb::parallel_for(std::size_t(0), nblocks, [&](std::size_t b) {
+            auto& [cctx, scratch, coded] = compressors.local();
+            if (!cctx) {
+                scratch.resize(ZSTD_compressBound(std::size_t(kBlockCells) * 2));
+                cctx.reset(ZSTD_createCCtx());
+                ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kZstdLevel);
+                ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
+            }
+            code_block(b, coding, coded);
+            const std::size_t z = ZSTD_compress2(
+                cctx.get(), scratch.data(), scratch.size(), coded.data(), coded.size());
+            if (ZSTD_isError(z))
+                failed = true;
+            else
+                frames[b].assign(scratch.begin(), scratch.begin() + std::ptrdiff_t(z));
+        });
+        if (failed) throw TableError(std::string(h.signature) + ": zstd compression failed");
+        std::uint64_t bytes = 0;
+        for (const auto& f : frames) bytes += f.size();
+        return bytes;
+    };
+    // With a DTM to code against, both codings are tried and the smaller kept: the Bia-phase
+    // metric is DTM's almost everywhere when the Bia is the winner's (KSPvK: XOR halves the
+    // file) but not when it is the defender's (KRvKP: XOR made the file 21 % larger).
+    auto& frames = frames_[int(metric)];
+    Coding coding = Coding::Plain;
+    std::uint64_t bytes = compress(Coding::Plain, frames);
+    if (dtm) {
+        std::vector<std::vector<std::uint8_t>> xored;
+        if (compress(Coding::XorDtm, xored) < bytes) {
+            frames = std::move(xored);
+            coding = Coding::XorDtm;
         }
-        std::span<const std::uint8_t> block = block_span(b);
-        if (dtm) {
-            const Color c = Color(b / h.blocks_per_side);
-            const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
-            const std::uint8_t* base = dtm[c].data() + first * std::uint64_t(dtm_bytes);
-            coded.assign(block.begin(), block.end());
-            const std::size_t n = block.size() / std::size_t(cell_bytes);
-            for (std::size_t i = 0; i < n; ++i)
-                for (int k = 0; k < dtm_bytes; ++k)
-                    coded[i * std::size_t(cell_bytes) + std::size_t(k)]
-                        ^= base[i * std::size_t(dtm_bytes) + std::size_t(k)];
-            block = coded;
-        }
-        const std::size_t z = ZSTD_compress2(
-            cctx.get(), scratch.data(), scratch.size(), block.data(), block.size());
-        if (ZSTD_isError(z))
-            failed = true;
-        else
-            frames[b].assign(scratch.begin(), scratch.begin() + std::ptrdiff_t(z));
-    });
-    if (failed) throw TableError(std::string(h.signature) + ": zstd compression failed");
+    }
+    h.coding[int(metric)] = std::uint8_t(coding);
 }
 
 void TableWriter::write(const std::string& path) const {

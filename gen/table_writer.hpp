@@ -2,6 +2,7 @@
 // kept out of the probing library so that an engine links no compressor thread pool.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -11,16 +12,19 @@
 namespace mktb {
 
 // Writes a table: add() each metric (compressed at once, so the caller may free its cells),
-// then write(). cells[c] holds index_size cells of cell_bytes each for side to move c, with
-// the "don't care" slots already filled. A metric added with `dtm` (the DTM cells already
-// added, of dtm_bytes <= cell_bytes each) is stored as Coding::XorDtm; its don't-care slots are
-// best filled with the DTM cell, which stores a 0. The file is written to a temporary name and
-// renamed, so it is whole or absent. Throws TableError on failure.
+// then write(). cells[c] holds index_size cells of cell_bytes each for side to move c;
+// dont_care[c] (one bit per slot, or empty for none) marks the slots that are no position, whose
+// cells the writer fills as compresses best. A metric added with `dtm` (the DTM cells already
+// added, of dtm_bytes <= cell_bytes each) is stored XOR those cells (Coding::XorDtm) when that
+// makes it smaller. The file is written to a temporary name and renamed, so it is whole or
+// absent. Throws TableError on failure.
 class TableWriter {
 public:
     TableWriter(const Material& m, std::uint32_t rules);
+    using DontCare = std::array<std::vector<std::uint64_t>, COLOR_NB>;
     void add(Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB],
-        const std::span<const std::uint8_t>* dtm = nullptr, int dtm_bytes = 0);
+        const DontCare& dont_care, const std::span<const std::uint8_t>* dtm = nullptr,
+        int dtm_bytes = 0);
     void write(const std::string& path) const;
 
 private:

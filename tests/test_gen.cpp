@@ -213,11 +213,11 @@ TEST_CASE("A metric coded against DTM reads back exactly, with 1- and 2-byte cel
     const std::uint64_t n = Index(m).size();
     for (auto [dtmBytes, biaBytes] : { std::pair { 1, 1 }, { 1, 2 }, { 2, 2 } }) {
         const std::string dir = test::temp_dir("xor" + std::to_string(dtmBytes * 10 + biaBytes));
-        // Cells of `bytes` bytes, little-endian; the Bia-phase values equal DTM's at two slots in
-        // three, as they mostly do.
+        // Cells of `bytes` bytes, little-endian; the Bia-phase values equal DTM's but at every
+        // 16th slot, as they mostly do, so that the writer chooses to code them against DTM.
         auto cell = [&](int metric, Color c, std::uint64_t i) -> unsigned {
-            const unsigned dtm = unsigned((i * 7 + unsigned(c)) % (dtmBytes == 1 ? 255 : 700));
-            if (metric == 0 || i % 3) return dtm;
+            const unsigned dtm = unsigned((i * i * 7 + unsigned(c)) % (dtmBytes == 1 ? 255 : 700));
+            if (metric == 0 || i % 16) return dtm;
             return unsigned((i * 13) % (biaBytes == 1 ? 255 : 900));
         };
         std::vector<std::uint8_t> store[2][COLOR_NB];
@@ -230,18 +230,27 @@ TEST_CASE("A metric coded against DTM reads back exactly, with 1- and 2-byte cel
                         store[k][c].push_back(std::uint8_t(cell(k, c, i) >> (8 * b)));
                 spans[k][c] = store[k][c];
             }
+        // Every 5th slot is "don't care" (its value is not asked below).
+        TableWriter::DontCare dontCare;
+        for (Color c : { WHITE, BLACK }) {
+            dontCare[c].assign((n + 63) / 64, 0);
+            for (std::uint64_t i = 0; i < n; i += 5) dontCare[c][i / 64] |= 1ULL << (i % 64);
+        }
         TableWriter w(m, 0);
-        w.add(Metric::Dtm, dtmBytes, spans[0]);
-        w.add(Metric::Bia, biaBytes, spans[1], spans[0], dtmBytes);
+        w.add(Metric::Dtm, dtmBytes, spans[0], dontCare);
+        w.add(Metric::Bia, biaBytes, spans[1], dontCare, spans[0], dtmBytes);
         w.write(table_path(dir, m));
         const Tablebase tb(dir);
         const Table& t = *tb.table(m);
+        CHECK(t.coding(Metric::Dtm) == Coding::Plain);
+        CHECK(t.coding(Metric::Bia) == Coding::XorDtm);
         for (bool resident : { false, true }) {
             if (resident) t.make_resident();
             for (Color c : { WHITE, BLACK })
                 for (std::uint64_t i = 0; i < n; ++i)
-                    if (t.value(Metric::Dtm, c, i).cell() != cell(0, c, i)
-                        || t.value(Metric::Bia, c, i).cell() != cell(1, c, i))
+                    if (i % 5 != 0
+                        && (t.value(Metric::Dtm, c, i).cell() != cell(0, c, i)
+                            || t.value(Metric::Bia, c, i).cell() != cell(1, c, i)))
                         FAIL("widths " << dtmBytes << "/" << biaBytes << ", slot " << i
                                        << (resident ? " resident" : " probed"));
         }
@@ -251,6 +260,6 @@ TEST_CASE("A metric coded against DTM reads back exactly, with 1- and 2-byte cel
     TableWriter w(m, 0);
     std::vector<std::uint8_t> one(n), two(2 * n);
     std::span<const std::uint8_t> narrow[COLOR_NB] = { one, one }, wide[COLOR_NB] = { two, two };
-    w.add(Metric::Dtm, 2, wide);
-    CHECK_THROWS_AS(w.add(Metric::Bia, 1, narrow, wide, 2), TableError);
+    w.add(Metric::Dtm, 2, wide, {});
+    CHECK_THROWS_AS(w.add(Metric::Bia, 1, narrow, {}, wide, 2), TableError);
 }

@@ -175,7 +175,7 @@ TEST_CASE("The verifier finds a single wrong value", "[gen]") {
                 cells[c].push_back(std::uint8_t(t.value(metric, c, i).cell()));
         if (metric == Metric::Dtm) cells[WHITE][slot] += 2; // two plies slower: still a win
         const std::span<const std::uint8_t> spans[COLOR_NB] = { cells[WHITE], cells[BLACK] };
-        writer.add(metric, 1, spans);
+        writer.add(metric, 1, spans, {});
     }
     writer.write(table_path(dir, m));
     std::string report;

@@ -102,6 +102,7 @@ public:
     std::uint32_t rules() const { return rules_; }
     bool has(Metric m) const { return cell_bytes_[int(m)] != 0; }
     int cell_bytes(Metric m) const { return cell_bytes_[int(m)]; } // 0 when absent
+    Coding coding(Metric m) const { return coding_[int(m)]; }
     std::uint64_t file_bytes() const { return size_; }
     Value value(Metric m, Color stm, std::uint64_t slot) const {
         const int bytes = cell_bytes_[int(m)];
