@@ -810,7 +810,7 @@ private:
             const int maxCell = top >= base_ ? plies(top) + 1 : 0;
             // (A metric coded against DTM is at least as wide as DTM.)
             const int cellBytes = maxCell <= 0xFF && !(relative && dtmBytes == 2) ? 1 : 2;
-            // Stored cells, "don't care" marked by a sentinel until filled below.
+            // Stored cells; "don't care" marked by a sentinel, told to the writer below.
             const std::uint16_t unset = maxCell < 0xFF && cellBytes == 1 ? 0xFF : 0xFFFF;
             std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
             std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
@@ -884,8 +884,8 @@ private:
                     : std::span<const std::uint8_t>(
                         reinterpret_cast<const std::uint8_t*>(wide[c].data()), wide[c].size() * 2);
             }
-            writer.add(metrics_[k], cellBytes, spans, dontCare, relative ? dtmSpans : nullptr,
-                dtmBytes);
+            writer.add(
+                metrics_[k], cellBytes, spans, dontCare, relative ? dtmSpans : nullptr, dtmBytes);
             // The Bia-phase metric may be coded against DTM's cells: they stay until then.
             if (metrics_[k] == Metric::Dtm
                 && std::find(metrics_.begin(), metrics_.end(), Metric::Bia) != metrics_.end()) {

@@ -62,8 +62,8 @@ void TableWriter::add(Metric metric, int cell_bytes,
         const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
         const std::uint8_t* in = cells[c].data() + first * width;
         out.assign(in, in + n * width);
-        const std::uint8_t* base = coding == Coding::XorDtm ? dtm[c].data() + first * dtmWidth
-                                                            : nullptr;
+        const std::uint8_t* base
+            = coding == Coding::XorDtm ? dtm[c].data() + first * dtmWidth : nullptr;
         for (std::uint64_t i = 0; i < n; ++i) {
             std::uint8_t* cell = out.data() + i * width;
             if (is_dont_care(c, first + i)) {

@@ -137,16 +137,16 @@ std::string table_digest(const Table& table) {
     // them, as the first generator stored them, so that how a format fills them changes nothing.
     const Index& index = table.index();
     std::vector<std::uint8_t> legal(index.size());
-    parallel_blocks(index.size(), nullptr, "", [&](std::uint64_t, std::uint64_t begin,
-                                                  std::uint64_t end) {
-        for (std::uint64_t i = begin; i < end; ++i) {
-            Position pos;
-            if (!index.decode(i, pos)) continue;
-            for (Color c : { WHITE, BLACK })
-                if (!pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
-                    legal[i] |= std::uint8_t(1 << c);
-        }
-    });
+    parallel_blocks(
+        index.size(), nullptr, "", [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t i = begin; i < end; ++i) {
+                Position pos;
+                if (!index.decode(i, pos)) continue;
+                for (Color c : { WHITE, BLACK })
+                    if (!pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
+                        legal[i] |= std::uint8_t(1 << c);
+            }
+        });
     std::string out;
     for (Metric m : { Metric::Dtm, Metric::Board, Metric::Bia }) {
         if (!table.has(m)) continue;

@@ -73,7 +73,8 @@ std::unique_ptr<Table> Table::open(
             + std::to_string(kOldestTableVersion) + " to " + std::to_string(kTableVersion)
             + " (generate the table again)");
     const std::size_t headerBytes = h.version == 3 ? kTableHeaderBytesV3 : sizeof h;
-    if (h.version > 3) std::memcpy(&h.coding, t->map_ + offsetof(TableHeader, coding), sizeof h.coding);
+    if (h.version > 3)
+        std::memcpy(&h.coding, t->map_ + offsetof(TableHeader, coding), sizeof h.coding);
     const std::string name(h.signature, strnlen(h.signature, sizeof h.signature));
     if (name != expected.name()) throw damaged("holds " + name + ", expected " + expected.name());
     bool sane = h.header_bytes == headerBytes && h.index_scheme == kIndexScheme
@@ -83,7 +84,8 @@ std::unique_ptr<Table> Table::open(
     std::size_t nblocks = 0;
     for (int m = 0; m < int(Metric::NB) && sane; ++m)
         if (h.metrics >> m & 1) {
-            sane = (h.cell_bytes[m] == 1 || h.cell_bytes[m] == 2) && h.coding[m] < int(Coding::NB)
+            sane = (h.cell_bytes[m] == 1 || h.cell_bytes[m] == 2)
+                && h.coding[m] < int(Coding::NB)
                 // a cell coded against DTM holds the XOR of both: at least DTM's width
                 && (h.coding[m] == int(Coding::Plain)
                     || (m != int(Metric::Dtm) && h.cell_bytes[m] >= h.cell_bytes[0]));
@@ -103,7 +105,8 @@ std::unique_ptr<Table> Table::open(
     t->blockCells_ = h.block_cells;
     t->blocksPerSide_ = h.blocks_per_side;
     t->offsets_.resize(nblocks + 1);
-    std::memcpy(t->offsets_.data(), t->map_ + headerBytes, t->offsets_.size() * sizeof(std::uint64_t));
+    std::memcpy(
+        t->offsets_.data(), t->map_ + headerBytes, t->offsets_.size() * sizeof(std::uint64_t));
     for (std::size_t b = 0; b < nblocks; ++b)
         if (t->offsets_[b] < indexEnd + sizeof indexSum || t->offsets_[b + 1] < t->offsets_[b]
             || t->offsets_[b + 1] > size - sizeof(std::uint64_t))
@@ -139,12 +142,13 @@ namespace {
 
 // Undoes Coding::XorDtm: `cells` (width `bytes`) ^= `dtm` (width `dtmBytes` <= bytes), both
 // little-endian, so only the low byte of a wider cell meets a 1-byte DTM cell.
-void xor_dtm(std::span<std::uint8_t> cells, int bytes, std::span<const std::uint8_t> dtm,
-    int dtmBytes) {
+void xor_dtm(
+    std::span<std::uint8_t> cells, int bytes, std::span<const std::uint8_t> dtm, int dtmBytes) {
     const std::size_t n = cells.size() / std::size_t(bytes);
     for (std::size_t i = 0; i < n; ++i)
         for (int b = 0; b < dtmBytes; ++b)
-            cells[i * std::size_t(bytes) + std::size_t(b)] ^= dtm[i * std::size_t(dtmBytes) + std::size_t(b)];
+            cells[i * std::size_t(bytes) + std::size_t(b)]
+                ^= dtm[i * std::size_t(dtmBytes) + std::size_t(b)];
 }
 
 } // namespace

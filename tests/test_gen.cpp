@@ -10,9 +10,9 @@
 
 #include "mktb/movegen.hpp"
 #include "support/engine.hpp"
-#include "table_writer.hpp"
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
+#include "table_writer.hpp"
 
 using namespace mktb;
 namespace fs = std::filesystem;

@@ -54,11 +54,12 @@ enum class Metric : std::uint8_t {
 // How a metric's cells are stored (docs/format.md, "Coding").
 enum class Coding : std::uint8_t {
     Plain = 0,
-    // XOR the DTM cell of the same slot and side: the Bia-phase value equals DTM in ~99 % of
-    // the positions (it differs only where a conversion out of the Bia phase is counted), so
-    // the stored cells are nearly all 0; measured on KSPvK and KRPvK: the metric shrinks from
-    // 1.5 MB to 73 kB and from 821 kB to 33 kB. Board's honour gained nothing from it (it is
-    // the distance to the baring capture, not to mate), so it stays plain.
+    // XOR the DTM cell of the same slot and side. Where the Bia is the winner's, the
+    // Bia-phase value equals DTM on ~99 % of the positions (it differs only where a conversion
+    // out of the Bia phase is counted), so the stored cells are nearly all 0: KSPvK's metric
+    // shrinks from 1.5 MB to 73 kB, KRPvK's from 821 kB to 33 kB. The writer uses it where it
+    // compresses smaller (not KRvKP's, the Bia being the defender's); board's honour is the
+    // distance to the baring capture, not to mate, and gained nothing from it.
     XorDtm = 1,
     NB = 2
 };
