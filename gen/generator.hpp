@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -78,6 +79,10 @@ TableStats generate(const Material& m, const Tablebase& tables, const GenOptions
 // first generator, whose files filled those slots with the position before them, as the digest
 // does now.
 std::string table_digest(const Table& table);
+// The digest of one metric (16 hex digits) from its cells: cell(pos, slot) for every position of
+// the index (pos has its side to move set), called from several threads at once.
+std::string cells_digest(
+    const Index& index, const std::function<unsigned(const Position&, std::uint64_t)>& cell);
 
 // Checks every valid position of the written table of `m` against a one-ply search over its
 // moves (conversions read from the smaller tables). Returns the number of positions that

@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -130,42 +131,51 @@ std::uint64_t verify(
     return bad;
 }
 
-std::string table_digest(const Table& table) {
-    table.make_resident();
-    // Which cells are positions: bit c set = the slot is a board whose side not to move (with c
-    // to move) is not in check. The others ("don't care") are digested as the position before
-    // them, as the first generator stored them, so that how a format fills them changes nothing.
-    const Index& index = table.index();
-    std::vector<std::uint8_t> legal(index.size());
-    parallel_blocks(
-        index.size(), nullptr, "", [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
-            for (std::uint64_t i = begin; i < end; ++i) {
-                Position pos;
-                if (!index.decode(i, pos)) continue;
-                for (Color c : { WHITE, BLACK })
-                    if (!pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
-                        legal[i] |= std::uint8_t(1 << c);
-            }
-        });
-    std::string out;
-    for (Metric m : { Metric::Dtm, Metric::Board, Metric::Bia }) {
-        if (!table.has(m)) continue;
-        std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a 64 over 16-bit little-endian cells
-        for (Color c : { WHITE, BLACK }) {
-            unsigned v = 0;
-            for (std::uint64_t i = 0; i < index.size(); ++i) {
-                if (legal[i] >> c & 1) v = table.value(m, c, i).cell();
+std::string cells_digest(
+    const Index& index, const std::function<unsigned(const Position&, std::uint64_t)>& cell) {
+    std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a 64 over 16-bit little-endian cells
+    // Chunks of slots: their cells are found in parallel, then hashed in order.
+    constexpr std::uint64_t kChunk = std::uint64_t(1) << 20;
+    std::vector<std::int32_t> cells;
+    for (Color c : { WHITE, BLACK }) {
+        unsigned v = 0; // the last position's cell
+        for (std::uint64_t first = 0; first < index.size(); first += kChunk) {
+            const std::uint64_t n = std::min(kChunk, index.size() - first);
+            cells.assign(n, -1);
+            parallel_blocks(
+                n, nullptr, "", [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
+                    for (std::uint64_t i = begin; i < end; ++i) {
+                        Position pos;
+                        if (!index.decode(first + i, pos)) continue;
+                        if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
+                        pos.set_side_to_move(c);
+                        cells[i] = std::int32_t(cell(pos, first + i));
+                    }
+                });
+            for (const std::int32_t x : cells) {
+                if (x >= 0) v = unsigned(x);
                 h = (h ^ (v & 0xFF)) * 0x100000001b3ULL;
                 h = (h ^ (v >> 8)) * 0x100000001b3ULL;
             }
         }
-        char hex[17];
-        std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+    return hex;
+}
+
+std::string table_digest(const Table& table) {
+    table.make_resident();
+    std::string out;
+    for (Metric m : { Metric::Dtm, Metric::Board, Metric::Bia }) {
+        if (!table.has(m)) continue;
         out += std::string(out.empty() ? "" : " ")
             + (m == Metric::Dtm          ? "dtm="
                     : m == Metric::Board ? "board="
                                          : "bia=")
-            + hex;
+            + cells_digest(table.index(), [&](const Position& pos, std::uint64_t slot) {
+                  return table.value(m, pos.side_to_move(), slot).cell();
+              });
     }
     return out;
 }

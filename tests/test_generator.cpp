@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mktb/movegen.hpp"
+#include "mktb/probe.hpp"
 #include "support/engine.hpp"
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
@@ -55,6 +56,25 @@ TEST_CASE("Default rules: every 4-men table has the first generator's values", "
         INFO(m.name());
         REQUIRE(golden.count(m.name()));
         CHECK(table_digest(*tables.table(m)) == golden.at(m.name()));
+    }
+}
+
+TEST_CASE("Every 4-men position probed through mktb::Prober has the first generator's DTM",
+    "[gen][golden]") {
+    // Every position of every table up to 4 men, both sides to move, asked through the public
+    // probing API (block cache, decompression, the colour orientation) rather than read from
+    // resident arrays: the digest of the answers must be the golden one.
+    const auto golden = golden_digests().at("default");
+    const Prober prober(test::tables_up_to_4_men());
+    for (const Material& m : all_materials(4)) {
+        INFO(m.name());
+        const std::string& expected = golden.at(m.name());
+        REQUIRE(expected.rfind("dtm=", 0) == 0);
+        const std::string digest = cells_digest(Index(m), [&](const Position& pos, std::uint64_t) {
+            const std::optional<Value> v = prober.dtm(pos);
+            return v ? v->cell() : 0xFFFFu; // no answer: a cell no table holds
+        });
+        CHECK(digest == expected.substr(4, 16));
     }
 }
 
