@@ -808,10 +808,9 @@ private:
                         [](Cell a, Cell b) { return std::max(a, b); }));
             }
             const int maxCell = top >= base_ ? plies(top) + 1 : 0;
-            // (A metric coded against DTM is at least as wide as DTM.)
-            const int cellBytes = maxCell <= 0xFF && !(relative && dtmBytes == 2) ? 1 : 2;
+            const int cellBytes = maxCell <= 0xFF ? 1 : 2;
             // Stored cells; "don't care" marked by a sentinel, told to the writer below.
-            const std::uint16_t unset = maxCell < 0xFF && cellBytes == 1 ? 0xFF : 0xFFFF;
+            const std::uint16_t unset = maxCell < 0xFF ? 0xFF : 0xFFFF;
             std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
             std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
             for (Color c : { WHITE, BLACK })

@@ -3,6 +3,7 @@
 // file written to a temporary name and renamed.
 #include "table_writer.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -44,34 +45,38 @@ void TableWriter::add(Metric metric, int cell_bytes,
     const std::span<const std::uint8_t> cells[COLOR_NB], const DontCare& dont_care,
     const std::span<const std::uint8_t>* dtm, int dtm_bytes) {
     TableHeader& h = header_;
-    if (dtm && (metric == Metric::Dtm || dtm_bytes > cell_bytes))
-        throw TableError(std::string(h.signature) + ": a metric coded against DTM needs cells "
-            + "at least as wide as DTM's");
+    if (dtm && metric == Metric::Dtm)
+        throw TableError(std::string(h.signature) + ": DTM cannot be coded against itself");
     h.metrics |= 1u << int(metric);
-    h.cell_bytes[int(metric)] = std::uint8_t(cell_bytes);
     const std::size_t nblocks = std::size_t(2 * h.blocks_per_side);
     const std::size_t width = std::size_t(cell_bytes), dtmWidth = std::size_t(dtm_bytes);
+    // Cells coded against DTM are as wide as the wider of the two.
+    auto width_of = [&](Coding coding) {
+        return coding == Coding::XorDtm ? std::max(width, dtmWidth) : width;
+    };
     auto is_dont_care = [&](Color c, std::uint64_t i) {
         return !dont_care[c].empty() && (dont_care[c][i >> 6] >> (i & 63) & 1);
     };
-    // Block b's cells as stored under `coding`. Plain: a don't-care slot repeats the cell
-    // before it, which lengthens runs; XOR DTM: it stores 0 (the XOR of equal cells).
+    // Block b's cells as stored under `coding` (little-endian). Plain: a don't-care slot repeats
+    // the cell before it, which lengthens runs; XOR DTM: it stores 0 (the XOR of equal cells).
     auto code_block = [&](std::size_t b, Coding coding, std::vector<std::uint8_t>& out) {
         const Color c = Color(b / h.blocks_per_side);
         const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
         const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
+        const std::size_t w = width_of(coding);
         const std::uint8_t* in = cells[c].data() + first * width;
-        out.assign(in, in + n * width);
         const std::uint8_t* base
             = coding == Coding::XorDtm ? dtm[c].data() + first * dtmWidth : nullptr;
+        out.assign(n * w, 0);
         for (std::uint64_t i = 0; i < n; ++i) {
-            std::uint8_t* cell = out.data() + i * width;
+            std::uint8_t* cell = out.data() + i * w;
             if (is_dont_care(c, first + i)) {
-                for (std::size_t k = 0; k < width; ++k)
-                    cell[k] = base || i == 0 ? 0 : cell[k - width];
-            } else if (base) {
-                for (std::size_t k = 0; k < dtmWidth; ++k) cell[k] ^= base[i * dtmWidth + k];
+                if (!base && i > 0) std::copy_n(cell - w, w, cell);
+                continue;
             }
+            std::copy_n(in + i * width, width, cell);
+            if (base)
+                for (std::size_t k = 0; k < dtmWidth; ++k) cell[k] ^= base[i * dtmWidth + k];
         }
     };
     // Blocks are independent zstd frames (with zstd's own content checksum), compressed in
@@ -91,7 +96,7 @@ void TableWriter::add(Metric metric, int cell_bytes,
             if (!fn(b)) return;
             auto& [cctx, scratch, coded] = compressors.local();
             if (!cctx) {
-                scratch.resize(ZSTD_compressBound(std::size_t(kBlockCells) * 2));
+                scratch.resize(ZSTD_compressBound(std::size_t(kBlockCells) * 2)); // widest
                 cctx.reset(ZSTD_createCCtx());
                 ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kZstdLevel);
                 ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
@@ -130,6 +135,7 @@ void TableWriter::add(Metric metric, int cell_bytes,
         compress(coding, frames, [](std::size_t) { return true; });
     }
     h.coding[int(metric)] = std::uint8_t(coding);
+    h.cell_bytes[int(metric)] = std::uint8_t(width_of(coding));
 }
 
 void TableWriter::write(const std::string& path) const {

@@ -15,8 +15,8 @@ namespace mktb {
 // then write(). cells[c] holds index_size cells of cell_bytes each for side to move c;
 // dont_care[c] (one bit per slot, or empty for none) marks the slots that are no position, whose
 // cells the writer fills as compresses best. A metric added with `dtm` (the DTM cells already
-// added, of dtm_bytes <= cell_bytes each) is stored XOR those cells (Coding::XorDtm) when that
-// makes it smaller. The file is written to a temporary name and renamed, so it is whole or
+// added, dtm_bytes each) is stored XOR those cells (Coding::XorDtm, in cells as wide as the wider
+// of the two) when that makes it smaller. The file is written to a temporary name and renamed, so it is whole or
 // absent. Throws TableError on failure.
 class TableWriter {
 public:
