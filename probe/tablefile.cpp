@@ -118,11 +118,16 @@ Table::~Table() {
     if (map_) ::munmap(const_cast<std::uint8_t*>(map_), size_);
 }
 
-std::vector<std::uint8_t> Table::decompress_raw(std::size_t block) const {
-    // Which cells the block holds: its metric, side to move and first slot.
+int Table::metric_of(std::size_t block) const {
     int m = 0;
     for (int k = 0; k < int(Metric::NB); ++k)
         if (cell_bytes_[k] && block >= firstBlock_[k]) m = k;
+    return m;
+}
+
+std::vector<std::uint8_t> Table::decompress_raw(std::size_t block) const {
+    // Which cells the block holds: its metric, side to move and first slot.
+    const int m = metric_of(block);
     const std::uint64_t inSide = (block - firstBlock_[m]) % blocksPerSide_;
     const std::uint64_t first = inSide * blockCells_;
     const std::uint64_t n = std::min<std::uint64_t>(blockCells_, index_.size() - first);
@@ -155,9 +160,7 @@ void xor_dtm(
 
 std::vector<std::uint8_t> Table::decompress(std::size_t block) const {
     std::vector<std::uint8_t> cells = decompress_raw(block);
-    int m = 0;
-    for (int k = 0; k < int(Metric::NB); ++k)
-        if (cell_bytes_[k] && block >= firstBlock_[k]) m = k;
+    const int m = metric_of(block);
     if (coding_[m] == Coding::XorDtm) {
         // The DTM block of the same cells, decompressed here rather than through the cache:
         // this runs inside a cache miss. Cold Bia-phase probes pay two blocks.

@@ -128,6 +128,7 @@ private:
     explicit Table(const Material& m)
         : index_(m) { }
     Value cached_value(Metric m, Color stm, std::uint64_t slot) const;
+    int metric_of(std::size_t block) const; // the metric whose cells block `block` holds
     // Block `block`'s stored bytes, and its cells (a relative coding undone).
     std::vector<std::uint8_t> decompress_raw(std::size_t block) const;
     std::vector<std::uint8_t> decompress(std::size_t block) const;
