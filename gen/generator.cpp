@@ -870,10 +870,16 @@ private:
             std::span<const std::uint8_t> spans[COLOR_NB];
             TableWriter::DontCare dontCare;
             for (Color c : { WHITE, BLACK }) {
+                // One word of 64 slots per task: one writer per word (parallel: a sequential
+                // pass cost KRMvKN's output about a second).
                 dontCare[c].assign((size + 63) / 64, 0);
-                for (std::uint64_t i = 0; i < size; ++i)
-                    if (unset == 0xFF ? narrow[c][i] == 0xFF : wide[c][i] == unset)
-                        dontCare[c][i >> 6] |= std::uint64_t(1) << (i & 63);
+                tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
+                    std::uint64_t bits = 0;
+                    for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i)
+                        if (unset == 0xFF ? narrow[c][i] == 0xFF : wide[c][i] == unset)
+                            bits |= std::uint64_t(1) << (i & 63);
+                    dontCare[c][w] = bits;
+                });
                 if (unset != 0xFF && cellBytes == 1) {
                     narrow[c].assign(wide[c].begin(), wide[c].end());
                     std::vector<std::uint16_t>().swap(wide[c]);
