@@ -791,6 +791,7 @@ private:
         std::array<std::vector<std::uint8_t>, COLOR_NB> dtmStored;
         std::span<const std::uint8_t> dtmSpans[COLOR_NB];
         int dtmBytes = 0;
+        TableWriter::DontCare dontCare; // bit per slot and side: no position
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
             const bool relative = metrics_[k] == Metric::Bia;
             // The largest decided cell (a branch-free maximum the compiler vectorizes).
@@ -866,20 +867,21 @@ private:
             // This metric's generation cells are not needed any more.
             for (Color c : { WHITE, BLACK }) std::vector<Cell>().swap(cells_[k][c]);
             if (options_.progress) options_.progress->phase(material_.name() + ": compress", 0);
-            // The slots no position reached are "don't care": the writer fills them.
             std::span<const std::uint8_t> spans[COLOR_NB];
-            TableWriter::DontCare dontCare;
             for (Color c : { WHITE, BLACK }) {
-                // One word of 64 slots per task: one writer per word (parallel: a sequential
-                // pass cost KRMvKN's output about a second).
-                dontCare[c].assign((size + 63) / 64, 0);
-                tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
-                    std::uint64_t bits = 0;
-                    for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i)
-                        if (unset == 0xFF ? narrow[c][i] == 0xFF : wide[c][i] == unset)
-                            bits |= std::uint64_t(1) << (i & 63);
-                    dontCare[c][w] = bits;
-                });
+                // The slots no position reached are "don't care" (the same for every metric:
+                // found once): the writer fills them. One word of 64 slots per task: one writer per
+                // word (parallel: a sequential pass cost KRMvKN's output about a second).
+                if (k == 0) {
+                    dontCare[c].assign((size + 63) / 64, 0);
+                    tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
+                        std::uint64_t bits = 0;
+                        for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i)
+                            if (unset == 0xFF ? narrow[c][i] == 0xFF : wide[c][i] == unset)
+                                bits |= std::uint64_t(1) << (i & 63);
+                        dontCare[c][w] = bits;
+                    });
+                }
                 if (unset != 0xFF && cellBytes == 1) {
                     narrow[c].assign(wide[c].begin(), wide[c].end());
                     std::vector<std::uint16_t>().swap(wide[c]);
