@@ -14,7 +14,8 @@
 // Every metric (DTM and the ending's counted one) runs in the same level loop: one scan and one
 // un-move generation per cell serve each metric whose cell holds the level.
 //
-// Cells: one per metric, side to move and slot (8 bits; 16 when a distance needs them):
+// Cells: one per metric, side to move and slot (8 bits; widened in place to 16 at the level
+// that outgrows them):
 //   0 a draw, final; 1 .. base-1 undecided, counting the in-table moves not yet known to lose;
 //   base + p decided, mate in p plies (odd: the side to move mates); all ones: no position.
 // One writer per cell and level, so the bytes written do not depend on the thread count: at an
@@ -171,21 +172,73 @@ public:
         setup_recipes(tables);
     }
 
-    TableStats run(TableWriter& writer) {
-        TableStats stats;
-        auto timed = [&](const char* name, auto&& phase) {
-            const auto start = std::chrono::steady_clock::now();
-            phase();
-            stats.phase_seconds.emplace_back(name,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        };
-        timed("init", [&] { init(); });
-        timed("iterate", [&] { iterate(); });
-        timed("output", [&] { output(writer, stats); });
-        return stats;
+    // The cells of a narrower generation stopped at a level boundary (run() returned nullopt),
+    // widened: the level loop goes on from there. The codes keep their meaning (same base),
+    // only "no position" moves to the new maximum.
+    template<class Narrow>
+    explicit Generation(Generation<Narrow>&& narrow)
+        : material_(narrow.material_)
+        , options_(narrow.options_)
+        , rules_(narrow.rules_)
+        , gi_(narrow.gi_)
+        , index_(narrow.index_)
+        , metrics_(std::move(narrow.metrics_))
+        , hasRuea_(narrow.hasRuea_)
+        , base_(Cell(narrow.base_))
+        , maxPlies_(int(kInvalid) - 1 - int(base_))
+        , levels_(std::move(narrow.levels_)) // the same runs, levels and bits
+        , maxLevel_(narrow.maxLevel_.load())
+        , recipes_(std::move(narrow.recipes_))
+        , stats_(std::move(narrow.stats_))
+        , resumeLevel_(narrow.resumeLevel_) {
+        static_assert(sizeof(Narrow) < sizeof(Cell));
+        timed("widen", [&] {
+            for (std::size_t k = 0; k < metrics_.size(); ++k)
+                for (Color c : { WHITE, BLACK }) {
+                    auto& from = narrow.cells_[k][c];
+                    auto& to = cells_[k][c];
+                    to.resize(from.size());
+                    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, from.size(), kBlock),
+                        [&](const tbb::blocked_range<std::size_t>& r) {
+                            for (std::size_t i = r.begin(); i != r.end(); ++i)
+                                to[i] = from[i] == Generation<Narrow>::kInvalid ? kInvalid
+                                                                                : Cell(from[i]);
+                        });
+                    std::vector<Narrow>().swap(from); // one narrow array at a time beside these
+                }
+        });
+    }
+
+    // Runs the phases (from the level loop's resumeLevel_ on, after widening). nullopt: 8-bit
+    // cells cannot hold the next level; the state is then handed to a wider Generation.
+    std::optional<TableStats> run(TableWriter& writer) {
+        if (resumeLevel_ == 0) timed("init", [&] { init(); });
+        const char* name = resumeLevel_ == 0 ? "iterate" : "iterate, wide cells";
+        int stop = -1;
+        timed(name, [&] { stop = iterate(resumeLevel_); });
+        if (stop >= 0) {
+            if constexpr (sizeof(Cell) > 1)
+                throw std::runtime_error(material_.name() + ": a mate longer than "
+                    + std::to_string(maxPlies_) + " plies: beyond what the cells hold");
+            resumeLevel_ = stop;
+            return std::nullopt;
+        }
+        timed("output", [&] { output(writer, stats_); });
+        return std::move(stats_);
     }
 
 private:
+    template<class>
+    friend class Generation;
+
+    template<class Phase>
+    void timed(const char* name, Phase&& phase) {
+        const auto start = std::chrono::steady_clock::now();
+        phase();
+        stats_.phase_seconds.emplace_back(
+            name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+
     // ---- cell codes ----
     bool is_counter(Cell c) const { return c != kDraw && c < base_; }
     bool is_value(Cell c) const { return c >= base_ && c != kInvalid; }
@@ -200,25 +253,26 @@ private:
     }
     Cell& cell(int k, Color c, std::uint64_t i) { return cells_[k][c][i]; }
 
-    // Level masks: per metric, side to move and run of kMaskSlots slots, bit p set when a cell
-    // there may hold level p; the scan of level p reads only the runs of the arrays marked.
+    // Level masks: per metric, side to move and run of kMaskSlots slots, bit p % 256 set when a
+    // cell there may hold level p; the scan of level p reads only the runs of the arrays marked.
+    // 8-bit cells hold fewer than 256 levels; 16-bit ones share each bit among the levels equal
+    // modulo 256, which only adds runs to a scan (a run holding level p is always marked).
     static constexpr int kMaskShift = 10;
     static constexpr std::uint64_t kMaskSlots = std::uint64_t(1) << kMaskShift;
+    static constexpr int kMaskWords = 4; // per run: 256 bits
     static_assert(kBlockShift >= kMaskShift);
+    static std::size_t mask_word(std::uint64_t i, int p) {
+        return std::size_t(i >> kMaskShift) * kMaskWords + std::size_t(p >> 6 & (kMaskWords - 1));
+    }
     // A value written for level p: its run is scanned at level p.
     void mark_block(int k, Color c, std::uint64_t i, int p) {
-        auto& levels = levels_[std::size_t(k)][c];
-        if (levels.empty()) return;
-        auto& word = levels[(i >> kMaskShift) * 4 + std::size_t(p >> 6)];
+        std::atomic_ref<std::uint64_t> a(levels_[std::size_t(k)][c][mask_word(i, p)]);
         const std::uint64_t bit = std::uint64_t(1) << (p & 63);
-        std::atomic_ref<std::uint64_t> a(word);
         if (!(a.load(std::memory_order_relaxed) & bit)) a.fetch_or(bit, std::memory_order_relaxed);
     }
-    // May a cell of the run holding slot i hold level p? (Always, with no masks: 16-bit cells.)
+    // May a cell of the run holding slot i hold level p?
     bool marked(int k, Color c, std::uint64_t i, int p) const {
-        const auto& levels = levels_[std::size_t(k)][c];
-        return levels.empty()
-            || (levels[(i >> kMaskShift) * 4 + std::size_t(p >> 6)] >> (p & 63) & 1);
+        return levels_[std::size_t(k)][c][mask_word(i, p)] >> (p & 63) & 1;
     }
     void note_level(int p) {
         int cur = maxLevel_.load(std::memory_order_relaxed);
@@ -455,10 +509,10 @@ private:
         for (std::size_t k = 0; k < metrics_.size(); ++k)
             for (Color c : { WHITE, BLACK })
                 cells_[k][c].assign((gi_.size() + 63) & ~63ULL, kInvalid);
-        if (sizeof(Cell) == 1) // 8-bit cells hold at most 256 levels: four words per run
-            for (std::size_t k = 0; k < metrics_.size(); ++k)
-                for (Color c : { WHITE, BLACK })
-                    levels_[k][c].assign(((gi_.size() + kMaskSlots - 1) >> kMaskShift) * 4, 0);
+        for (std::size_t k = 0; k < metrics_.size(); ++k)
+            for (Color c : { WHITE, BLACK })
+                levels_[k][c].assign(
+                    ((gi_.size() + kMaskSlots - 1) >> kMaskShift) * kMaskWords, 0);
         parallel_blocks(gi_.size(), options_.progress, material_.name() + ": init",
             [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = begin; i < end; ++i) {
@@ -604,10 +658,17 @@ private:
         return m;
     }
 
-    void iterate() {
+    // The level loop from level `from`; returns the first level whose writes the cells cannot
+    // hold (n + 1 plies beyond them), or -1 once every level is done. A losing conversion
+    // longer than the cells hold throws NeedWiderCells instead, mid-level: generated again.
+    int iterate(int from) {
         const int metrics = int(metrics_.size());
+        const int limit = sizeof(Cell) == 1 && options_.narrow_plies > 0
+            ? std::min(maxPlies_, options_.narrow_plies)
+            : maxPlies_;
         // Levels beyond the largest one written hold nothing: the loop ends there.
-        for (int n = 0; n <= maxLevel_.load(); ++n) {
+        for (int n = from; n <= maxLevel_.load(); ++n) {
+            if (n + 1 > limit) return n;
             const Cell want = code(n);
             const bool lost = n % 2 == 0; // cells holding n plies: the side to move is mated
             const Cell win = lost ? code(n + 1) : Cell(0); // what a loss makes its predecessors
@@ -666,6 +727,7 @@ private:
         }
         residueCandidates_.clear();
         if (options_.check_counters) check_undecided();
+        return -1;
     }
 
     // Predecessors of a lost cell: won in `level` plies unless won faster already. Every
@@ -825,8 +887,8 @@ private:
                     for (std::uint64_t i = begin; i < end; ++i) {
                         if (cells_[k][WHITE][i] == kInvalid && cells_[k][BLACK][i] == kInvalid)
                             continue;
-                        GenBoard b;
-                        if (!gi_.decode(i, b)) continue;
+                        GenBoard b; // a cell holds a value: the slot is a position
+                        gi_.decode_valid(i, b);
                         const std::uint64_t slot
                             = index_.encode(b.king[WHITE], b.king[BLACK], b.man.data());
                         const int orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
@@ -955,6 +1017,8 @@ private:
     // Residue cells that lost a move this level: slot << 2 | metric << 1 | side.
     tbb::enumerable_thread_specific<std::vector<std::uint64_t>> residueCandidates_;
     std::array<std::array<std::unique_ptr<Recipe>, kMaxGenMen + 1>, kMaxGenMen + 1> recipes_;
+    TableStats stats_;
+    int resumeLevel_ = 0; // the level the level loop starts from (after widening: where it stopped)
 };
 
 std::string json_escape(const std::string& s) {
@@ -968,14 +1032,24 @@ std::string json_escape(const std::string& s) {
 
 TableStats run_generation(
     const Material& m, const Tablebase& tables, TableWriter& writer, const GenOptions& options) {
-    if (!options.wide_cells) {
+    // A smaller table that needed 16-bit cells gives conversions as long: 8-bit cells would
+    // overflow in init, so such an ending starts in 16-bit ones.
+    bool wide = options.wide_cells;
+    for (const Material& c : m.children())
+        if (const Table* t = tables.table(c))
+            for (const Metric metric : { Metric::Dtm, Metric::Board, Metric::Bia })
+                wide |= t->cell_bytes(metric) > 1;
+    if (!wide) {
         try {
-            return Generation<std::uint8_t>(m, tables, options).run(writer);
+            Generation<std::uint8_t> narrow(m, tables, options);
+            if (auto stats = narrow.run(writer)) return *stats;
+            // The level loop outgrew 8-bit cells: it goes on in 16-bit ones.
+            return *Generation<std::uint16_t>(std::move(narrow)).run(writer);
         } catch (const NeedWiderCells&) {
-            // a distance longer than 8-bit cells hold: start again with 16 bits
+            // a conversion's distance longer than 8-bit cells hold: start again with 16 bits
         }
     }
-    return Generation<std::uint16_t>(m, tables, options).run(writer);
+    return *Generation<std::uint16_t>(m, tables, options).run(writer);
 }
 
 } // namespace

@@ -49,6 +49,9 @@ struct GenOptions {
     CountRules rules; // the counting options of the board's honour values
     // Work in 16-bit cells from the start (normally only when 8 bits overflow); for tests.
     bool wide_cells = false;
+    // For tests: 8-bit cells are widened to 16 bits (in place, the level loop going on) once a
+    // level passes this many plies rather than when 8 bits are full (0).
+    int narrow_plies = 0;
     // Debug: re-check every loss the counters find, and every position they leave undecided,
     // by forward move generation over the cells; a disagreement throws std::logic_error.
     bool check_counters = false;
