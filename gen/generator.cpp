@@ -290,7 +290,6 @@ private:
             if (!t)
                 throw TableError("the table of " + c.name() + " (which " + material_.name()
                     + " converts into) is missing from " + tables.dir() + ": generate it first");
-            t->make_resident(); // read many million times: plain arrays, no cache
         }
         for (int jc = -1; jc < gi_.men(); ++jc)
             for (int jp = -1; jp < gi_.men(); ++jp) {
@@ -331,12 +330,17 @@ private:
             const PieceType pt = j == jp ? MET : gi_.type(j);
             r->dest[std::size_t(j)] = std::int8_t(next[c][pt]++);
         }
+        // The side that converts, and the child's side to move after it in the child's colours.
+        const Color mover = jp >= 0 ? gi_.color(jp) : ~gi_.color(jc);
+        const Color childStm = r->swapped ? mover : ~mover;
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
             Recipe::Read& read = r->read[k];
             const Metric m = read.metric = metric_read(metrics_[k], count_phase(canon));
             if (!r->table->has(m) || (m != Metric::Dtm && r->table->rules() != encode(rules_)))
                 throw TableError("the table of " + canon.name() + " lacks the counted values "
                     + "for these counting options: generate it again");
+            // Read many million times: plain arrays, no cache; only the side to move read.
+            r->table->make_resident(Table::part(m, childStm));
             const unsigned cells = 1u << (8 * r->table->cell_bytes(m));
             for (Color stm : { WHITE, BLACK }) {
                 read.value[stm].resize(cells);

@@ -184,32 +184,35 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
         });
 }
 
-void Table::make_resident() const {
-    std::call_once(residentOnce_, [&] {
+void Table::make_resident(unsigned parts) const {
+    std::lock_guard lock(residentMutex_);
+    if (!checked_) {
         std::uint64_t stored;
         std::memcpy(&stored, map_ + size_ - sizeof stored, sizeof stored);
         if (checksum64(std::span(map_, size_ - sizeof stored)) != stored)
             throw TableError(path_ + ": checksum mismatch: the file is damaged or truncated");
-        for (int m = 0; m < int(Metric::NB); ++m) {
-            if (!cell_bytes_[m]) continue;
-            for (Color c : { WHITE, BLACK }) {
-                std::vector<std::uint8_t>& cells = cells_[m][c];
-                cells.resize(index_.size() * std::size_t(cell_bytes_[m]));
-                // One block after the other: the probe library needs no thread pool.
-                for (std::uint64_t b = 0; b < blocksPerSide_; ++b) {
-                    const std::vector<std::uint8_t> block
-                        = decompress_raw(firstBlock_[m] + std::size_t(c) * blocksPerSide_ + b);
-                    std::memcpy(cells.data() + b * blockCells_ * std::size_t(cell_bytes_[m]),
-                        block.data(), block.size());
-                }
-                // DTM (metric 0) is resident already.
-                if (coding_[m] == Coding::XorDtm)
-                    xor_dtm(cells, cell_bytes_[m], cells_[int(Metric::Dtm)][c],
-                        cell_bytes_[int(Metric::Dtm)]);
+        checked_ = true;
+    }
+    unsigned have = resident_.load(std::memory_order_relaxed);
+    for (int m = 0; m < int(Metric::NB); ++m) {
+        if (!cell_bytes_[m]) continue;
+        for (Color c : { WHITE, BLACK }) {
+            const unsigned bit = part(Metric(m), c);
+            if (!(parts & bit) || (have & bit)) continue;
+            std::vector<std::uint8_t>& cells = cells_[m][c];
+            cells.resize(index_.size() * std::size_t(cell_bytes_[m]));
+            // One block after the other (the probe library needs no thread pool), each with
+            // its coding undone.
+            for (std::uint64_t b = 0; b < blocksPerSide_; ++b) {
+                const std::vector<std::uint8_t> block
+                    = decompress(firstBlock_[m] + std::size_t(c) * blocksPerSide_ + b);
+                std::memcpy(cells.data() + b * blockCells_ * std::size_t(cell_bytes_[m]),
+                    block.data(), block.size());
             }
+            have |= bit;
+            resident_.store(have, std::memory_order_release);
         }
-        resident_.store(true, std::memory_order_release);
-    });
+    }
 }
 
 Tablebase::Tablebase(std::string dir, std::size_t cache_bytes, bool fixed)

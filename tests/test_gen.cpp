@@ -256,15 +256,18 @@ TEST_CASE("A metric coded against DTM reads back exactly, with 1- and 2-byte cel
         const Table& t = *tb.table(m);
         CHECK(t.coding(Metric::Dtm) == Coding::Plain);
         CHECK(t.coding(Metric::Bia) == Coding::XorDtm);
-        for (bool resident : { false, true }) {
-            if (resident) t.make_resident();
+        // Probed through the cache; then with only White's Bia-phase cells resident (their XOR
+        // undone without DTM's resident), the rest probed; then all resident.
+        for (const char* stage : { "probed", "one part resident", "resident" }) {
+            if (stage[0] == 'o') t.make_resident(Table::part(Metric::Bia, WHITE));
+            if (stage[0] == 'r') t.make_resident();
             for (Color c : { WHITE, BLACK })
                 for (std::uint64_t i = 0; i < n; ++i)
                     if (i % 5 != 0
                         && (t.value(Metric::Dtm, c, i).cell() != cell(0, c, i)
                             || t.value(Metric::Bia, c, i).cell() != cell(1, c, i)))
-                        FAIL("widths " << dtmBytes << "/" << biaBytes << ", slot " << i
-                                       << (resident ? " resident" : " probed"));
+                        FAIL("widths " << dtmBytes << "/" << biaBytes << ", slot " << i << ", "
+                                       << stage);
         }
         fs::remove_all(dir);
     }

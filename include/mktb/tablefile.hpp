@@ -107,7 +107,7 @@ public:
     std::uint64_t file_bytes() const { return size_; }
     Value value(Metric m, Color stm, std::uint64_t slot) const {
         const int bytes = cell_bytes_[int(m)];
-        if (resident_.load(std::memory_order_acquire)) {
+        if (resident_.load(std::memory_order_acquire) & part(m, stm)) {
             const std::uint8_t* p = cells_[int(m)][stm].data() + slot * std::size_t(bytes);
             return Value::from_cell(bytes == 1 ? p[0] : unsigned(p[0] | p[1] << 8));
         }
@@ -119,10 +119,14 @@ public:
     Value probe(Metric m, const Position& pos) const;
     Value probe(const Position& pos) const { return probe(Metric::Dtm, pos); }
 
-    // Checks the whole file's checksum and decompresses every block into memory, so that
-    // value() is a plain array read from then on: for the generator, which reads a smaller
-    // table many million times. Idempotent; throws TableError when the file is damaged.
-    void make_resident() const;
+    // The cells of one metric for one side to move, as make_resident() loads them.
+    static constexpr unsigned part(Metric m, Color stm) { return 1u << (2 * int(m) + int(stm)); }
+    static constexpr unsigned kAllParts = ~0u;
+    // Checks the whole file's checksum and decompresses the blocks of `parts` (of those the
+    // table has) into memory, so that value() there is a plain array read from then on: for
+    // the generator, which reads a smaller table many million times, often one side to move
+    // only. Cumulative and thread-safe; throws TableError when the file is damaged.
+    void make_resident(unsigned parts = kAllParts) const;
 
 private:
     explicit Table(const Material& m)
@@ -146,8 +150,9 @@ private:
     Coding coding_[int(Metric::NB)] {};
     std::size_t firstBlock_[int(Metric::NB)] {}; // block number of each metric's first block
     std::vector<std::uint64_t> offsets_;
-    mutable std::once_flag residentOnce_;
-    mutable std::atomic<bool> resident_ { false };
+    mutable std::mutex residentMutex_; // one make_resident() at a time
+    mutable bool checked_ = false; // the whole file's checksum (under residentMutex_)
+    mutable std::atomic<unsigned> resident_ { 0 }; // the parts loaded
     mutable std::vector<std::uint8_t> cells_[int(Metric::NB)][COLOR_NB];
 };
 
