@@ -31,6 +31,7 @@ GenIndex::GenIndex(const Material& m)
                 base_[j] = pt == BIA ? (c == WHITE ? SQ_A3 : SQ_A4) : 0;
                 groupFirst_[j] = first;
                 groupSize_[j] = m.count[c][pt];
+                storageOrder_ &= pt != BIA && groupSize_[j] == 1;
             }
         }
     for (int j = men_; j-- > 0;) {

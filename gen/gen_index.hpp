@@ -97,6 +97,10 @@ public:
         a.king[c] = to;
         return encode(a);
     }
+    // No Bia and no identical men: every field is a square in radix 64 in the storage Index's
+    // group order, and both indexes name a residue board by its smaller slot, so a slot here is
+    // the same board's storage slot (the writer then needs no second array).
+    bool storage_order() const { return storageOrder_; }
     // Both kings on a1-h8 under the 8-fold group: the slot's board may equal its reflection.
     bool residue(std::uint64_t i) const { return residue_[i >> fieldBits_]; }
     // The board of a residue slot equals its reflection in a1-h8 (its orbit is 4, not 8).
@@ -146,6 +150,7 @@ private:
     std::array<int, kMaxGenMen> twinPair_ {}; // first man of each group of two
     int twinPairs_ = 0;
     bool twinsBitwise_ = true; // no group of three or more identical men
+    bool storageOrder_ = true;
     std::array<std::array<std::int16_t, 64>, 64> pairIndex_ {};
     std::array<std::array<std::uint8_t, 64>, 64> frame_ {};
     std::array<std::array<Square, 64>, 8> transform_ {};

@@ -876,15 +876,22 @@ private:
             }
             const int maxCell = top >= base_ ? plies(top) + 1 : 0;
             const int cellBytes = maxCell <= 0xFF ? 1 : 2;
-            // Stored cells; "don't care" marked by a sentinel, told to the writer below.
-            const std::uint16_t unset = maxCell < 0xFF ? 0xFF : 0xFFFF;
+            // Stored cells; "don't care" marked by a sentinel, told to the writer below: 0xFF in
+            // 8-bit cells when no value reaches it, else 0xFFFF in 16-bit ones. When the slots
+            // are the storage Index's (gen_index.hpp), the generation cells become the stored
+            // ones in place, "no position" already the sentinel: no second array, no encoding.
+            const bool inPlace = gi_.storage_order();
+            const bool wideStore = inPlace ? sizeof(Cell) > 1 : maxCell >= 0xFF;
+            const std::uint16_t unset = wideStore ? 0xFFFF : 0xFF;
             std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
             std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
             for (Color c : { WHITE, BLACK })
-                if (unset == 0xFF)
-                    narrow[c].assign(size, 0xFF);
-                else
+                if (inPlace)
+                    continue;
+                else if (wideStore)
                     wide[c].assign(size, unset);
+                else
+                    narrow[c].assign(size, 0xFF);
             parallel_blocks(gi_.size(), options_.progress, material_.name() + ": output",
                 [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                     Local& l = locals.local();
@@ -893,8 +900,9 @@ private:
                             continue;
                         GenBoard b; // a cell holds a value: the slot is a position
                         gi_.decode_valid(i, b);
-                        const std::uint64_t slot
-                            = index_.encode(b.king[WHITE], b.king[BLACK], b.man.data());
+                        const std::uint64_t slot = inPlace
+                            ? i
+                            : index_.encode(b.king[WHITE], b.king[BLACK], b.man.data());
                         const int orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
                             : gi_.residue(i) && gi_.symmetric(b)                       ? 4
                                                                                        : 8;
@@ -902,10 +910,12 @@ private:
                             const Cell x = cells_[k][c][i];
                             if (x == kInvalid) continue;
                             const Value v = value_of(x);
-                            if (unset == 0xFF)
-                                narrow[c][slot] = std::uint8_t(v.cell());
-                            else
+                            if (inPlace)
+                                cells_[k][c][i] = Cell(v.cell());
+                            else if (wideStore)
                                 wide[c][slot] = std::uint16_t(v.cell());
+                            else
+                                narrow[c][slot] = std::uint8_t(v.cell());
                             if (int(k) == countedMetric && !v.is_draw()
                                 && countedDecided[c][std::size_t(v.plies)])
                                 (v.is_win() ? l.side[c].counted_wins : l.side[c].counted_losses)
@@ -930,6 +940,14 @@ private:
                         }
                     }
                 });
+            for (Color c : { WHITE, BLACK })
+                if (inPlace) {
+                    cells_[k][c].resize(size); // without the padding to 64 slots
+                    if constexpr (sizeof(Cell) == 1)
+                        narrow[c] = std::move(cells_[k][c]);
+                    else
+                        wide[c] = std::move(cells_[k][c]);
+                }
             // This metric's generation cells are not needed any more.
             for (Color c : { WHITE, BLACK }) std::vector<Cell>().swap(cells_[k][c]);
             if (options_.progress) options_.progress->phase(material_.name() + ": compress", 0);
@@ -943,12 +961,12 @@ private:
                     tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
                         std::uint64_t bits = 0;
                         for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i)
-                            if (unset == 0xFF ? narrow[c][i] == 0xFF : wide[c][i] == unset)
+                            if (wideStore ? wide[c][i] == unset : narrow[c][i] == 0xFF)
                                 bits |= std::uint64_t(1) << (i & 63);
                         dontCare[c][w] = bits;
                     });
                 }
-                if (unset != 0xFF && cellBytes == 1) {
+                if (wideStore && cellBytes == 1) {
                     narrow[c].assign(wide[c].begin(), wide[c].end());
                     std::vector<std::uint16_t>().swap(wide[c]);
                 }

@@ -145,13 +145,19 @@ TEST_CASE("Index round trip on random 5-men boards", "[index]") {
 // ending up to 5 men: twins, groups of three, Bia fields, the a1-h8 residue.
 TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gives", "[index]") {
     std::mt19937_64 rng(9);
+    int inStorageOrder = 0;
     for (const Material& m : all_materials(5)) {
         const GenIndex gi(m);
+        const Index index(m);
+        inStorageOrder += gi.storage_order();
         for (int found = 0, tries = 0; found < 150 && tries < 100000; ++tries) {
             const std::uint64_t i = rng() % gi.size();
             GenBoard b;
             if (!gi.decode(i, b)) continue;
             ++found;
+            // The writer's in-place path: where the slots claim to be the storage Index's, they are.
+            if (gi.storage_order())
+                REQUIRE(index.encode(b.king[WHITE], b.king[BLACK], b.man.data()) == i);
             Bitboard occ = square_bb(b.king[WHITE]) | square_bb(b.king[BLACK]);
             for (int j = 0; j < gi.men(); ++j) occ |= square_bb(b.man[std::size_t(j)]);
             auto pick = [&](Bitboard choices) {
@@ -180,4 +186,10 @@ TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gi
                 }
         }
     }
+    // No Bia and no identical men (docs/format.md: radix 64 per man, group order).
+    CHECK(inStorageOrder > 0);
+    for (const char* name : { "KRMvKN", "KRvKS", "KSMvKM" })
+        CHECK(GenIndex(*Material::parse(name)).storage_order());
+    for (const char* name : { "KSSvKM", "KRPvKN", "KRRvK", "KPvK" })
+        CHECK(!GenIndex(*Material::parse(name)).storage_order());
 }
