@@ -515,8 +515,7 @@ private:
                 cells_[k][c].assign((gi_.size() + 63) & ~63ULL, kInvalid);
         for (std::size_t k = 0; k < metrics_.size(); ++k)
             for (Color c : { WHITE, BLACK })
-                levels_[k][c].assign(
-                    ((gi_.size() + kMaskSlots - 1) >> kMaskShift) * kMaskWords, 0);
+                levels_[k][c].assign(((gi_.size() + kMaskSlots - 1) >> kMaskShift) * kMaskWords, 0);
         parallel_blocks(gi_.size(), options_.progress, material_.name() + ": init",
             [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = begin; i < end; ++i) {

@@ -155,7 +155,7 @@ TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gi
             GenBoard b;
             if (!gi.decode(i, b)) continue;
             ++found;
-            // The writer's in-place path: where the slots claim to be the storage Index's, they are.
+            // The writer's in-place path: slots said to be the storage Index's are.
             if (gi.storage_order())
                 REQUIRE(index.encode(b.king[WHITE], b.king[BLACK], b.man.data()) == i);
             Bitboard occ = square_bb(b.king[WHITE]) | square_bb(b.king[BLACK]);
