@@ -1095,9 +1095,10 @@ std::vector<Material> build_order(const std::vector<Material>& wanted) {
 
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options) {
     const auto start = std::chrono::steady_clock::now();
-    TableWriter writer(m, encode(options.rules));
+    TableWriter writer(
+        m, encode(options.rules), table_path(tables.dir(), m), int(stored_metrics(m).size()));
     TableStats stats = run_generation(m, tables, writer, options);
-    writer.write(table_path(tables.dir(), m));
+    writer.commit();
     if (options.progress) options.progress->finish();
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::error_code ec;

@@ -26,7 +26,10 @@ constexpr int kZstdLevel = 6;
 
 } // namespace
 
-TableWriter::TableWriter(const Material& m, std::uint32_t rules) {
+TableWriter::TableWriter(const Material& m, std::uint32_t rules, std::string path, int metrics)
+    : path_(std::move(path))
+    , tmp_(path_ + ".tmp")
+    , metrics_(metrics) {
     const Index index(m);
     TableHeader& h = header_;
     std::memcpy(h.magic, kTableMagic, sizeof h.magic);
@@ -39,12 +42,46 @@ TableWriter::TableWriter(const Material& m, std::uint32_t rules) {
     h.block_cells = kBlockCells;
     h.index_size = index.size();
     h.blocks_per_side = (index.size() + kBlockCells - 1) / kBlockCells;
+    // The header and the block index come first, followed by their own checksum (so a reader can
+    // trust them without reading the whole file): room is kept for them, filled by commit().
+    offsets_.assign(std::size_t(metrics) * 2 * h.blocks_per_side + 1, 0);
+    offsets_[0]
+        = sizeof(TableHeader) + offsets_.size() * sizeof(std::uint64_t) + sizeof(std::uint64_t);
+    errno = 0;
+    file_ = std::fopen(tmp_.c_str(), "w+b");
+    if (!file_)
+        throw TableError(
+            "cannot create " + tmp_ + ": " + (errno ? std::strerror(errno) : "unknown error"));
+    const std::vector<std::uint8_t> room(offsets_[0], 0);
+    put(room.data(), room.size());
+}
+
+TableWriter::~TableWriter() {
+    if (!file_) return;
+    std::fclose(file_); // not committed: no table
+    std::remove(tmp_.c_str());
+}
+
+void TableWriter::fail(const std::string& what) {
+    const int error = errno;
+    if (file_) std::fclose(file_), file_ = nullptr;
+    std::remove(tmp_.c_str());
+    throw TableError("cannot write " + tmp_ + ": " + (error ? std::strerror(error) : what)
+        + "; no table was written");
+}
+
+void TableWriter::put(const void* data, std::size_t n) {
+    errno = 0;
+    if (n && std::fwrite(data, 1, n, file_) != n) fail("write failed");
 }
 
 void TableWriter::add(Metric metric, int cell_bytes,
     const std::span<const std::uint8_t> cells[COLOR_NB], const DontCare& dont_care,
     const std::span<const std::uint8_t>* dtm, int dtm_bytes) {
     TableHeader& h = header_;
+    if (!file_ || added_ == metrics_ || h.metrics >> int(metric))
+        throw TableError(std::string(h.signature) + ": " + std::to_string(metrics_)
+            + " metrics are added once each, in increasing order, before commit()");
     if (dtm && metric == Metric::Dtm)
         throw TableError(std::string(h.signature) + ": DTM cannot be coded against itself");
     h.metrics |= 1u << int(metric);
@@ -87,12 +124,13 @@ void TableWriter::add(Metric metric, int cell_bytes,
         std::vector<std::uint8_t> coded; // one block as stored
     };
     tbb::combinable<Compressor> compressors;
-    // Compresses the blocks b with fn(b) true into frames[b] under `coding`; returns their bytes.
-    auto compress = [&](Coding coding, std::vector<std::vector<std::uint8_t>>& frames, auto&& fn) {
-        frames.resize(nblocks);
+    // Compresses the blocks first .. last - 1 with fn(b) true into frames[b] under `coding`;
+    // returns their bytes.
+    auto compress = [&](Coding coding, std::vector<std::vector<std::uint8_t>>& frames,
+                        std::size_t first, std::size_t last, auto&& fn) {
         std::atomic<bool> failed { false };
         std::atomic<std::uint64_t> bytes { 0 };
-        tbb::parallel_for(std::size_t(0), nblocks, [&](std::size_t b) {
+        tbb::parallel_for(first, last, [&](std::size_t b) {
             if (!fn(b)) return;
             auto& [cctx, scratch, coded] = compressors.local();
             if (!cctx) {
@@ -119,70 +157,78 @@ void TableWriter::add(Metric metric, int cell_bytes,
     // XOR halves the file) but not when it is the defender's (KRvKP: XOR would make the file
     // 21 % larger). Every 4th block (all of a small table) chose as the whole table does on
     // every 4-men ending; every 16th chose wrong on two (KMPvK, KSvKP).
-    auto& frames = frames_[int(metric)];
-    frames.assign(nblocks, {});
+    std::vector<std::vector<std::uint8_t>> frames(nblocks);
     Coding coding = Coding::Plain;
+    std::size_t stride = 0; // every stride-th block is compressed already (0: none)
     if (dtm) {
-        const std::size_t stride = nblocks < 64 ? 1 : 4;
+        stride = nblocks < 64 ? 1 : 4;
         auto sampled = [&](std::size_t b) { return b % stride == 0; };
-        std::vector<std::vector<std::uint8_t>> xored;
-        if (compress(Coding::XorDtm, xored, sampled) < compress(Coding::Plain, frames, sampled)) {
+        std::vector<std::vector<std::uint8_t>> xored(nblocks);
+        if (compress(Coding::XorDtm, xored, 0, nblocks, sampled)
+            < compress(Coding::Plain, frames, 0, nblocks, sampled)) {
             frames = std::move(xored);
             coding = Coding::XorDtm;
         }
-        compress(coding, frames, [&](std::size_t b) { return !sampled(b); });
-    } else {
-        compress(coding, frames, [](std::size_t) { return true; });
     }
+    // The rest in runs of blocks, each run appended to the file in order and freed: the
+    // compressed metric is never in memory whole.
+    constexpr std::size_t kRun = 256;
+    const std::size_t base = std::size_t(added_) * nblocks;
+    for (std::size_t first = 0; first < nblocks; first += kRun) {
+        const std::size_t last = std::min(nblocks, first + kRun);
+        compress(coding, frames, first, last,
+            [&](std::size_t b) { return stride == 0 || b % stride != 0; });
+        for (std::size_t b = first; b < last; ++b) {
+            put(frames[b].data(), frames[b].size());
+            offsets_[base + b + 1] = offsets_[base + b] + frames[b].size();
+            std::vector<std::uint8_t>().swap(frames[b]);
+        }
+    }
+    ++added_;
     h.coding[int(metric)] = std::uint8_t(coding);
     h.cell_bytes[int(metric)] = std::uint8_t(width_of(coding));
 }
 
-void TableWriter::write(const std::string& path) const {
-    // Block order: metrics in increasing number, then White to move, then Black to move.
-    std::vector<const std::vector<std::uint8_t>*> blocks;
-    for (const auto& frames : frames_)
-        for (const auto& f : frames) blocks.push_back(&f);
-    std::vector<std::uint64_t> offsets(blocks.size() + 1);
-    // The header and the block index are followed by their own checksum, so a reader can
-    // trust them without reading the whole file.
-    offsets[0]
-        = sizeof(TableHeader) + offsets.size() * sizeof(std::uint64_t) + sizeof(std::uint64_t);
-    for (std::size_t b = 0; b < blocks.size(); ++b) offsets[b + 1] = offsets[b] + blocks[b]->size();
-
-    // Whole or not at all: stream into a temporary file beside the target, then rename it.
-    const std::string tmp = path + ".tmp";
-    {
+void TableWriter::commit() {
+    if (!file_ || added_ != metrics_)
+        throw TableError(std::string(header_.signature) + ": " + std::to_string(added_) + " of "
+            + std::to_string(metrics_) + " metrics added at commit()");
+    errno = 0;
+    if (std::fseek(file_, 0, SEEK_SET) != 0) fail("seek failed");
+    std::uint64_t sum
+        = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(&header_), sizeof header_));
+    sum = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(offsets_.data()),
+                         offsets_.size() * sizeof(std::uint64_t)),
+        sum);
+    const std::uint64_t indexSum = sum;
+    sum = checksum64(
+        std::span(reinterpret_cast<const std::uint8_t*>(&indexSum), sizeof indexSum), sum);
+    put(&header_, sizeof header_);
+    put(offsets_.data(), offsets_.size() * sizeof(std::uint64_t));
+    put(&indexSum, sizeof indexSum);
+    errno = 0;
+    if (std::fflush(file_) != 0) fail("flush failed"); // a stream turns from writing to reading
+    // The file's checksum covers every byte before it: the blocks are read back (from the page
+    // cache, as they were just written).
+    std::vector<std::uint8_t> chunk(std::size_t(1) << 20);
+    for (std::uint64_t at = offsets_[0]; at < offsets_.back();) {
+        const auto n = std::size_t(std::min<std::uint64_t>(chunk.size(), offsets_.back() - at));
         errno = 0;
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f)
-            throw TableError(
-                "cannot create " + tmp + ": " + (errno ? std::strerror(errno) : "unknown error"));
-        std::uint64_t sum = checksum64({});
-        auto put = [&](const void* data, std::size_t n) {
-            const auto* bytes = static_cast<const std::uint8_t*>(data);
-            sum = checksum64(std::span(bytes, n), sum);
-            f.write(reinterpret_cast<const char*>(bytes), std::streamsize(n));
-        };
-        put(&header_, sizeof header_);
-        put(offsets.data(), offsets.size() * sizeof(std::uint64_t));
-        const std::uint64_t indexSum = sum;
-        put(&indexSum, sizeof indexSum);
-        for (const auto* frame : blocks) put(frame->data(), frame->size());
-        f.write(reinterpret_cast<const char*>(&sum), sizeof sum);
-        f.flush();
-        const int error = errno;
-        f.close();
-        if (!f) {
-            std::remove(tmp.c_str());
-            throw TableError("cannot write " + tmp + ": "
-                + (error ? std::strerror(error) : "write failed") + "; no table was written");
-        }
+        if (std::fread(chunk.data(), 1, n, file_) != n) fail("read back failed");
+        sum = checksum64(std::span(chunk.data(), n), sum);
+        at += n;
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    errno = 0;
+    if (std::fseek(file_, 0, SEEK_END) != 0) fail("seek failed");
+    put(&sum, sizeof sum);
+    errno = 0;
+    const int closed = std::fclose(file_);
+    file_ = nullptr;
+    if (closed != 0) fail("close failed");
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
         const int error = errno;
-        std::remove(tmp.c_str());
-        throw TableError("cannot rename " + tmp + " to " + path + ": " + std::strerror(error));
+        std::remove(tmp_.c_str());
+        throw TableError("cannot rename " + tmp_ + " to " + path_ + ": " + std::strerror(error));
     }
 }
 

@@ -4,32 +4,47 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "mktb/tablefile.hpp"
 
 namespace mktb {
 
-// Writes a table: add() each metric (compressed at once, so the caller may free its cells),
-// then write(). cells[c] holds index_size cells of cell_bytes each for side to move c;
-// dont_care[c] (one bit per slot, or empty for none) marks the slots that are no position, whose
-// cells the writer fills as compresses best. A metric added with `dtm` (the DTM cells already
-// added, dtm_bytes each) is stored XOR those cells (Coding::XorDtm, in cells as wide as the wider
-// of the two) when that makes it smaller. The file is written to a temporary name and renamed, so it is whole or
-// absent. Throws TableError on failure.
+// Writes a table file: add() each of `metrics` metrics in increasing order, then commit().
+// cells[c] holds index_size cells of cell_bytes each for side to move c; dont_care[c] (one bit
+// per slot, or empty for none) marks the slots that are no position, whose cells the writer
+// fills as compresses best. A metric added with `dtm` (the DTM cells already added, dtm_bytes
+// each) is stored XOR those cells (Coding::XorDtm, in cells as wide as the wider of the two)
+// when that makes it smaller. add() compresses the metric and appends its blocks to PATH.tmp at
+// once, so neither the caller's cells nor the compressed blocks stay in memory; commit() writes
+// the header and block index in front, the checksum at the end, and renames the file to PATH,
+// so a table is whole or absent (a writer destroyed uncommitted removes PATH.tmp). Throws
+// TableError on failure, naming the file and the cause (a full disk among them).
 class TableWriter {
 public:
-    TableWriter(const Material& m, std::uint32_t rules);
+    TableWriter(const Material& m, std::uint32_t rules, std::string path, int metrics);
+    ~TableWriter();
+    TableWriter(const TableWriter&) = delete;
+    TableWriter& operator=(const TableWriter&) = delete;
+
     using DontCare = std::array<std::vector<std::uint64_t>, COLOR_NB>;
     void add(Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB],
         const DontCare& dont_care, const std::span<const std::uint8_t>* dtm = nullptr,
         int dtm_bytes = 0);
-    void write(const std::string& path) const;
+    void commit();
 
 private:
+    [[noreturn]] void fail(const std::string& what);
+    void put(const void* data, std::size_t n); // at the file's current position
+
     TableHeader header_ {};
-    std::vector<std::vector<std::uint8_t>> frames_[int(Metric::NB)];
+    std::string path_, tmp_;
+    int metrics_ = 0, added_ = 0;
+    std::vector<std::uint64_t> offsets_; // block b spans offsets_[b] .. offsets_[b + 1]
+    std::FILE* file_ = nullptr;
 };
 
 } // namespace mktb

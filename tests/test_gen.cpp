@@ -248,10 +248,10 @@ TEST_CASE("A metric coded against DTM reads back exactly, with 1- and 2-byte cel
             dontCare[c].assign((n + 63) / 64, 0);
             for (std::uint64_t i = 0; i < n; i += 5) dontCare[c][i / 64] |= 1ULL << (i % 64);
         }
-        TableWriter w(m, 0);
+        TableWriter w(m, 0, table_path(dir, m), 2);
         w.add(Metric::Dtm, dtmBytes, spans[0], dontCare);
         w.add(Metric::Bia, biaBytes, spans[1], dontCare, spans[0], dtmBytes);
-        w.write(table_path(dir, m));
+        w.commit();
         const Tablebase tb(dir);
         const Table& t = *tb.table(m);
         CHECK(t.coding(Metric::Dtm) == Coding::Plain);
@@ -271,9 +271,25 @@ TEST_CASE("A metric coded against DTM reads back exactly, with 1- and 2-byte cel
         }
         fs::remove_all(dir);
     }
-    // DTM coded against itself is refused.
-    TableWriter w(m, 0);
+    // Misuse is refused, and a writer given up leaves no file: DTM coded against itself, metrics
+    // out of order or more than announced, a commit before every metric is in.
+    const std::string dir = test::temp_dir("writer-misuse");
+    const std::string path = table_path(dir, m);
     std::vector<std::uint8_t> one(n);
     std::span<const std::uint8_t> narrow[COLOR_NB] = { one, one };
-    CHECK_THROWS_AS(w.add(Metric::Dtm, 1, narrow, {}, narrow, 1), TableError);
+    {
+        TableWriter w(m, 0, path, 2);
+        CHECK(fs::exists(path + ".tmp"));
+        CHECK_THROWS_AS(w.add(Metric::Dtm, 1, narrow, {}, narrow, 1), TableError);
+        CHECK_THROWS_AS(w.commit(), TableError);
+        w.add(Metric::Bia, 1, narrow, {});
+        CHECK_THROWS_AS(w.add(Metric::Dtm, 1, narrow, {}), TableError);
+    }
+    {
+        TableWriter w(m, 0, path, 1);
+        w.add(Metric::Dtm, 1, narrow, {});
+        CHECK_THROWS_AS(w.add(Metric::Bia, 1, narrow, {}), TableError);
+    }
+    CHECK(fs::is_empty(dir));
+    fs::remove_all(dir);
 }

@@ -187,7 +187,7 @@ TEST_CASE("The verifier finds a single wrong value", "[gen]") {
     const Position target = Position::from_fen("8/8/8/8/8/1k6/8/K1m4R w - - 0 1");
     REQUIRE(t.probe(target).is_win());
     const std::uint64_t slot = t.index().encode(target);
-    TableWriter writer(m, t.rules());
+    TableWriter writer(m, t.rules(), table_path(dir, m), 2);
     for (Metric metric : { Metric::Dtm, Metric::Board }) {
         std::vector<std::uint8_t> cells[COLOR_NB];
         for (Color c : { WHITE, BLACK })
@@ -197,7 +197,7 @@ TEST_CASE("The verifier finds a single wrong value", "[gen]") {
         const std::span<const std::uint8_t> spans[COLOR_NB] = { cells[WHITE], cells[BLACK] };
         writer.add(metric, 1, spans, {});
     }
-    writer.write(table_path(dir, m));
+    writer.commit();
     std::string report;
     const std::uint64_t bad = verify(m, Tablebase(dir), &report);
     INFO(report);
