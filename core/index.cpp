@@ -200,6 +200,12 @@ std::uint64_t Index::encode(const Position& pos) const {
     return encode(pos.king_square(WHITE), pos.king_square(BLACK), men);
 }
 
+std::uint64_t Index::single_man_stride(Color c, PieceType pt) const {
+    for (const Group& g : groups_)
+        if (g.color == c && g.type == pt) return g.k == 1 ? g.stride : 0;
+    return 0;
+}
+
 bool Index::decode(std::uint64_t i, Position& pos) const {
     const std::uint64_t original = i;
     for (auto g = groups_.rbegin(); g != groups_.rend(); ++g) {

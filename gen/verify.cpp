@@ -3,6 +3,7 @@
 // (make/unmake, the storage Index), conversions valued by probing the smaller tables through
 // the public probing API: it shares nothing with the generator's index, counters or conversion
 // recipes, so a bug there shows here.
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdio>
@@ -81,11 +82,39 @@ std::uint64_t verify(
     const std::size_t nm = metrics.size();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;
+    // Digit strides of the men alone in their group (Index::single_man_stride), per piece.
+    std::array<std::uint64_t, PIECE_NB> stride {};
+    for (Color c : { WHITE, BLACK })
+        for (PieceType pt : kNameOrder) stride[make_piece(c, pt)] = index.single_man_stride(c, pt);
     parallel_blocks(index.size(), progress, m.name() + ": verify",
         [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
             for (std::uint64_t i = begin; i < end; ++i) {
                 Position pos;
                 if (!index.decode(i, pos)) continue;
+                // The squares Index::encode() takes: kings, then the men group by group.
+                const Square wk = pos.king_square(WHITE), bk = pos.king_square(BLACK);
+                std::array<Square, 16> men;
+                int n = 0;
+                for (Color c : { WHITE, BLACK })
+                    for (PieceType pt : kNameOrder)
+                        for (Bitboard b = pos.pieces(c, pt); b;) men[std::size_t(n++)] = pop_lsb(b);
+                const bool diagonal = index.symmetry() == Symmetry::Full8
+                    && file_of(wk) == rank_of(wk) && file_of(bk) == rank_of(bk);
+                // The slot after a move that stays in the table: the moved man's digit changed
+                // when it is alone in its group and the frame cannot change, else encoded from
+                // the squares (no make/unmake).
+                auto successor = [&](Move mv) {
+                    const Square from = from_sq(mv), to = to_sq(mv);
+                    const Piece p = pos.piece_on(from);
+                    if (type_of(p) == KHUN)
+                        return color_of(p) == WHITE ? index.encode(to, bk, men.data())
+                                                    : index.encode(wk, to, men.data());
+                    if (!diagonal && stride[p])
+                        return i + (std::uint64_t(to) - std::uint64_t(from)) * stride[p];
+                    std::array<Square, 16> moved = men;
+                    *std::find(moved.begin(), moved.begin() + n, from) = to;
+                    return index.encode(wk, bk, moved.data());
+                };
                 for (Color c : { WHITE, BLACK }) {
                     pos.set_side_to_move(c);
                     if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
@@ -98,18 +127,20 @@ std::uint64_t verify(
                             = pos.in_check() ? mated_value(m, metrics[k], rules, c) : Value::draw();
                     for (int j = 0; j < moves.size; ++j) {
                         const Move mv = moves.moves[std::size_t(j)];
-                        const bool conversion = is_conversion(pos, mv);
-                        const auto u = pos.do_move(mv);
-                        // In-table successors are in the table's own orientation.
-                        const std::uint64_t slot = conversion ? 0 : index.encode(pos);
-                        for (std::size_t k = 0; k < nm; ++k) {
-                            const Value v
-                                = (conversion ? children.probe(metrics[k], pos)
-                                              : table->value(metrics[k], pos.side_to_move(), slot))
-                                      .parent();
-                            if (j == 0 || better(v, expected[k])) expected[k] = v;
+                        std::array<Value, 3> v;
+                        if (is_conversion(pos, mv)) {
+                            const auto u = pos.do_move(mv);
+                            for (std::size_t k = 0; k < nm; ++k)
+                                v[k] = children.probe(metrics[k], pos).parent();
+                            pos.undo_move(mv, u);
+                        } else {
+                            // In-table successors are in the table's own orientation.
+                            const std::uint64_t slot = successor(mv);
+                            for (std::size_t k = 0; k < nm; ++k)
+                                v[k] = table->value(metrics[k], ~c, slot).parent();
                         }
-                        pos.undo_move(mv, u);
+                        for (std::size_t k = 0; k < nm; ++k)
+                            if (j == 0 || better(v[k], expected[k])) expected[k] = v[k];
                     }
                     for (std::size_t k = 0; k < nm; ++k) {
                         const Value stored = table->value(metrics[k], c, i);

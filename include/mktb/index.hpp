@@ -34,6 +34,11 @@ public:
     // (any order within a group), in any orientation the symmetry allows. The generator's
     // fast path: no Position is built.
     std::uint64_t encode(Square wk, Square bk, const Square* men) const;
+    // The stride of the digit of White's or Black's men of kind pt when that group holds one
+    // man, else 0. On a board as decode() puts it whose kings do not both stand on a1-h8 under
+    // the 8-fold group, that man stepping from s to t (no capture, no promotion) moves the
+    // slot by (t - s) * stride: the king pair, hence the frame, stays, and only its digit changes.
+    std::uint64_t single_man_stride(Color c, PieceType pt) const;
     // Puts the board of slot i on an empty `pos` (side to move untouched). False when the slot
     // is no board; `pos` is then unspecified.
     bool decode(std::uint64_t i, Position& pos) const;
