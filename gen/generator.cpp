@@ -897,13 +897,16 @@ private:
                     for (std::uint64_t i = begin; i < end; ++i) {
                         if (cells_[k][WHITE][i] == kInvalid && cells_[k][BLACK][i] == kInvalid)
                             continue;
-                        GenBoard b; // a cell holds a value: the slot is a position
-                        gi_.decode_valid(i, b);
+                        // A cell holds a value: the slot is a position; its board is needed
+                        // to encode it, or to tell a board equal to its reflection.
+                        const bool residue = gi_.residue(i);
+                        GenBoard b;
+                        if (!inPlace || residue) gi_.decode_valid(i, b);
                         const std::uint64_t slot = inPlace
                             ? i
                             : index_.encode(b.king[WHITE], b.king[BLACK], b.man.data());
                         const int orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
-                            : gi_.residue(i) && gi_.symmetric(b)                       ? 4
+                            : residue && gi_.symmetric(b)                              ? 4
                                                                                        : 8;
                         for (Color c : { WHITE, BLACK }) {
                             const Cell x = cells_[k][c][i];
