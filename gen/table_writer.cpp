@@ -1,6 +1,6 @@
 // table_writer.cpp - the table writer (see table_writer.hpp): blocks compressed in parallel with
-// oneTBB (the bytes do not depend on the thread count), header and block index checksummed, the
-// file written to a temporary name and renamed.
+// oneTBB (the bytes do not depend on the thread count) and streamed to a temporary file, header
+// and block index written in front and checksummed at the end, the file renamed when whole.
 #include "table_writer.hpp"
 
 #include <algorithm>
@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <tbb/combinable.h>
