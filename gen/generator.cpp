@@ -169,7 +169,11 @@ public:
         }
         base_ = Cell(maxMoves + 1);
         maxPlies_ = int(kInvalid) - 1 - int(base_);
-        setup_recipes(tables);
+        // The smaller tables are opened here, not read through the caller's: their resident
+        // cells (up to 2 GB for KSMvKP, which reads two sides of KSMvKM's 16-bit cells) are
+        // freed when the level loop is done, before the output needs memory of its own.
+        children_ = std::make_unique<Tablebase>(tables.dir());
+        setup_recipes(*children_);
     }
 
     // The cells of a narrower generation stopped at a level boundary (run() returned nullopt),
@@ -188,6 +192,7 @@ public:
         , maxPlies_(int(kInvalid) - 1 - int(base_))
         , levels_(std::move(narrow.levels_)) // the same runs, levels and bits
         , maxLevel_(narrow.maxLevel_.load())
+        , children_(std::move(narrow.children_))
         , recipes_(std::move(narrow.recipes_))
         , stats_(std::move(narrow.stats_))
         , resumeLevel_(narrow.resumeLevel_) {
@@ -223,6 +228,10 @@ public:
             resumeLevel_ = stop;
             return std::nullopt;
         }
+        // No conversion is valued from here on: the smaller tables' cells go.
+        for (auto& row : recipes_)
+            for (auto& r : row) r.reset();
+        children_.reset();
         timed("output", [&] { output(writer, stats_); });
         return std::move(stats_);
     }
@@ -1040,6 +1049,7 @@ private:
     std::atomic<int> maxLevel_ { 0 }; // the largest level written so far
     // Residue cells that lost a move this level: slot << 2 | metric << 1 | side.
     tbb::enumerable_thread_specific<std::vector<std::uint64_t>> residueCandidates_;
+    std::unique_ptr<const Tablebase> children_; // the tables the recipes read
     std::array<std::array<std::unique_ptr<Recipe>, kMaxGenMen + 1>, kMaxGenMen + 1> recipes_;
     TableStats stats_;
     int resumeLevel_ = 0; // the level the level loop starts from (after widening: where it stopped)
