@@ -41,11 +41,13 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <tbb/combinable.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 #include <type_traits>
+#include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -59,6 +61,15 @@ namespace {
 
 constexpr int kMaxMetrics = 2; // DTM and one counted metric
 constexpr int kMaxUnMoves = 8 + 14 * kMaxGenMen; // more than one side's un-moves can be
+
+// Gives the whole pages inside [p, p + bytes) back to the system: memory whose contents are
+// not read again, in an array freed later.
+void release_pages(const void* p, std::size_t bytes) {
+    static const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    const std::uintptr_t begin = (std::uintptr_t(p) + page - 1) & ~(page - 1);
+    const std::uintptr_t end = (std::uintptr_t(p) + bytes) & ~(page - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
 
 // A level beyond what the cell type holds: generate again with wider cells.
 struct NeedWiderCells { };
@@ -198,18 +209,27 @@ public:
         , resumeLevel_(narrow.resumeLevel_) {
         static_assert(sizeof(Narrow) < sizeof(Cell));
         timed("widen", [&] {
+            // A chunk at a time: the wide array's pages are touched as it grows and the narrow
+            // pages converted are given back at once, so the widening needs no more memory
+            // than the wide cells (KSNvKS: 3.8 GB, not 4.3 with an array widened whole).
+            constexpr std::size_t kChunk = std::size_t(1) << 20;
             for (std::size_t k = 0; k < metrics_.size(); ++k)
                 for (Color c : { WHITE, BLACK }) {
                     auto& from = narrow.cells_[k][c];
                     auto& to = cells_[k][c];
-                    to.resize(from.size());
-                    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, from.size(), kBlock),
-                        [&](const tbb::blocked_range<std::size_t>& r) {
-                            for (std::size_t i = r.begin(); i != r.end(); ++i)
-                                to[i] = from[i] == Generation<Narrow>::kInvalid ? kInvalid
-                                                                                : Cell(from[i]);
-                        });
-                    std::vector<Narrow>().swap(from); // one narrow array at a time beside these
+                    to.reserve(from.size());
+                    for (std::size_t first = 0; first < from.size(); first += kChunk) {
+                        const std::size_t last = std::min(from.size(), first + kChunk);
+                        to.resize(last);
+                        tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, kBlock),
+                            [&](const tbb::blocked_range<std::size_t>& r) {
+                                for (std::size_t i = r.begin(); i != r.end(); ++i)
+                                    to[i] = from[i] == Generation<Narrow>::kInvalid ? kInvalid
+                                                                                    : Cell(from[i]);
+                            });
+                        release_pages(from.data() + first, (last - first) * sizeof(Narrow));
+                    }
+                    std::vector<Narrow>().swap(from);
                 }
         });
     }
