@@ -135,6 +135,29 @@ TEST_CASE("Index round trip on random 5-men boards", "[index]") {
             for (int t = 0; t < transforms; ++t) image |= same_board(transformed(pos, t), back);
             INFO(m.name() << " " << pos.fen());
             REQUIRE(image);
+            // A man alone in its group stepping elsewhere on the decoded board, kings off a1-h8
+            // under the 8-fold group: the slot moves by the distance times its digit's stride
+            // (verify's successors).
+            const Square wk = back.king_square(WHITE), bk = back.king_square(BLACK);
+            if (m.symmetry() == Symmetry::Full8 && file_of(wk) == rank_of(wk)
+                && file_of(bk) == rank_of(bk))
+                continue;
+            for (Color c : { WHITE, BLACK })
+                for (PieceType pt : kNameOrder) {
+                    const std::uint64_t stride = index.single_man_stride(c, pt);
+                    REQUIRE((stride != 0) == (m.count[c][pt] == 1));
+                    if (!stride) continue;
+                    const Square from = lsb(back.pieces(c, pt));
+                    const Bitboard empty
+                        = ~back.pieces() & (pt == BIA ? kBiaSquares[c] : ~Bitboard(0));
+                    if (!empty) continue;
+                    Square to = Square(rng() % 64);
+                    while (!(empty & square_bb(to))) to = Square((to + 1) % 64);
+                    Position moved = back;
+                    moved.move_piece(from, to);
+                    REQUIRE(index.encode(moved)
+                        == i + (std::uint64_t(to) - std::uint64_t(from)) * stride);
+                }
         }
     }
 }
