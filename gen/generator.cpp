@@ -910,14 +910,13 @@ private:
             // ones in place, "no position" already the sentinel: no second array, no encoding.
             const bool inPlace = gi_.storage_order();
             const bool wideStore = inPlace ? sizeof(Cell) > 1 : maxCell >= 0xFF;
-            const std::uint16_t unset = wideStore ? 0xFFFF : 0xFF;
             std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
             std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
             for (Color c : { WHITE, BLACK })
                 if (inPlace)
                     continue;
                 else if (wideStore)
-                    wide[c].assign(size, unset);
+                    wide[c].assign(size, 0xFFFF);
                 else
                     narrow[c].assign(size, 0xFF);
             parallel_blocks(gi_.size(), options_.progress, material_.name() + ": output",
@@ -992,7 +991,7 @@ private:
                     tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
                         std::uint64_t bits = 0;
                         for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i)
-                            if (wideStore ? wide[c][i] == unset : narrow[c][i] == 0xFF)
+                            if (wideStore ? wide[c][i] == 0xFFFF : narrow[c][i] == 0xFF)
                                 bits |= std::uint64_t(1) << (i & 63);
                         dontCare[c][w] = bits;
                     });
