@@ -20,14 +20,13 @@
 //   base + p decided, mate in p plies (odd: the side to move mates); all ones: no position.
 // One writer per cell and level, so the bytes written do not depend on the thread count: at an
 // even level only "won in n + 1" is written (the same value by every writer), at an odd level
-// only decrements (atomic) and the one loss written by the decrement that reaches 0; residue
-// cells that lost a move are checked after the level, each by one thread.
+// only decrements (atomic) and the one loss written by the decrement that reaches 0.
 //
 // Symmetry: a position whose board equals its reflection in a1-h8 (kings on the diagonal, the
 // "residue") is reached by un-moves in mirrored pairs; such a cell un-moves only one of each
-// pair, so every counter receives exactly one decrement per legal move. Cells on the residue
-// themselves may have mirrored moves that land on one cell, so their losses are found by a
-// forward check over the cells instead of a counter.
+// pair, so every counter receives exactly one decrement per legal move. A symmetric position's
+// own moves come in mirrored pairs too, each pair reaching one cell by one un-move: its counter
+// counts the pairs (a move that is its own mirror, along a1-h8, counting as one).
 #include "generator.hpp"
 
 #include <algorithm>
@@ -43,7 +42,6 @@
 #include <stdexcept>
 #include <sys/mman.h>
 #include <tbb/combinable.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 #include <type_traits>
@@ -521,11 +519,20 @@ private:
         }
     }
 
-    MoveSummary summarize(const GenBoard& b, Color c, Bitboard occ, Bitboard enemy) const {
+    // A board equal to its reflection in a1-h8 (`symmetric`) counts its in-table moves by
+    // mirrored pairs (see the top): those are what its un-moves' decrements come in.
+    MoveSummary summarize(
+        const GenBoard& b, Color c, Bitboard occ, Bitboard enemy, bool symmetric) const {
         MoveSummary s;
         for (auto& v : s.best) v = Value::mate_in_plies(0); // worse than any real outcome
+        int halves = 0; // symmetric: two per move along a1-h8, one per move with a mirror
         moves(
-            b, c, occ, s.inCheck, [&](int, Square) { ++s.inTable; },
+            b, c, occ, s.inCheck,
+            [&](int j, Square to) {
+                const Square from = j < 0 ? b.king[c] : b.man[std::size_t(j)];
+                halves += transform(4, from) == from && transform(4, to) == to ? 2 : 1;
+                ++s.inTable;
+            },
             [&](int j, Square to, int jc, bool promotes) {
                 ++s.conversions;
                 std::array<Value, kMaxMetrics> v;
@@ -533,7 +540,8 @@ private:
                 for (std::size_t k = 0; k < metrics_.size(); ++k)
                     if (better(v[k], s.best[k])) s.best[k] = v[k];
             },
-            &s.inTable, &enemy);
+            symmetric ? nullptr : &s.inTable, &enemy);
+        if (symmetric) s.inTable = halves / 2;
         return s;
     }
 
@@ -553,9 +561,10 @@ private:
                     const Bitboard occ = occupancy(b, gi_.men());
                     const Bitboard att[COLOR_NB]
                         = { attacks_of(b, WHITE, occ), attacks_of(b, BLACK, occ) };
+                    const bool symmetric = gi_.residue(i) && gi_.symmetric(b);
                     for (Color c : { WHITE, BLACK }) {
                         if (att[c] & square_bb(b.king[~c])) continue; // the mover left check
-                        const MoveSummary s = summarize(b, c, occ, att[~c]);
+                        const MoveSummary s = summarize(b, c, occ, att[~c], symmetric);
                         for (std::size_t k = 0; k < metrics_.size(); ++k) {
                             const Value best = s.best[k];
                             Cell v;
@@ -626,7 +635,7 @@ private:
 
     // The loss of a position all of whose in-table moves are known to reach opponent wins of
     // at most `level` plies, checked move by move over the cells; nullopt when it is not (yet)
-    // lost. The residue's loss test and the counters' debug check.
+    // lost. The counters' debug check.
     std::optional<int> forward_loss(const GenBoard& b, Color c, int k, int level) {
         const Bitboard occ = occupancy(b, gi_.men());
         int longest = -1;
@@ -755,9 +764,7 @@ private:
                     }
                     if (wroteWin) note_level(n + 1);
                 });
-            if (!lost) check_residue(n);
         }
-        residueCandidates_.clear();
         if (options_.check_counters) check_undecided();
         return -1;
     }
@@ -782,17 +789,13 @@ private:
     }
 
     // Predecessors of a won cell: one move fewer not known to lose; the decrement that
-    // reaches 0 writes the loss. Residue cells are checked forward instead (see the top).
+    // reaches 0 writes the loss.
     void lose_one_move(
         Cell* x, const UnMove* preds, int np, const GenBoard& b, Color them, int k, int n) {
         for (int u = 0; u < np; ++u) {
             const auto [q, j, o] = preds[u];
             std::atomic_ref<Cell> a(x[q]);
             if (!is_counter(a.load(std::memory_order_relaxed))) continue;
-            if (gi_.residue(q)) { // checked forward once, after this level
-                residueCandidates_.local().push_back(q << 2 | unsigned(k) << 1 | them);
-                continue;
-            }
             if (a.fetch_sub(1, std::memory_order_relaxed) != 1) continue;
             GenBoard p = b;
             (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
@@ -801,30 +804,6 @@ private:
             a.store(code(l), std::memory_order_relaxed);
             note(k, them, q, l);
         }
-    }
-
-    // The residue cells that lost a move at level n (odd), each checked forward once: lost in
-    // n + 1 plies or later when every move now reaches an opponent win. Written before level
-    // n + 1 starts, so they are scanned there like the counters' losses.
-    void check_residue(int n) {
-        std::vector<std::uint64_t> all;
-        for (auto& v : residueCandidates_) {
-            all.insert(all.end(), v.begin(), v.end());
-            v.clear();
-        }
-        std::sort(all.begin(), all.end());
-        all.erase(std::unique(all.begin(), all.end()), all.end());
-        tbb::parallel_for(std::size_t(0), all.size(), [&](std::size_t x) {
-            const std::uint64_t q = all[x] >> 2;
-            const int k = int(all[x] >> 1 & 1);
-            const Color them = Color(all[x] & 1);
-            GenBoard p;
-            gi_.decode(q, p);
-            if (const auto l = forward_loss(p, them, k, n)) {
-                cell(k, them, q) = code(*l);
-                note(k, them, q, *l);
-            }
-        });
     }
 
     // ---- debug checks ----
@@ -1067,7 +1046,6 @@ private:
     std::array<std::array<std::vector<std::uint64_t>, COLOR_NB>, kMaxMetrics> levels_;
     std::atomic<int> maxLevel_ { 0 }; // the largest level written so far
     // Residue cells that lost a move this level: slot << 2 | metric << 1 | side.
-    tbb::enumerable_thread_specific<std::vector<std::uint64_t>> residueCandidates_;
     std::unique_ptr<const Tablebase> children_; // the tables the recipes read
     std::array<std::array<std::unique_ptr<Recipe>, kMaxGenMen + 1>, kMaxGenMen + 1> recipes_;
     TableStats stats_;
