@@ -162,6 +162,7 @@ Index::Index(const Material& material)
             }
     for (std::size_t g = groups_.size(); g-- > 1;)
         groups_[g - 1].stride = groups_[g].stride * groups_[g].size;
+    pairStride_ = groups_[0].stride * groups_[0].size;
 }
 
 std::uint64_t Index::encode_in_frame(Square wk, Square bk, const Square* men, int t) const {
@@ -204,6 +205,18 @@ std::uint64_t Index::single_man_stride(Color c, PieceType pt) const {
     for (const Group& g : groups_)
         if (g.color == c && g.type == pt) return g.k == 1 ? g.stride : 0;
     return 0;
+}
+
+std::uint64_t Index::with_kings(
+    std::uint64_t i, Square wk, Square bk, Square toWk, Square toBk) const {
+    const auto& kt = *kings_;
+    const int s = int(symmetry_);
+    const int to = kt.index[s][toWk][toBk];
+    if (to < 0) return kNoSlot; // not canonical as it stands
+    if (symmetry_ == Symmetry::Full8 && file_of(toWk) == rank_of(toWk)
+        && file_of(toBk) == rank_of(toBk))
+        return kNoSlot;
+    return i + std::uint64_t(to - kt.index[s][wk][bk]) * pairStride_;
 }
 
 bool Index::decode(std::uint64_t i, Position& pos) const {

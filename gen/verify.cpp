@@ -100,15 +100,19 @@ std::uint64_t verify(
                         for (Bitboard b = pos.pieces(c, pt); b;) men[std::size_t(n++)] = pop_lsb(b);
                 const bool diagonal = index.symmetry() == Symmetry::Full8
                     && file_of(wk) == rank_of(wk) && file_of(bk) == rank_of(bk);
-                // The slot after a move that stays in the table: the moved man's digit changed
-                // when it is alone in its group and the frame cannot change, else encoded from
-                // the squares (no make/unmake).
+                // The slot after a move that stays in the table: the king pair changed when the
+                // new pair needs no other frame, the moved man's digit changed when it is alone
+                // in its group and the frame cannot change, else encoded from the squares (no
+                // make/unmake).
                 auto successor = [&](Move mv) {
                     const Square from = from_sq(mv), to = to_sq(mv);
                     const Piece p = pos.piece_on(from);
-                    if (type_of(p) == KHUN)
-                        return color_of(p) == WHITE ? index.encode(to, bk, men.data())
-                                                    : index.encode(wk, to, men.data());
+                    if (type_of(p) == KHUN) {
+                        const Square w = color_of(p) == WHITE ? to : wk;
+                        const Square b = color_of(p) == WHITE ? bk : to;
+                        const std::uint64_t slot = index.with_kings(i, wk, bk, w, b);
+                        return slot != Index::kNoSlot ? slot : index.encode(w, b, men.data());
+                    }
                     if (!diagonal && stride[p])
                         return i + (std::uint64_t(to) - std::uint64_t(from)) * stride[p];
                     std::array<Square, 16> moved = men;

@@ -39,6 +39,13 @@ public:
     // the 8-fold group, that man stepping from s to t (no capture, no promotion) moves the
     // slot by (t - s) * stride: the king pair, hence the frame, stays, and only its digit changes.
     std::uint64_t single_man_stride(Color c, PieceType pt) const;
+    // The slot of the board of slot i, whose kings stand on wk and bk as decode() puts it, with
+    // the kings moved to toWk and toBk, when that pair is canonical as it stands and is not
+    // both kings on a1-h8 under the 8-fold group: only the king pair changes, the men's digits
+    // stay. Else kNoSlot (encode instead).
+    static constexpr std::uint64_t kNoSlot = ~std::uint64_t(0);
+    std::uint64_t with_kings(
+        std::uint64_t i, Square wk, Square bk, Square toWk, Square toBk) const;
     // Puts the board of slot i on an empty `pos` (side to move untouched). False when the slot
     // is no board; `pos` is then unspecified.
     bool decode(std::uint64_t i, Position& pos) const;
@@ -75,6 +82,7 @@ private:
     Symmetry symmetry_;
     std::vector<Group> groups_;
     std::uint64_t size_ = 0;
+    std::uint64_t pairStride_ = 1; // slots per king pair
 };
 
 // The 8 symmetries of the square as transforms 0..7: bit 2 transposes (file <-> rank), then bit 0
