@@ -27,12 +27,22 @@ int generate(const Position& pos, MoveList* list) {
     };
 
     // King: every target must be safe with the king lifted off (a Ruea x-rays through it).
+    // With few enemy men (endings) their attacks are found once; with many, target by target.
     Bitboard kingTargets = attacks_bb(us, KHUN, ksq) & ~ours;
     const Bitboard occNoKing = occ ^ square_bb(ksq);
-    for (Bitboard b = kingTargets; b;) {
-        const Square to = pop_lsb(b);
-        if (pos.attackers_to(them, to, occNoKing) & ~square_bb(to)) kingTargets &= ~square_bb(to);
-    }
+    if (popcount(theirs) <= popcount(kingTargets)) {
+        Bitboard attacked = 0;
+        for (Bitboard b = theirs; b;) {
+            const Square s = pop_lsb(b);
+            attacked |= attacks_bb(them, type_of(pos.piece_on(s)), s, occNoKing);
+        }
+        kingTargets &= ~attacked;
+    } else
+        for (Bitboard b = kingTargets; b;) {
+            const Square to = pop_lsb(b);
+            if (pos.attackers_to(them, to, occNoKing) & ~square_bb(to))
+                kingTargets &= ~square_bb(to);
+        }
     emit(ksq, kingTargets, false);
     if (more_than_one(checkers)) return n;
 
