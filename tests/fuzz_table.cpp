@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <span>
@@ -20,12 +21,16 @@
 
 namespace {
 
+std::filesystem::path scratch_path() {
+    return std::filesystem::temp_directory_path() / ("mktb-fuzz-table-" + std::to_string(getpid()));
+}
+
 const std::string& scratch_dir() {
     static const std::string dir = [] {
-        const auto d = std::filesystem::temp_directory_path()
-            / ("mktb-fuzz-table-" + std::to_string(getpid()));
-        std::filesystem::create_directories(d);
-        return d.string();
+        std::filesystem::create_directories(scratch_path());
+        // libFuzzer ends by exit(); the handler runs after `dir` is destroyed.
+        std::atexit([] { std::filesystem::remove_all(scratch_path()); });
+        return scratch_path().string();
     }();
     return dir;
 }

@@ -1,6 +1,7 @@
 // test_counting.cpp - the counting rules' arithmetic against docs/rules.md §3-4 and the published
 // KMITL figure, and pieces' honour answers against fairy-stockfish with counting on.
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "mktb/counting.hpp"
 #include "mktb/movegen.hpp"
@@ -317,7 +318,7 @@ TEST_CASE(
 namespace {
 
 // The directory of the tables of `ending` (and what it converts into) built under `rules`.
-std::string tables_under(const char* ending, const std::string& name, const CountRules& rules) {
+std::string generated_under(const char* ending, const std::string& name, const CountRules& rules) {
     const std::string dir = test::temp_dir(name);
     GenOptions options;
     options.rules = rules;
@@ -328,6 +329,17 @@ std::string tables_under(const char* ending, const std::string& name, const Coun
     CHECK(bad == 0);
     return dir;
 }
+
+// An ending and its children generated under `rules` and verified, in a temporary directory
+// that goes with it.
+struct TablesUnder {
+    TablesUnder(const char* ending, const std::string& name, const CountRules& rules)
+        : dir(generated_under(ending, name, rules))
+        , tables(dir) { }
+    ~TablesUnder() { std::filesystem::remove_all(dir); }
+    const std::string dir;
+    const Tablebase tables;
+};
 
 } // namespace
 
@@ -355,7 +367,8 @@ TEST_CASE("Rule options of rules section 4: board_honour, switch_to_pieces, coun
         CHECK(count_after_move(pos, after, { 128, 120 }, rules) == CountState { 128, 121 });
         CHECK(count_after_move(pos, after, { 128, 10 }, rules) == CountState { 32, 6 });
         CHECK(count_after_move(pos, after, { 128, 120 }, {}) == CountState { 32, 6 });
-        const Tablebase tables(tables_under("KRvKM", "if-shorter", rules));
+        const TablesUnder under("KRvKM", "if-shorter", rules);
+        const Tablebase& tables = under.tables;
         CHECK(tables.probe_counted(pos, pos.count_state(), rules)->result
             == CountedValue::Result::Draw);
         const Tablebase standard(test::tables_up_to_4_men());
@@ -365,7 +378,8 @@ TEST_CASE("Rule options of rules section 4: board_honour, switch_to_pieces, coun
 
     SECTION("board_honour = off: no count while both sides have men") {
         const CountRules rules = CountRules {}.with(RuleOption::BoardHonourOff);
-        const Tablebase tables(tables_under("KRvKM", "board-off", rules));
+        const TablesUnder under("KRvKM", "board-off", rules);
+        const Tablebase& tables = under.tables;
         const Position pos = fen(lastMove);
         CHECK(fresh_count(pos, rules) == CountState {});
         // Past the board count's end White still wins: there is no board count.
@@ -388,7 +402,8 @@ TEST_CASE("Rule options of rules section 4: board_honour, switch_to_pieces, coun
         CHECK(byDefault.result == CountedValue::Result::Win);
         CHECK(byDefault.moves_needed == 1);
         const CountRules rules = CountRules {}.with(RuleOption::CounterMateDraws);
-        const Tablebase tables(tables_under("KRvKS", "counter-mate", rules));
+        const TablesUnder under("KRvKS", "counter-mate", rules);
+        const Tablebase& tables = under.tables;
         // Black can still take the draw by mating; it has no other way to win.
         CHECK(tables.probe_counted(counter, counter.count_state(), rules)->result
             == CountedValue::Result::Draw);
