@@ -36,24 +36,40 @@ public:
                 throw TableError("the table of " + c.name() + " (which " + m.name()
                     + " converts into) is missing from " + tables.dir() + ": generate it first");
     }
-    Value probe(Metric metric, const Position& pos) const {
-        if (Material::of(pos).bare_kings()) return Value::draw();
-        if (metric == Metric::Dtm) return must(prober_.dtm(pos));
+    // The value of each of `metrics` (the DTM of the child probed once for all of them).
+    template<std::size_t N>
+    void probe(const std::vector<Metric>& metrics, const Position& pos,
+        std::array<Value, N>& out) const {
+        if (Material::of(pos).bare_kings()) {
+            out.fill(Value::draw());
+            return;
+        }
+        const Value dtm = must(prober_.dtm(pos));
         const CountPhase phase = count_phase(pos);
-        if (metric == Metric::Bia) return as_value(must(prober_.counted(pos)));
-        // Board's honour: a capture keeping men on both sides continues the count (its own
-        // distance counts); one baring the defender succeeds when its fresh pieces' honour
-        // count still wins (the defender, to move there, is then "mated" for this metric), or,
-        // under switch_to_pieces = if_shorter, the mate itself must fit: its distance counts.
-        if (phase == CountPhase::BoardHonour)
-            return as_value(must(prober_.counted(pos, { 1 << 20, 0 })));
-        const CountedValue c = must(prober_.counted(pos));
+        for (std::size_t k = 0; k < metrics.size(); ++k)
+            out[k] = metrics[k] == Metric::Dtm ? dtm : counted(metrics[k], phase, dtm, pos);
+    }
+
+private:
+    Value counted(Metric metric, CountPhase phase, Value dtm, const Position& pos) const {
+        // Under pieces' honour the count is a deadline on DTM (as Prober::counted() does it).
+        const CountedValue c = phase == CountPhase::PiecesHonour
+            ? counted_pieces_honour(pos, dtm, prober_.count_of(pos), rules_)
+            : must(prober_.counted(pos, phase == CountPhase::BoardHonour && metric == Metric::Board
+                          ? CountState { 1 << 20, 0 }
+                          : prober_.count_of(pos)));
+        if (metric == Metric::Bia) return as_value(c);
+        // Board's honour: a capture keeping men on both sides continues the count (an unbounded
+        // budget gives its own distance); one baring the defender succeeds when its fresh
+        // pieces' honour count still wins (the defender, to move there, is then "mated" for this
+        // metric), or, under switch_to_pieces = if_shorter, the mate itself must fit: its
+        // distance counts.
+        if (phase == CountPhase::BoardHonour) return as_value(c);
         if (rules_.has(RuleOption::SwitchIfShorter) && !rules_.has(RuleOption::BoardHonourOff))
             return as_value(c);
         return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0) : Value::draw();
     }
 
-private:
     template<class T>
     static T must(const std::optional<T>& v) {
         if (!v) throw TableError("a table a conversion reaches is missing");
@@ -134,8 +150,8 @@ std::uint64_t verify(
                         std::array<Value, 3> v;
                         if (is_conversion(pos, mv)) {
                             const auto u = pos.do_move(mv);
-                            for (std::size_t k = 0; k < nm; ++k)
-                                v[k] = children.probe(metrics[k], pos).parent();
+                            children.probe(metrics, pos, v);
+                            for (std::size_t k = 0; k < nm; ++k) v[k] = v[k].parent();
                             pos.undo_move(mv, u);
                         } else {
                             // In-table successors are in the table's own orientation.
