@@ -1045,7 +1045,6 @@ private:
     // Per metric and side: per run of kMaskSlots slots, bit p set = a cell may hold level p.
     std::array<std::array<std::vector<std::uint64_t>, COLOR_NB>, kMaxMetrics> levels_;
     std::atomic<int> maxLevel_ { 0 }; // the largest level written so far
-    // Residue cells that lost a move this level: slot << 2 | metric << 1 | side.
     std::unique_ptr<const Tablebase> children_; // the tables the recipes read
     std::array<std::array<std::unique_ptr<Recipe>, kMaxGenMen + 1>, kMaxGenMen + 1> recipes_;
     TableStats stats_;
