@@ -162,7 +162,6 @@ Index::Index(const Material& material)
             }
     for (std::size_t g = groups_.size(); g-- > 1;)
         groups_[g - 1].stride = groups_[g].stride * groups_[g].size;
-    pairStride_ = groups_[0].stride * groups_[0].size;
 }
 
 std::uint64_t Index::encode_in_frame(Square wk, Square bk, const Square* men, int t) const {
@@ -216,7 +215,8 @@ std::uint64_t Index::with_kings(
     if (symmetry_ == Symmetry::Full8 && file_of(toWk) == rank_of(toWk)
         && file_of(toBk) == rank_of(toBk))
         return kNoSlot;
-    return i + std::uint64_t(to - kt.index[s][wk][bk]) * pairStride_;
+    const std::uint64_t pairStride = groups_[0].stride * groups_[0].size; // slots per pair
+    return i + std::uint64_t(to - kt.index[s][wk][bk]) * pairStride;
 }
 
 bool Index::decode(std::uint64_t i, Position& pos) const {

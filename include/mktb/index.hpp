@@ -82,7 +82,6 @@ private:
     Symmetry symmetry_;
     std::vector<Group> groups_;
     std::uint64_t size_ = 0;
-    std::uint64_t pairStride_ = 1; // slots per king pair
 };
 
 // The 8 symmetries of the square as transforms 0..7: bit 2 transposes (file <-> rank), then bit 0
