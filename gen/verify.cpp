@@ -38,8 +38,8 @@ public:
     }
     // The value of each of `metrics` (the DTM of the child probed once for all of them).
     template<std::size_t N>
-    void probe(const std::vector<Metric>& metrics, const Position& pos,
-        std::array<Value, N>& out) const {
+    void probe(
+        const std::vector<Metric>& metrics, const Position& pos, std::array<Value, N>& out) const {
         if (Material::of(pos).bare_kings()) {
             out.fill(Value::draw());
             return;
@@ -55,9 +55,10 @@ private:
         // Under pieces' honour the count is a deadline on DTM (as Prober::counted() does it).
         const CountedValue c = phase == CountPhase::PiecesHonour
             ? counted_pieces_honour(pos, dtm, prober_.count_of(pos), rules_)
-            : must(prober_.counted(pos, phase == CountPhase::BoardHonour && metric == Metric::Board
-                          ? CountState { 1 << 20, 0 }
-                          : prober_.count_of(pos)));
+            : must(prober_.counted(pos,
+                phase == CountPhase::BoardHonour && metric == Metric::Board
+                    ? CountState { 1 << 20, 0 }
+                    : prober_.count_of(pos)));
         if (metric == Metric::Bia) return as_value(c);
         // Board's honour: a capture keeping men on both sides continues the count (an unbounded
         // budget gives its own distance); one baring the defender succeeds when its fresh

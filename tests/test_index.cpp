@@ -144,8 +144,9 @@ TEST_CASE("Index round trip on random 5-men boards", "[index]") {
                     if (attacks_bb(~c, KHUN, back.king_square(~c)) & square_bb(to)) continue;
                     Position moved = back;
                     moved.move_piece(back.king_square(c), to);
-                    const std::uint64_t slot = index.with_kings(i, back.king_square(WHITE),
-                        back.king_square(BLACK), moved.king_square(WHITE), moved.king_square(BLACK));
+                    const std::uint64_t slot
+                        = index.with_kings(i, back.king_square(WHITE), back.king_square(BLACK),
+                            moved.king_square(WHITE), moved.king_square(BLACK));
                     ++kingSteps;
                     if (slot == Index::kNoSlot) continue;
                     ++kingShortcuts;

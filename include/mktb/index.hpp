@@ -44,8 +44,7 @@ public:
     // both kings on a1-h8 under the 8-fold group: only the king pair changes, the men's digits
     // stay. Else kNoSlot (encode instead).
     static constexpr std::uint64_t kNoSlot = ~std::uint64_t(0);
-    std::uint64_t with_kings(
-        std::uint64_t i, Square wk, Square bk, Square toWk, Square toBk) const;
+    std::uint64_t with_kings(std::uint64_t i, Square wk, Square bk, Square toWk, Square toBk) const;
     // Puts the board of slot i on an empty `pos` (side to move untouched). False when the slot
     // is no board; `pos` is then unspecified.
     bool decode(std::uint64_t i, Position& pos) const;
