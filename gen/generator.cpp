@@ -525,12 +525,12 @@ private:
         const GenBoard& b, Color c, Bitboard occ, Bitboard enemy, bool symmetric) const {
         MoveSummary s;
         for (auto& v : s.best) v = Value::mate_in_plies(0); // worse than any real outcome
-        int halves = 0; // symmetric: two per move along a1-h8, one per move with a mirror
         moves(
             b, c, occ, s.inCheck,
             [&](int j, Square to) {
+                // Symmetric: counted in halves, two for a move along a1-h8 (its own mirror).
                 const Square from = j < 0 ? b.king[c] : b.man[std::size_t(j)];
-                halves += transform(4, from) == from && transform(4, to) == to ? 2 : 1;
+                s.inTable += symmetric && transform(4, from) == from && transform(4, to) == to;
                 ++s.inTable;
             },
             [&](int j, Square to, int jc, bool promotes) {
@@ -541,7 +541,7 @@ private:
                     if (better(v[k], s.best[k])) s.best[k] = v[k];
             },
             symmetric ? nullptr : &s.inTable, &enemy);
-        if (symmetric) s.inTable = halves / 2;
+        if (symmetric) s.inTable /= 2; // every move visited: no bulk count
         return s;
     }
 
