@@ -144,22 +144,30 @@ std::pair<Square, Square> Index::king_pair(Symmetry s, int p) {
     return king_tables().pairs[int(s)][std::size_t(p)];
 }
 
-Index::Index(const Material& material)
+Index::Index(const Material& material, int scheme)
     : kings_(&king_tables())
     , material_(material)
-    , symmetry_(material.symmetry()) {
+    , symmetry_(material.symmetry())
+    , scheme_(scheme) {
     if (!material.is_canonical() || material.bare_kings() || !material.reachable())
         throw std::invalid_argument("no index for " + material.name());
+    if (scheme != kSchemeNameOrder && scheme != kSchemeWeakerFirst)
+        throw std::invalid_argument("no index scheme " + std::to_string(scheme));
     size_ = std::uint64_t(king_pairs(symmetry_));
+    int first = 0;
     for (Color c : { WHITE, BLACK })
         for (PieceType pt : kNameOrder)
             if (const int k = material.count[c][pt]) {
                 if (k > 4)
                     throw std::invalid_argument("more than 4 identical men in " + material.name());
                 const int squares = pt == BIA ? 24 : 64;
-                groups_.push_back({ c, pt, k, squares, binomial(squares, k), 1 });
+                groups_.push_back({ c, pt, k, squares, binomial(squares, k), 1, first });
                 size_ *= groups_.back().size;
+                first += k;
             }
+    if (scheme == kSchemeWeakerFirst) // Black's digits above White's, each side in name order
+        std::stable_partition(
+            groups_.begin(), groups_.end(), [](const Group& g) { return g.color == BLACK; });
     for (std::size_t g = groups_.size(); g-- > 1;)
         groups_[g - 1].stride = groups_[g].stride * groups_[g].size;
 }
@@ -170,7 +178,7 @@ std::uint64_t Index::encode_in_frame(Square wk, Square bk, const Square* men, in
     for (const Group& g : groups_) {
         int slots[8];
         const int base = g.type == BIA ? bia_base(g.color) : 0;
-        for (int j = 0; j < g.k; ++j) slots[j] = apply(t, *men++) - base;
+        for (int j = 0; j < g.k; ++j) slots[j] = apply(t, men[g.first + j]) - base;
         for (int a = 1; a < g.k; ++a) // insertion sort: a group has at most 4 men
             for (int j = a; j > 0 && slots[j - 1] > slots[j]; --j)
                 std::swap(slots[j - 1], slots[j]);
@@ -194,9 +202,10 @@ std::uint64_t Index::encode(Square wk, Square bk, const Square* men) const {
 
 std::uint64_t Index::encode(const Position& pos) const {
     Square men[16];
-    int n = 0;
-    for (const Group& g : groups_)
-        for (Bitboard b = pos.pieces(g.color, g.type); b && n < 16;) men[n++] = pop_lsb(b);
+    for (const Group& g : groups_) {
+        int n = g.first;
+        for (Bitboard b = pos.pieces(g.color, g.type); b && n < g.first + g.k;) men[n++] = pop_lsb(b);
+    }
     return encode(pos.king_square(WHITE), pos.king_square(BLACK), men);
 }
 

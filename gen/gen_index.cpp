@@ -34,7 +34,16 @@ GenIndex::GenIndex(const Material& m)
                 storageOrder_ &= pt != BIA && groupSize_[j] == 1;
             }
         }
-    for (int j = men_; j-- > 0;) {
+    // The fields in the storage Index's digit order (scheme 2: Black's men above White's),
+    // the first man of a group above the others; the last in that order at bit 0.
+    std::array<int, kMaxGenMen> order {};
+    int n = 0;
+    for (Color c : { BLACK, WHITE })
+        for (int j = 0; j < men_; ++j)
+            if (color_[std::size_t(j)] == c) order[std::size_t(n++)] = j;
+    static_assert(Index::kScheme == Index::kSchemeWeakerFirst);
+    while (n-- > 0) {
+        const int j = order[std::size_t(n)];
         const int bits = type_[std::size_t(j)] == BIA ? 5 : 6;
         shift_[std::size_t(j)] = fieldBits_;
         fieldMask_[std::size_t(j)] = (1 << bits) - 1;

@@ -2,8 +2,10 @@
 // Index (mktb/index.hpp) above one bit field per man (6 bits, 5 for a Bia), so that moving or
 // un-moving a man replaces one field and needs no combination ranks.
 //
-// Layout, most significant first: king pair, then the men in the storage Index's group order
-// (White's then Black's, R S N M P), the first man in the highest field. Identical men are kept
+// Layout, most significant first: king pair, then the men's fields in the storage Index's digit
+// order (scheme 2: Black's men, then White's, each side in the order R S N M P), the first man
+// of a group in the higher field. The men themselves are numbered in name order (White's first),
+// as the storage Index's encode() takes their squares. Identical men are kept
 // in ascending square order; a slot whose men overlap, are out of order, or put a Bia beyond its
 // 24 squares is "broken". Under the 8-fold group a board whose kings both stand on a1-h8 (the
 // "residue") and its reflection in that diagonal have the same king pair: the one with the

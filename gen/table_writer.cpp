@@ -36,7 +36,7 @@ TableWriter::TableWriter(const Material& m, std::uint32_t rules, std::string pat
     h.header_bytes = sizeof(TableHeader);
     const std::string name = m.name();
     std::memcpy(h.signature, name.data(), std::min(name.size(), sizeof h.signature - 1));
-    h.index_scheme = kIndexScheme;
+    h.index_scheme = std::uint32_t(index.scheme());
     h.rules = rules;
     h.block_cells = kBlockCells;
     h.index_size = index.size();

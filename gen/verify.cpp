@@ -185,6 +185,10 @@ std::uint64_t verify(
 
 std::string cells_digest(
     const Index& index, const std::function<unsigned(const Position&, std::uint64_t)>& cell) {
+    // The positions in scheme 1's order whatever the table's, so that digests recorded from
+    // tables of either scheme compare.
+    const Index order(index.material(), Index::kSchemeNameOrder);
+    const bool same = index.scheme() == order.scheme();
     std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a 64 over 16-bit little-endian cells
     // Chunks of slots: their cells are found in parallel, then hashed in order.
     constexpr std::uint64_t kChunk = std::uint64_t(1) << 20;
@@ -198,10 +202,10 @@ std::string cells_digest(
                 n, nullptr, "", [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                     for (std::uint64_t i = begin; i < end; ++i) {
                         Position pos;
-                        if (!index.decode(first + i, pos)) continue;
+                        if (!order.decode(first + i, pos)) continue;
                         if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
                         pos.set_side_to_move(c);
-                        cells[i] = std::int32_t(cell(pos, first + i));
+                        cells[i] = std::int32_t(cell(pos, same ? first + i : index.encode(pos)));
                     }
                 });
             for (const std::int32_t x : cells) {

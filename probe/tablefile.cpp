@@ -77,8 +77,11 @@ std::unique_ptr<Table> Table::open(
         std::memcpy(&h.coding, t->map_ + offsetof(TableHeader, coding), sizeof h.coding);
     const std::string name(h.signature, strnlen(h.signature, sizeof h.signature));
     if (name != expected.name()) throw damaged("holds " + name + ", expected " + expected.name());
-    bool sane = h.header_bytes == headerBytes && h.index_scheme == kIndexScheme
-        && h.block_cells != 0 && h.index_size == t->index_.size() && (h.metrics & 1)
+    // Versions 3 and 4 knew scheme 1 only; 5 says which of the Index's schemes it is in.
+    const bool schemeKnown = h.index_scheme == std::uint32_t(Index::kSchemeNameOrder)
+        || (h.version >= 5 && h.index_scheme == std::uint32_t(Index::kSchemeWeakerFirst));
+    if (schemeKnown) t->index_ = Index(expected, int(h.index_scheme));
+    bool sane = h.header_bytes == headerBytes && schemeKnown && h.block_cells != 0 && h.index_size == t->index_.size() && (h.metrics & 1)
         && h.metrics < (1u << int(Metric::NB))
         && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells;
     std::size_t nblocks = 0;

@@ -206,8 +206,10 @@ TEST_CASE("A version 3 table (every metric plain) is still read, with today's va
         if (!a->index().decode(i, pos)) continue;
         for (Color c : { WHITE, BLACK }) {
             if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue; // no position
+            // Today's file may name the position by another slot (index scheme 2).
+            const std::uint64_t j = b->index().encode(pos);
             const Value dtm = a->value(Metric::Dtm, c, i), bia = a->value(Metric::Bia, c, i);
-            if (dtm != b->value(Metric::Dtm, c, i) || bia != b->value(Metric::Bia, c, i))
+            if (dtm != b->value(Metric::Dtm, c, j) || bia != b->value(Metric::Bia, c, j))
                 FAIL("KMPvK slot " << i << " differs");
             ++positions;
             wins += dtm.is_win();

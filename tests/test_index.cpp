@@ -96,9 +96,30 @@ TEST_CASE("Index sizes follow the closed forms", "[index]") {
     CHECK(Index(mat("KMMMvK")).size() == 462ULL * 41664); // C(64,3)
 }
 
+TEST_CASE("Index schemes: the order of the men's digits", "[index]") {
+    // docs/format.md: scheme 1 puts White's digits above Black's, scheme 2 (today's) Black's
+    // above White's; the king pair stays the most significant in both.
+    const Material m = mat("KRMvKN");
+    const Index one(m, Index::kSchemeNameOrder), two(m);
+    CHECK(two.scheme() == Index::kSchemeWeakerFirst);
+    CHECK(one.single_man_stride(WHITE, RUEA) == 64 * 64);
+    CHECK(one.single_man_stride(WHITE, MET) == 64);
+    CHECK(one.single_man_stride(BLACK, MA) == 1);
+    CHECK(two.single_man_stride(BLACK, MA) == 64 * 64);
+    CHECK(two.single_man_stride(WHITE, RUEA) == 64);
+    CHECK(two.single_man_stride(WHITE, MET) == 1);
+    CHECK(one.size() == two.size());
+    // KSSvKM under scheme 2: the Black Met's digit (64) above the White Khons' pair (C(64, 2)).
+    const Index khons(mat("KSSvKM"));
+    CHECK(khons.single_man_stride(BLACK, MET) == 2016);
+    CHECK(khons.single_man_stride(WHITE, KHON) == 0); // two men: no single stride
+    CHECK_THROWS_AS(Index(m, 3), std::invalid_argument);
+}
+
 TEST_CASE("Index round trip, exhaustive up to 4 men, with every symmetric image", "[index]") {
-    for (const Material& m : all_materials(4)) {
-        const Index index(m);
+    for (const Material& m : all_materials(4))
+    for (const int scheme : { Index::kSchemeNameOrder, Index::kSchemeWeakerFirst }) {
+        const Index index(m, scheme);
         const int transforms = m.symmetry() == Symmetry::Full8 ? 8 : 2;
         std::uint64_t boards = 0;
         for (std::uint64_t i = 0; i < index.size(); ++i) {
@@ -122,9 +143,10 @@ TEST_CASE("Index round trip, exhaustive up to 4 men, with every symmetric image"
 TEST_CASE("Index round trip on random 5-men boards", "[index]") {
     test::Rng rng(5);
     int kingSteps = 0, kingShortcuts = 0;
-    for (const Material& m : all_materials(5)) {
+    for (const Material& m : all_materials(5))
+    for (const int scheme : { Index::kSchemeNameOrder, Index::kSchemeWeakerFirst }) {
         if (m.men() != 5) continue;
-        const Index index(m);
+        const Index index(m, scheme);
         const int transforms = m.symmetry() == Symmetry::Full8 ? 8 : 2;
         for (int n = 0; n < 300; ++n) {
             const Position pos = random_board(rng, m);

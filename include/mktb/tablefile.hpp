@@ -36,10 +36,11 @@ public:
 };
 
 inline constexpr char kTableMagic[8] = { 'M', 'K', 'T', 'B', '\r', '\n', 0x1a, '\n' };
-inline constexpr std::uint32_t kTableVersion = 4;
-// Version 3 had no `coding` (every metric stored plain, header 72 bytes): still read.
+inline constexpr std::uint32_t kTableVersion = 5;
+// Version 3 had no `coding` (every metric stored plain, header 72 bytes), versions 3 and 4 only
+// index scheme 1 (White's men's digits first): both still read. Version 5 files are written in
+// Index::kScheme (2: Black's men's digits first), the header saying which.
 inline constexpr std::uint32_t kOldestTableVersion = 3;
-inline constexpr std::uint32_t kIndexScheme = 1; // king pairs + combinations, mktb/index.hpp
 inline constexpr std::uint32_t kBlockCells = 1u << 14;
 
 // The per-position values a table may store, each as cells of mktb/value.hpp.
@@ -70,7 +71,7 @@ struct TableHeader {
     std::uint32_t version;
     std::uint32_t header_bytes; // sizeof(TableHeader)
     char signature[16]; // e.g. "KRSvKM", NUL-padded
-    std::uint32_t index_scheme;
+    std::uint32_t index_scheme; // Index::scheme(): the order of the men's digits
     std::uint32_t metrics; // bit m set: Metric m stored
     std::uint32_t rules; // the counting options the counted metrics were built with
     std::uint32_t block_cells; // cells per compressed block
