@@ -831,6 +831,58 @@ private:
     }
 
     // ---- output ----
+    // The index scheme whose cells compress smaller (docs/format.md), by trial on every
+    // step-th block of every metric and side, cells of no position repeating the cell before
+    // as the writer fills them; a tie keeps Index::kScheme, the generation index's field order.
+    int choose_scheme() const {
+        constexpr std::uint64_t kSampleBlocks = 16; // per metric and side
+        const std::uint64_t size = index_.size();
+        const std::uint64_t blocks = (size + kBlockCells - 1) / kBlockCells;
+        const std::uint64_t step = std::max<std::uint64_t>(1, blocks / kSampleBlocks);
+        std::size_t best = 0;
+        int chosen = Index::kScheme;
+        for (const int scheme : { Index::kScheme, Index::kSchemeNameOrder }) {
+            const Index ix(material_, scheme);
+            const std::size_t bytes = tbb::parallel_reduce(
+                tbb::blocked_range<std::uint64_t>(0, (blocks + step - 1) / step, 1), std::size_t(0),
+                [&](const tbb::blocked_range<std::uint64_t>& r, std::size_t sum) {
+                    std::vector<std::uint8_t> block;
+                    for (std::uint64_t n = r.begin(); n != r.end(); ++n)
+                        for (std::size_t k = 0; k < metrics_.size(); ++k)
+                        for (Color c : { WHITE, BLACK }) {
+                            const std::uint64_t first = n * step * kBlockCells;
+                            block.clear();
+                            Cell last = 0;
+                            for (std::uint64_t i = first; i < std::min(size, first + kBlockCells);
+                                 ++i) {
+                                Position pos;
+                                if (ix.decode(i, pos)) {
+                                    const Cell x = cells_[k][c][gi_.encode(board_of(pos))];
+                                    if (x != kInvalid) last = x;
+                                }
+                                const unsigned v = value_of(last).cell();
+                                for (std::size_t byte = 0; byte < sizeof(Cell); ++byte)
+                                    block.push_back(std::uint8_t(v >> (8 * byte)));
+                            }
+                            sum += TableWriter::compressed_size(block);
+                        }
+                    return sum;
+                },
+                std::plus<>());
+            if (scheme == Index::kScheme || bytes < best) best = bytes, chosen = scheme;
+        }
+        return chosen;
+    }
+    GenBoard board_of(const Position& pos) const {
+        GenBoard b;
+        b.king = { pos.king_square(WHITE), pos.king_square(BLACK) };
+        int j = 0;
+        for (Color c : { WHITE, BLACK })
+            for (PieceType pt : kNameOrder)
+                for (Bitboard m = pos.pieces(c, pt); m;) b.man[std::size_t(j++)] = pop_lsb(m);
+        return b;
+    }
+
     void output(TableWriter& writer, TableStats& stats) {
         const CountPhase phase = count_phase(material_);
         // The metric the counted statistics come from, and which of its values win or lose
@@ -859,6 +911,15 @@ private:
             std::array<std::uint64_t, COLOR_NB> longestSlot { ~0ULL, ~0ULL };
         };
         tbb::combinable<Local> locals;
+        const int scheme = choose_scheme();
+        index_ = Index(material_, scheme);
+        writer.set_index_scheme(scheme);
+        // The generation cells are the stored ones in place when the slots are the storage
+        // Index's (gen_index.hpp: no Bia, no identical men, and the scheme of its fields).
+        const bool inPlace = gi_.storage_order() && scheme == Index::kScheme;
+        // The longest mate's position: of those at that distance, the one with the smallest
+        // slot in scheme 1 (the tables' first), so that the statistics do not follow the scheme.
+        const Index names(material_, Index::kSchemeNameOrder);
         const std::uint64_t size = index_.size();
         // DTM's cells, kept for the Bia-phase metric (the writer may code it against them).
         std::array<std::vector<std::uint8_t>, COLOR_NB> dtmStored;
@@ -884,10 +945,9 @@ private:
             const int maxCell = top >= base_ ? plies(top) + 1 : 0;
             const int cellBytes = maxCell <= 0xFF ? 1 : 2;
             // Stored cells; "don't care" marked by a sentinel, told to the writer below: 0xFF in
-            // 8-bit cells when no value reaches it, else 0xFFFF in 16-bit ones. When the slots
-            // are the storage Index's (gen_index.hpp), the generation cells become the stored
-            // ones in place, "no position" already the sentinel: no second array, no encoding.
-            const bool inPlace = gi_.storage_order();
+            // 8-bit cells when no value reaches it, else 0xFFFF in 16-bit ones. In place, the
+            // generation cells become the stored ones, "no position" already the sentinel: no
+            // second array, no encoding.
             const bool wideStore = inPlace ? sizeof(Cell) > 1 : maxCell >= 0xFF;
             std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
             std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
@@ -908,7 +968,8 @@ private:
                         // to encode it, or to tell a board equal to its reflection.
                         const bool residue = gi_.residue(i);
                         GenBoard b;
-                        if (!inPlace || residue) gi_.decode_valid(i, b);
+                        bool decoded = !inPlace || residue;
+                        if (decoded) gi_.decode_valid(i, b);
                         const std::uint64_t slot = inPlace
                             ? i
                             : index_.encode(b.king[WHITE], b.king[BLACK], b.man.data());
@@ -941,10 +1002,13 @@ private:
                             const auto moves = std::size_t(std::abs(v.mate_in_moves()));
                             if (h.size() <= moves) h.resize(moves + 1);
                             h[moves] += orbit;
-                            if (v.plies > s.longest_plies
-                                || (v.plies == s.longest_plies && slot < l.longestSlot[c])) {
+                            if (v.plies < s.longest_plies) continue;
+                            if (!decoded) gi_.decode_valid(i, b), decoded = true;
+                            const std::uint64_t name
+                                = names.encode(b.king[WHITE], b.king[BLACK], b.man.data());
+                            if (v.plies > s.longest_plies || name < l.longestSlot[c]) {
                                 s.longest_plies = v.plies;
-                                l.longestSlot[c] = slot;
+                                l.longestSlot[c] = name;
                             }
                         }
                     }
@@ -1026,7 +1090,7 @@ private:
         for (Color c : { WHITE, BLACK })
             if (total.side[c].longest_plies >= 0) {
                 Position pos;
-                index_.decode(total.longestSlot[c], pos);
+                names.decode(total.longestSlot[c], pos);
                 pos.set_side_to_move(c);
                 stats.side[c].longest_fen = pos.fen();
             }

@@ -55,6 +55,14 @@ TableWriter::TableWriter(const Material& m, std::uint32_t rules, std::string pat
     put(room.data(), room.size());
 }
 
+std::size_t TableWriter::compressed_size(std::span<const std::uint8_t> block) {
+    thread_local std::vector<std::uint8_t> out;
+    out.resize(ZSTD_compressBound(block.size()));
+    const std::size_t z = ZSTD_compress(out.data(), out.size(), block.data(), block.size(), kZstdLevel);
+    if (ZSTD_isError(z)) throw TableError("zstd compression failed");
+    return z;
+}
+
 TableWriter::~TableWriter() {
     if (!file_) return;
     std::fclose(file_); // not committed: no table

@@ -35,6 +35,11 @@ public:
         const DontCare& dont_care, const std::span<const std::uint8_t>* dtm = nullptr,
         int dtm_bytes = 0);
     void commit();
+    // The index scheme the cells added are in (Index::scheme()); Index::kScheme unless told.
+    void set_index_scheme(int scheme) { header_.index_scheme = std::uint32_t(scheme); }
+    // The bytes one block of these cells takes in a file (zstd as add() compresses it): what
+    // the generator's choice of index scheme compares.
+    static std::size_t compressed_size(std::span<const std::uint8_t> block);
 
 private:
     [[noreturn]] void fail(const std::string& what);
