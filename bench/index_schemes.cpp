@@ -40,7 +40,8 @@ std::size_t sample_bytes(const Table& t, int scheme, std::uint64_t blocks) {
                     Position pos;
                     if (ix.decode(i, pos) && !pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
                         last = t.value(m, c, t.index().encode(pos)).cell();
-                    for (int byte = 0; byte < width; ++byte) block.push_back(std::uint8_t(last >> (8 * byte)));
+                    for (int byte = 0; byte < width; ++byte)
+                        block.push_back(std::uint8_t(last >> (8 * byte)));
                 }
                 bytes += ZSTD_compress(out.data(), out.size(), block.data(), block.size(), 6);
             }
@@ -61,8 +62,8 @@ int main(int argc, char** argv) {
         if (e.path().extension() == ".mktb") files.push_back(e.path());
     std::sort(files.begin(), files.end());
     const Tablebase tables(argv[1]);
-    std::printf("%-10s %6s %12s %12s %12s %6s %12s\n", "ending", "scheme", "file_bytes",
-        "sample_1", "sample_2", "ratio", "estimate");
+    std::printf("%-10s %6s %12s %12s %12s %6s %12s\n", "ending", "scheme", "file_bytes", "sample_1",
+        "sample_2", "ratio", "estimate");
     double file = 0, estimate = 0;
     for (const auto& path : files) {
         const std::optional<Material> m = Material::parse(path.stem().string());

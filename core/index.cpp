@@ -204,7 +204,8 @@ std::uint64_t Index::encode(const Position& pos) const {
     Square men[16];
     for (const Group& g : groups_) {
         int n = g.first;
-        for (Bitboard b = pos.pieces(g.color, g.type); b && n < g.first + g.k;) men[n++] = pop_lsb(b);
+        for (Bitboard b = pos.pieces(g.color, g.type); b && n < g.first + g.k;)
+            men[n++] = pop_lsb(b);
     }
     return encode(pos.king_square(WHITE), pos.king_square(BLACK), men);
 }

@@ -849,23 +849,23 @@ private:
                     std::vector<std::uint8_t> block;
                     for (std::uint64_t n = r.begin(); n != r.end(); ++n)
                         for (std::size_t k = 0; k < metrics_.size(); ++k)
-                        for (Color c : { WHITE, BLACK }) {
-                            const std::uint64_t first = n * step * kBlockCells;
-                            block.clear();
-                            Cell last = 0;
-                            for (std::uint64_t i = first; i < std::min(size, first + kBlockCells);
-                                 ++i) {
-                                Position pos;
-                                if (ix.decode(i, pos)) {
-                                    const Cell x = cells_[k][c][gi_.encode(board_of(pos))];
-                                    if (x != kInvalid) last = x;
+                            for (Color c : { WHITE, BLACK }) {
+                                const std::uint64_t first = n * step * kBlockCells;
+                                block.clear();
+                                Cell last = 0;
+                                for (std::uint64_t i = first;
+                                     i < std::min(size, first + kBlockCells); ++i) {
+                                    Position pos;
+                                    if (ix.decode(i, pos)) {
+                                        const Cell x = cells_[k][c][gi_.encode(board_of(pos))];
+                                        if (x != kInvalid) last = x;
+                                    }
+                                    const unsigned v = value_of(last).cell();
+                                    for (std::size_t byte = 0; byte < sizeof(Cell); ++byte)
+                                        block.push_back(std::uint8_t(v >> (8 * byte)));
                                 }
-                                const unsigned v = value_of(last).cell();
-                                for (std::size_t byte = 0; byte < sizeof(Cell); ++byte)
-                                    block.push_back(std::uint8_t(v >> (8 * byte)));
+                                sum += TableWriter::compressed_size(block);
                             }
-                            sum += TableWriter::compressed_size(block);
-                        }
                     return sum;
                 },
                 std::plus<>());

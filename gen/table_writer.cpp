@@ -58,7 +58,8 @@ TableWriter::TableWriter(const Material& m, std::uint32_t rules, std::string pat
 std::size_t TableWriter::compressed_size(std::span<const std::uint8_t> block) {
     thread_local std::vector<std::uint8_t> out;
     out.resize(ZSTD_compressBound(block.size()));
-    const std::size_t z = ZSTD_compress(out.data(), out.size(), block.data(), block.size(), kZstdLevel);
+    const std::size_t z
+        = ZSTD_compress(out.data(), out.size(), block.data(), block.size(), kZstdLevel);
     if (ZSTD_isError(z)) throw TableError("zstd compression failed");
     return z;
 }

@@ -81,7 +81,8 @@ std::unique_ptr<Table> Table::open(
     const bool schemeKnown = h.index_scheme == std::uint32_t(Index::kSchemeNameOrder)
         || (h.version >= 5 && h.index_scheme == std::uint32_t(Index::kSchemeWeakerFirst));
     if (schemeKnown) t->index_ = Index(expected, int(h.index_scheme));
-    bool sane = h.header_bytes == headerBytes && schemeKnown && h.block_cells != 0 && h.index_size == t->index_.size() && (h.metrics & 1)
+    bool sane = h.header_bytes == headerBytes && schemeKnown && h.block_cells != 0
+        && h.index_size == t->index_.size() && (h.metrics & 1)
         && h.metrics < (1u << int(Metric::NB))
         && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells;
     std::size_t nblocks = 0;

@@ -87,9 +87,9 @@ TEST_CASE("The bytes written do not depend on the number of threads", "[gen]") {
         widened.narrow_plies = plies;
         const TableStats s = generate(m, Tablebase(two), widened);
         CHECK(a == file_bytes(table_path(two, m)));
-        CHECK(std::count_if(s.phase_seconds.begin(), s.phase_seconds.end(),
-                  [](const auto& p) { return p.first == "widen"; })
-            == 1);
+        CHECK(std::count_if(s.phase_seconds.begin(), s.phase_seconds.end(), [](const auto& p) {
+            return p.first == "widen";
+        }) == 1);
     }
     fs::remove_all(one);
     fs::remove_all(two);
@@ -168,8 +168,8 @@ TEST_CASE("The header names the index scheme; version 4 knew scheme 1 only", "[g
         std::memcpy(b.data() + offsetof(TableHeader, version), &version, 4);
         std::memcpy(b.data() + offsetof(TableHeader, index_scheme), &scheme, 4);
         const std::size_t indexEnd = sizeof h + (2 * h.blocks_per_side + 1) * 8; // DTM only
-        const std::uint64_t sum = checksum64(
-            std::span(reinterpret_cast<const std::uint8_t*>(b.data()), indexEnd));
+        const std::uint64_t sum
+            = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(b.data()), indexEnd));
         std::memcpy(b.data() + indexEnd, &sum, 8);
         std::ofstream(bad, std::ios::binary | std::ios::trunc)
             .write(b.data(), std::streamsize(b.size()));

@@ -5,11 +5,11 @@
 // 462 for the full 8-fold group, 1806 for the mirror alone; kings never adjacent), then one
 // digit per group of identical men, the group's squares ranked as a combination C(squares, k):
 // 64 squares, 24 for a Bia. The order of the digits is the index's scheme (kept in the table
-// file's header): scheme 1, White's groups then Black's, each in the order R S N M P; scheme 2
-// (today's), Black's groups (the weaker side's) then White's. Scheme 2 compresses better where
-// the weaker side has men: the cells of a run change less when the defender's man, which
-// decides most values (can it be taken, can it take?), varies slowest (KRMvKN: DTM 84.3 ->
-// 66.6 MB, board's honour 80.9 -> 67.2 MB at zstd level 6 in blocks of 16,384 cells). A slot
+// file's header): scheme 1, White's groups then Black's, each in the order R S N M P; scheme 2,
+// Black's groups (the weaker side's) then White's. Scheme 2 compresses most 5-men endings
+// better: the cells of a run change less when the defender's man, which decides most values
+// (can it be taken, can it take?), varies slowest (KRMvKN: DTM 84.3 -> 66.6 MB, board's honour
+// 80.9 -> 67.2 MB at zstd level 6 in blocks of 16,384 cells). A slot
 // whose men overlap, or that is the second name of a board fixed by the diagonal reflection
 // (both kings on a1-h8 under the 8-fold group), is "no board": decode() returns false for it.
 //
@@ -28,7 +28,9 @@ class Index {
 public:
     static constexpr int kSchemeNameOrder = 1; // the digits of White's groups first
     static constexpr int kSchemeWeakerFirst = 2; // the digits of Black's groups first
-    static constexpr int kScheme = kSchemeWeakerFirst; // the scheme tables are written in
+    // The generator's default (its own index's field order); it writes an ending in scheme 1
+    // where that compresses smaller (docs/format.md).
+    static constexpr int kScheme = kSchemeWeakerFirst;
 
     // `material` must be canonical (stronger side White) and not bare kings; `scheme` 1 or 2.
     explicit Index(const Material& material, int scheme = kScheme);

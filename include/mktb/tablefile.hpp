@@ -38,8 +38,8 @@ public:
 inline constexpr char kTableMagic[8] = { 'M', 'K', 'T', 'B', '\r', '\n', 0x1a, '\n' };
 inline constexpr std::uint32_t kTableVersion = 5;
 // Version 3 had no `coding` (every metric stored plain, header 72 bytes), versions 3 and 4 only
-// index scheme 1 (White's men's digits first): both still read. Version 5 files are written in
-// Index::kScheme (2: Black's men's digits first), the header saying which.
+// index scheme 1 (White's men's digits first): both still read. A version 5 file names its
+// scheme, 1 or 2 (Black's men's digits first), whichever compressed its ending smaller.
 inline constexpr std::uint32_t kOldestTableVersion = 3;
 inline constexpr std::uint32_t kBlockCells = 1u << 14;
 
