@@ -9,6 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
 #include <vector>
 #include <zstd.h>
 
@@ -26,27 +29,34 @@ std::size_t sample_bytes(const Table& t, int scheme, std::uint64_t blocks) {
     const std::uint64_t size = ix.size(), cells = kBlockCells;
     const std::uint64_t total = (size + cells - 1) / cells;
     const std::uint64_t step = std::max<std::uint64_t>(1, total / blocks);
-    std::size_t bytes = 0;
-    std::vector<std::uint8_t> block, out(ZSTD_compressBound(2 * cells));
-    for (int k = 0; k < int(Metric::NB); ++k) {
-        const Metric m = Metric(k);
-        const int width = t.cell_bytes(m);
-        if (!width) continue;
-        for (Color c : { WHITE, BLACK })
-            for (std::uint64_t b = 0; b < total; b += step) {
+    std::vector<std::pair<Metric, Color>> parts;
+    for (int k = 0; k < int(Metric::NB); ++k)
+        if (t.cell_bytes(Metric(k)))
+            for (Color c : { WHITE, BLACK }) parts.emplace_back(Metric(k), c);
+    const std::uint64_t perPart = (total + step - 1) / step;
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::uint64_t>(0, parts.size() * perPart, 1), std::size_t(0),
+        [&](const tbb::blocked_range<std::uint64_t>& r, std::size_t bytes) {
+            std::vector<std::uint8_t> block, out(ZSTD_compressBound(2 * cells));
+            for (std::uint64_t j = r.begin(); j != r.end(); ++j) {
+                const auto [m, c] = parts[j / perPart];
+                const std::uint64_t b = j % perPart * step;
+                const int width = t.cell_bytes(m);
                 block.clear();
                 unsigned last = 0;
                 for (std::uint64_t i = b * cells; i < std::min(size, (b + 1) * cells); ++i) {
                     Position pos;
-                    if (ix.decode(i, pos) && !pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
+                    if (ix.decode(i, pos)
+                        && !pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
                         last = t.value(m, c, t.index().encode(pos)).cell();
                     for (int byte = 0; byte < width; ++byte)
                         block.push_back(std::uint8_t(last >> (8 * byte)));
                 }
                 bytes += ZSTD_compress(out.data(), out.size(), block.data(), block.size(), 6);
             }
-    }
-    return bytes;
+            return bytes;
+        },
+        std::plus<>());
 }
 
 } // namespace
