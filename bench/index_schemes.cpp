@@ -71,12 +71,12 @@ int main(int argc, char** argv) {
     for (const auto& e : std::filesystem::directory_iterator(argv[1]))
         if (e.path().extension() == ".mktb") files.push_back(e.path());
     std::sort(files.begin(), files.end());
-    const Tablebase tables(argv[1]);
     std::printf("%-10s %6s %12s %12s %12s %6s %12s\n", "ending", "scheme", "file_bytes", "sample_1",
         "sample_2", "ratio", "estimate");
     double file = 0, estimate = 0;
     for (const auto& path : files) {
         const std::optional<Material> m = Material::parse(path.stem().string());
+        const Tablebase tables(argv[1]); // one table's cells in memory at a time
         const Table* t = m ? tables.table(*m) : nullptr;
         if (!t) continue;
         t->make_resident();
