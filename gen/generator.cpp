@@ -835,6 +835,9 @@ private:
     // step-th block of every metric and side, cells of no position repeating the cell before
     // as the writer fills them; a tie keeps Index::kScheme, the generation index's field order.
     int choose_scheme() const {
+        bool blackMen = false; // without them both schemes are one order
+        for (PieceType pt : kNameOrder) blackMen |= material_.count[BLACK][pt] > 0;
+        if (!blackMen) return Index::kScheme;
         constexpr std::uint64_t kSampleBlocks = 16; // per metric and side
         const std::uint64_t size = index_.size();
         const std::uint64_t blocks = (size + kBlockCells - 1) / kBlockCells;
