@@ -13,11 +13,11 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
 #include <vector>
-#include <zstd.h>
 
 #include "mktb/material.hpp"
 #include "mktb/position.hpp"
 #include "mktb/tablefile.hpp"
+#include "table_writer.hpp"
 
 namespace {
 
@@ -37,7 +37,7 @@ std::size_t sample_bytes(const Table& t, int scheme, std::uint64_t blocks) {
     return tbb::parallel_reduce(
         tbb::blocked_range<std::uint64_t>(0, parts.size() * perPart, 1), std::size_t(0),
         [&](const tbb::blocked_range<std::uint64_t>& r, std::size_t bytes) {
-            std::vector<std::uint8_t> block, out(ZSTD_compressBound(2 * cells));
+            std::vector<std::uint8_t> block;
             for (std::uint64_t j = r.begin(); j != r.end(); ++j) {
                 const auto [m, c] = parts[j / perPart];
                 const std::uint64_t b = j % perPart * step;
@@ -46,13 +46,12 @@ std::size_t sample_bytes(const Table& t, int scheme, std::uint64_t blocks) {
                 unsigned last = 0;
                 for (std::uint64_t i = b * cells; i < std::min(size, (b + 1) * cells); ++i) {
                     Position pos;
-                    if (ix.decode(i, pos)
-                        && !pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
+                    if (ix.decode(i, pos) && !pos.attacked_by(c, pos.king_square(~c), pos.pieces()))
                         last = t.value(m, c, t.index().encode(pos)).cell();
                     for (int byte = 0; byte < width; ++byte)
                         block.push_back(std::uint8_t(last >> (8 * byte)));
                 }
-                bytes += ZSTD_compress(out.data(), out.size(), block.data(), block.size(), 6);
+                bytes += TableWriter::compressed_size(block);
             }
             return bytes;
         },
