@@ -22,43 +22,99 @@ namespace mktb {
 namespace {
 
 // The value of a position reached by a conversion, for its side to move, in the metric being
-// verified, asked through the public probing API (mktb::Prober) only: DTM as it is; a counted
-// metric as the answer under the count the conversion starts (or, for a capture that keeps men
-// on both sides, continues), turned back into a distance by as_value(). A board count with an
-// unbounded budget gives the child's own board's honour distance.
+// verified, read from the smaller tables through the probing layer only (mktb::Table, the
+// counting functions): DTM as it is; a counted metric as the answer under the count the
+// conversion starts (or, for a capture that keeps men on both sides, continues), turned back
+// into a distance by as_value(). A board count with an unbounded budget gives the child's own
+// board's honour distance. The child's table is found once per kind of conversion (the man
+// captured, a promotion), not per probe: the lookups by material were a fifth of verify's time.
 class Children {
 public:
     Children(const Material& m, const Tablebase& tables, const CountRules& rules)
         : prober_(tables.dir(), { std::size_t(1) << 30, rules })
         , rules_(rules) {
         for (const Material& c : m.children())
-            if (!prober_.tables().available(c))
+            if (!prober_.tables().available(c.canonical()))
                 throw TableError("the table of " + c.name() + " (which " + m.name()
                     + " converts into) is missing from " + tables.dir() + ": generate it first");
+        // Every kind a legal move can make: a man captured, a Bia of the mover promoted, or both.
+        for (int captured = 0; captured < PIECE_NB; ++captured)
+            for (int promoter = 0; promoter <= 2; ++promoter) {
+                const Piece p = Piece(captured);
+                Material child = m;
+                if (p != NO_PIECE) {
+                    const PieceType pt = type_of(p);
+                    if (pt == NO_PIECE_TYPE || pt == KHUN || pt >= PIECE_TYPE_NB
+                        || !child.count[color_of(p)][pt])
+                        continue;
+                    --child.count[color_of(p)][pt];
+                }
+                if (promoter < 2) {
+                    const Color us = Color(promoter);
+                    if ((p != NO_PIECE && color_of(p) == us) || !child.count[us][BIA]) continue;
+                    --child.count[us][BIA], ++child.count[us][MET];
+                } else if (p == NO_PIECE)
+                    continue; // a quiet move: no conversion
+                kinds_[std::size_t(captured)][std::size_t(promoter)] = kind_of(child);
+            }
     }
-    // The value of each of `metrics` (the DTM of the child probed once for all of them).
+    // The value of each of `metrics` (the DTM of the child probed once for all of them) after a
+    // move that captured `captured` (NO_PIECE: none) and promoted a Bia of `promoter` or not.
     template<std::size_t N>
-    void probe(
-        const std::vector<Metric>& metrics, const Position& pos, std::array<Value, N>& out) const {
-        if (Material::of(pos).bare_kings()) {
-            out.fill(Value::draw());
+    void probe(const std::vector<Metric>& metrics, const Position& pos, Piece captured,
+        bool promotes, Color promoter, std::array<Value, N>& out) const {
+        const Kind& k = kinds_[std::size_t(captured)][promotes ? std::size_t(promoter) : 2];
+        if (!k.known) throw std::logic_error("verify: a conversion of no known kind");
+        if (!k.table) {
+            out.fill(Value::draw()); // bare kings
             return;
         }
-        const Value dtm = must(prober_.dtm(pos));
-        const CountPhase phase = count_phase(pos);
-        for (std::size_t k = 0; k < metrics.size(); ++k)
-            out[k] = metrics[k] == Metric::Dtm ? dtm : counted(metrics[k], phase, dtm, pos);
+        const Position swapped = k.swapped ? colour_swapped(pos) : Position {};
+        const Position& p = k.swapped ? swapped : pos; // in the child table's colours
+        const std::uint64_t slot = k.table->index().encode(p);
+        const Value dtm = k.table->value(Metric::Dtm, p.side_to_move(), slot);
+        for (std::size_t i = 0; i < metrics.size(); ++i) {
+            if (metrics[i] == Metric::Dtm) {
+                out[i] = dtm;
+                continue;
+            }
+            // Under pieces' honour the count is a deadline on DTM (as Prober::counted() does
+            // it); else the child's own counted metric, as Tablebase::probe_counted() reads it.
+            const CountedValue c = k.phase == CountPhase::PiecesHonour
+                ? counted_pieces_honour(pos, dtm, prober_.count_of(pos), rules_)
+                : k.phase == CountPhase::NoCount
+                ? counted_bia_phase(k.table->value(Metric::Bia, p.side_to_move(), slot))
+                : counted_board_honour(k.table->value(Metric::Board, p.side_to_move(), slot),
+                    metrics[i] == Metric::Board ? CountState { 1 << 20, 0 } : prober_.count_of(pos),
+                    rules_);
+            out[i] = counted(metrics[i], k.phase, c);
+        }
     }
 
 private:
-    Value counted(Metric metric, CountPhase phase, Value dtm, const Position& pos) const {
-        // Under pieces' honour the count is a deadline on DTM (as Prober::counted() does it).
-        const CountedValue c = phase == CountPhase::PiecesHonour
-            ? counted_pieces_honour(pos, dtm, prober_.count_of(pos), rules_)
-            : must(prober_.counted(pos,
-                phase == CountPhase::BoardHonour && metric == Metric::Board
-                    ? CountState { 1 << 20, 0 }
-                    : prober_.count_of(pos)));
+    // A kind of conversion: the child's table (nullptr: bare kings) and its orientation.
+    struct Kind {
+        bool known = false; // a kind this material has
+        const Table* table = nullptr;
+        bool swapped = false; // the child's stronger side is the parent's Black
+        CountPhase phase = CountPhase::BareKings;
+    };
+    Kind kind_of(const Material& child) const {
+        Kind k;
+        k.known = true;
+        k.phase = count_phase(child);
+        if (child.bare_kings()) return k;
+        k.swapped = !child.is_canonical();
+        k.table = prober_.tables().table(child.canonical());
+        if (!k.table) throw TableError("the table of " + child.canonical().name() + " is missing");
+        const Metric counted = k.phase == CountPhase::NoCount ? Metric::Bia : Metric::Board;
+        if (k.phase != CountPhase::PiecesHonour
+            && (!k.table->has(counted) || k.table->rules() != encode(rules_)))
+            throw TableError("the table of " + child.canonical().name()
+                + " lacks the counted values for these counting options: generate it again");
+        return k;
+    }
+    Value counted(Metric metric, CountPhase phase, const CountedValue& c) const {
         if (metric == Metric::Bia) return as_value(c);
         // Board's honour: a capture keeping men on both sides continues the count (an unbounded
         // budget gives its own distance); one baring the defender succeeds when its fresh
@@ -71,13 +127,10 @@ private:
         return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0) : Value::draw();
     }
 
-    template<class T>
-    static T must(const std::optional<T>& v) {
-        if (!v) throw TableError("a table a conversion reaches is missing");
-        return *v;
-    }
     Prober prober_;
     CountRules rules_;
+    // [captured piece, NO_PIECE for none][promoting colour, or 2: no promotion]
+    std::array<std::array<Kind, 3>, PIECE_NB> kinds_ {};
 };
 
 bool is_conversion(const Position& pos, Move m) { return is_promotion(m) || !pos.empty(to_sq(m)); }
@@ -150,8 +203,9 @@ std::uint64_t verify(
                         const Move mv = moves.moves[std::size_t(j)];
                         std::array<Value, 3> v;
                         if (is_conversion(pos, mv)) {
+                            const Piece captured = pos.piece_on(to_sq(mv));
                             const auto u = pos.do_move(mv);
-                            children.probe(metrics, pos, v);
+                            children.probe(metrics, pos, captured, is_promotion(mv), c, v);
                             for (std::size_t k = 0; k < nm; ++k) v[k] = v[k].parent();
                             pos.undo_move(mv, u);
                         } else {
