@@ -1,8 +1,9 @@
 // verify.cpp - `mktb verify`: an independent forward check of a written table. Every legal
 // position of every stored metric is compared with a one-ply search over its legal moves on
 // boards (the successor's slot from the storage Index), conversions made on the board and
-// valued by probing the smaller tables through the public probing API: it shares nothing with
-// the generator's index, counters or conversion recipes, so a bug there shows here.
+// valued by reading the smaller tables through the probing layer (mktb::Table and the counting
+// functions, as mktb::Prober reads them): it shares nothing with the generator's index,
+// counters or conversion recipes, so a bug there shows here.
 #include <algorithm>
 #include <array>
 #include <atomic>
