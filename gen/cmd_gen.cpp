@@ -98,10 +98,21 @@ struct Options {
     std::unique_ptr<tbb::global_control> threadLimit; // set by --threads
 };
 
-// Parses the options shared by gen and verify; returns false after printing an error.
+// Parses the options of gen, verify and digest; returns false after printing an error. Each
+// command takes only the options it acts on: verify reads the counting options from each table
+// and lists nothing, digest runs on one thread; an option it would ignore is refused by name.
 bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) {
+    const std::string_view command = cmd;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view a = args[i];
+        const bool genOnly = a == "--list" || a == "--keep-other-rules" || is_rule_option(a);
+        if ((genOnly && command != "gen") || (a == "--threads" && command == "digest"))
+            return std::fprintf(stderr, "mktb %s: '%s' is not an option of mktb %s%s\n", cmd,
+                       std::string(a).c_str(), cmd,
+                       genOnly && command == "verify" && is_rule_option(a)
+                           ? " (a table is verified under the counting options it was built with)"
+                           : ""),
+                   false;
         auto value = [&]() -> std::string {
             if (i + 1 >= args.size()) return {};
             return std::string(args[++i]);
@@ -132,7 +143,7 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
             }
         } else if (a == "--list") {
             o.list = true;
-        } else if (a == "--keep-other-rules" && std::string_view(cmd) == "gen") {
+        } else if (a == "--keep-other-rules") {
             o.keepOtherRules = true;
         } else if (a.starts_with("-")) {
             return std::fprintf(

@@ -9,7 +9,8 @@
 #  - a tables directory that cannot be created is named in the message, exit code 2;
 #  - a table built under other counting options is generated again (or, with
 #    --keep-other-rules, refused with exit code 1); endings written as players do (KvKR, KNSvK)
-#    are accepted; every subcommand answers --help.
+#    are accepted; every subcommand answers --help;
+#  - verify and digest refuse, by name, the options of gen they would ignore.
 set -u
 mktb=$1
 golden=$2
@@ -86,6 +87,17 @@ echo "$out" | grep -q "generating it again with .*counter_mate=draw" || fail "no
   || fail "the regenerated table does not answer under its options"
 "$mktb" gen KNSvK --tables "$dir/rules" > /dev/null && [ -e "$dir/rules/KSNvK.mktb" ] || fail "KSNvK"
 echo "other rules: $out"
+# 5. An option of another command is refused by name, not ignored (verify once took gen's --list
+#    and verified all 142 endings).
+for args in "verify --list --men 3" "verify --counter-mate draw KRvK" "digest --threads 2 KRvK" \
+    "digest --list KRvK" "verify --keep-other-rules KRvK"; do
+  opt=$(echo "$args" | awk '{print $2}')
+  out=$("$mktb" $args --tables "$dir/t" 2>&1 >/dev/null)
+  code=$?
+  [ $code -eq 2 ] || fail "mktb $args: exit code $code, expected 2"
+  echo "$out" | grep -q "'$opt' is not an option of mktb" || fail "mktb $args: unclear message: $out"
+done
+echo "options of other commands: refused ($out)"
 for cmd in perft gen verify digest probe; do
   "$mktb" $cmd --help | grep -q "^usage: mktb $cmd" || fail "mktb $cmd --help"
 done
