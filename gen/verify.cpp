@@ -34,10 +34,6 @@ public:
     Children(const Material& m, const Tablebase& tables, const CountRules& rules)
         : prober_(tables.dir(), { std::size_t(1) << 30, rules })
         , rules_(rules) {
-        for (const Material& c : m.children())
-            if (!prober_.tables().available(c.canonical()))
-                throw TableError("the table of " + c.name() + " (which " + m.name()
-                    + " converts into) is missing from " + tables.dir() + ": generate it first");
         // Every kind a legal move can make: a man captured, a Bia of the mover promoted, or both.
         for (int captured = 0; captured < PIECE_NB; ++captured)
             for (int promoter = 0; promoter <= 2; ++promoter) {
@@ -56,7 +52,7 @@ public:
                     --child.count[us][BIA], ++child.count[us][MET];
                 } else if (p == NO_PIECE)
                     continue; // a quiet move: no conversion
-                kinds_[std::size_t(captured)][std::size_t(promoter)] = kind_of(child);
+                kinds_[std::size_t(captured)][std::size_t(promoter)] = kind_of(m, child);
             }
     }
     // The value of each of `metrics` (the DTM of the child probed once for all of them) after a
@@ -100,14 +96,17 @@ private:
         bool swapped = false; // the child's stronger side is the parent's Black
         CountPhase phase = CountPhase::BareKings;
     };
-    Kind kind_of(const Material& child) const {
+    Kind kind_of(const Material& m, const Material& child) const {
         Kind k;
         k.known = true;
         k.phase = count_phase(child);
         if (child.bare_kings()) return k;
         k.swapped = !child.is_canonical();
         k.table = prober_.tables().table(child.canonical());
-        if (!k.table) throw TableError("the table of " + child.canonical().name() + " is missing");
+        if (!k.table)
+            throw TableError("the table of " + child.canonical().name() + " (which " + m.name()
+                + " converts into) is missing from " + prober_.tables().dir()
+                + ": generate it first");
         const Metric counted = k.phase == CountPhase::NoCount ? Metric::Bia : Metric::Board;
         if (k.phase != CountPhase::PiecesHonour
             && (!k.table->has(counted) || k.table->rules() != encode(rules_)))
