@@ -14,10 +14,14 @@
 // Every metric (DTM and the ending's counted one) runs in the same level loop: one scan and one
 // un-move generation per cell serve each metric whose cell holds the level.
 //
-// Cells: one per metric, side to move and slot (8 bits; widened in place to 16 at the level
-// that outgrows them):
+// Cells: one per metric, side to move and slot, 8 bits (16 under GenOptions::wide_cells):
 //   0 a draw, final; 1 .. base-1 undecided, counting the in-table moves not yet known to lose;
-//   base + p decided, mate in p plies (odd: the side to move mates); all ones: no position.
+//   base + p - offset decided, mate in p plies (odd: the side to move mates) for p in the
+//   window of levels offset .. offset + span; "far" (win or loss): decided beyond the window,
+//   p kept in a list until the window reaches it; "retired": decided before the window, p in
+//   the spill; all ones: no position. When the level loop outgrows the window, the window moves
+//   on (rollover): the cells decided below the level are spilled, compressed, and retired, so a
+//   mate of any length runs in 8-bit cells (KSMvKM, 353 plies: 1.9 GB of cells, not 3.8).
 // One writer per cell and level, so the bytes written do not depend on the thread count: at an
 // even level only "won in n + 1" is written (the same value by every writer), at an odd level
 // only decrements (atomic) and the one loss written by the decrement that reaches 0.
@@ -40,12 +44,15 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <sys/mman.h>
 #include <tbb/combinable.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 #include <type_traits>
+#include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
+#include <zstd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -60,17 +67,50 @@ namespace {
 constexpr int kMaxMetrics = 2; // DTM and one counted metric
 constexpr int kMaxUnMoves = 8 + 14 * kMaxGenMen; // more than one side's un-moves can be
 
-// Gives the whole pages inside [p, p + bytes) back to the system: memory whose contents are
-// not read again, in an array freed later.
-void release_pages(const void* p, std::size_t bytes) {
-    static const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
-    const std::uintptr_t begin = (std::uintptr_t(p) + page - 1) & ~(page - 1);
-    const std::uintptr_t end = (std::uintptr_t(p) + bytes) & ~(page - 1);
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-}
+// A file without a name in a directory (created and unlinked at once, so that nothing is left
+// behind however the process ends): where the spill's chunks go, written by several threads at
+// once and read back by the output.
+class ScratchFile {
+public:
+    ScratchFile(const std::string& dir, const std::string& what)
+        : what_(what + " (a scratch file in " + dir + ")") {
+        const std::string path = dir + "/.mktb-scratch-" + std::to_string(getpid());
+        fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd_ < 0) fail("cannot create");
+        ::unlink(path.c_str());
+    }
+    ~ScratchFile() { ::close(fd_); }
+    ScratchFile(const ScratchFile&) = delete;
+    ScratchFile& operator=(const ScratchFile&) = delete;
 
-// A level beyond what the cell type holds: generate again with wider cells.
-struct NeedWiderCells { };
+    // Appends `bytes`; returns their offset.
+    std::uint64_t append(std::span<const std::uint8_t> bytes) {
+        const std::uint64_t at = end_.fetch_add(bytes.size());
+        for (std::size_t done = 0; done < bytes.size();) {
+            const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done, off_t(at + done));
+            if (n <= 0) fail("cannot write");
+            done += std::size_t(n);
+        }
+        return at;
+    }
+    void read(std::uint64_t at, std::span<std::uint8_t> out) const {
+        for (std::size_t done = 0; done < out.size();) {
+            const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, off_t(at + done));
+            if (n <= 0) fail("cannot read");
+            done += std::size_t(n);
+        }
+    }
+    std::uint64_t size() const { return end_.load(); }
+
+private:
+    [[noreturn]] void fail(const char* verb) const {
+        throw TableError(std::string(verb) + " " + what_ + ": "
+            + (errno ? std::strerror(errno) : "end of file") + "; no table was written");
+    }
+    std::string what_;
+    int fd_ = -1;
+    std::atomic<std::uint64_t> end_ { 0 };
+};
 
 // A board of material m with side to move stm, men on arbitrary squares: what the counting
 // functions read from a position (men, their kinds, the side to move) is all that it carries.
@@ -152,6 +192,9 @@ template<class Cell>
 class Generation {
 public:
     static constexpr Cell kInvalid = std::numeric_limits<Cell>::max();
+    static constexpr Cell kRetired = kInvalid - 1; // decided below the window: see the spill
+    static constexpr Cell kFarWin = kInvalid - 2; // decided (a win, or a win's bound) beyond it
+    static constexpr Cell kFarLoss = kInvalid - 3; // decided (a loss) beyond it
     static constexpr Cell kDraw = 0;
 
     Generation(const Material& m, const Tablebase& tables, const GenOptions& options)
@@ -177,75 +220,19 @@ public:
             maxMoves = std::max(maxMoves, n + 1);
         }
         base_ = Cell(maxMoves + 1);
-        maxPlies_ = int(kInvalid) - 1 - int(base_);
+        span_ = int(kFarLoss) - 1 - int(base_);
+        if (options.window_plies > 0) span_ = std::min(span_, options.window_plies);
         // The smaller tables are opened here, not read through the caller's: their resident
         // cells (up to 2 GB for KSMvKP, which reads two sides of KSMvKM's 16-bit cells) are
         // freed when the level loop is done, before the output needs memory of its own.
+        dir_ = tables.dir();
         children_ = std::make_unique<Tablebase>(tables.dir());
         setup_recipes(*children_);
     }
 
-    // The cells of a narrower generation stopped at a level boundary (run() returned nullopt),
-    // widened: the level loop goes on from there. The codes keep their meaning (same base),
-    // only "no position" moves to the new maximum.
-    template<class Narrow>
-    explicit Generation(Generation<Narrow>&& narrow)
-        : material_(narrow.material_)
-        , options_(narrow.options_)
-        , rules_(narrow.rules_)
-        , gi_(narrow.gi_)
-        , index_(narrow.index_)
-        , metrics_(std::move(narrow.metrics_))
-        , hasRuea_(narrow.hasRuea_)
-        , base_(Cell(narrow.base_))
-        , maxPlies_(int(kInvalid) - 1 - int(base_))
-        , levels_(std::move(narrow.levels_)) // the same runs, levels and bits
-        , maxLevel_(narrow.maxLevel_.load())
-        , children_(std::move(narrow.children_))
-        , recipes_(std::move(narrow.recipes_))
-        , stats_(std::move(narrow.stats_))
-        , resumeLevel_(narrow.resumeLevel_) {
-        static_assert(sizeof(Narrow) < sizeof(Cell));
-        timed("widen", [&] {
-            // A chunk at a time: the wide array's pages are touched as it grows and the narrow
-            // pages converted are given back at once, so the widening needs no more memory
-            // than the wide cells (KSNvKS: 3.8 GB, not 4.3 with an array widened whole).
-            constexpr std::size_t kChunk = std::size_t(1) << 20;
-            for (std::size_t k = 0; k < metrics_.size(); ++k)
-                for (Color c : { WHITE, BLACK }) {
-                    auto& from = narrow.cells_[k][c];
-                    auto& to = cells_[k][c];
-                    to.reserve(from.size());
-                    for (std::size_t first = 0; first < from.size(); first += kChunk) {
-                        const std::size_t last = std::min(from.size(), first + kChunk);
-                        to.resize(last);
-                        tbb::parallel_for(tbb::blocked_range<std::size_t>(first, last, kBlock),
-                            [&](const tbb::blocked_range<std::size_t>& r) {
-                                for (std::size_t i = r.begin(); i != r.end(); ++i)
-                                    to[i] = from[i] == Generation<Narrow>::kInvalid ? kInvalid
-                                                                                    : Cell(from[i]);
-                            });
-                        release_pages(from.data() + first, (last - first) * sizeof(Narrow));
-                    }
-                    std::vector<Narrow>().swap(from);
-                }
-        });
-    }
-
-    // Runs the phases (from the level loop's resumeLevel_ on, after widening). nullopt: 8-bit
-    // cells cannot hold the next level; the state is then handed to a wider Generation.
-    std::optional<TableStats> run(TableWriter& writer) {
-        if (resumeLevel_ == 0) timed("init", [&] { init(); });
-        const char* name = resumeLevel_ == 0 ? "iterate" : "iterate, wide cells";
-        int stop = -1;
-        timed(name, [&] { stop = iterate(resumeLevel_); });
-        if (stop >= 0) {
-            if constexpr (sizeof(Cell) > 1)
-                throw std::runtime_error(material_.name() + ": a mate longer than "
-                    + std::to_string(maxPlies_) + " plies: beyond what the cells hold");
-            resumeLevel_ = stop;
-            return std::nullopt;
-        }
+    TableStats run(TableWriter& writer) {
+        timed("init", [&] { init(); });
+        timed("iterate", [&] { iterate(); });
         // No conversion is valued from here on: the smaller tables' cells go.
         for (auto& row : recipes_)
             for (auto& r : row) r.reset();
@@ -255,9 +242,6 @@ public:
     }
 
 private:
-    template<class>
-    friend class Generation;
-
     template<class Phase>
     void timed(const char* name, Phase&& phase) {
         const auto start = std::chrono::steady_clock::now();
@@ -268,17 +252,137 @@ private:
 
     // ---- cell codes ----
     bool is_counter(Cell c) const { return c != kDraw && c < base_; }
-    bool is_value(Cell c) const { return c >= base_ && c != kInvalid; }
-    int plies(Cell c) const { return int(c) - int(base_); }
-    Cell code(int p) {
-        if (p > maxPlies_) throw NeedWiderCells {};
-        return Cell(int(base_) + p);
-    }
-    Cell code(Value v) { return v.is_draw() ? kDraw : code(v.plies); }
-    Value value_of(Cell c) const {
-        return is_value(c) ? Value::mate_in_plies(plies(c)) : Value::draw();
-    }
+    bool in_window(Cell c) const { return c >= base_ && c < kFarLoss; }
+    int plies(Cell c) const { return offset_ + int(c) - int(base_); } // a code in the window
+    int top() const { return offset_ + span_; } // the last level the window holds
+    Cell code(int p) const { return Cell(int(base_) + p - offset_); } // p in the window
     Cell& cell(int k, Color c, std::uint64_t i) { return cells_[k][c][i]; }
+
+    // A decision in p plies for cell (k, c, i): its code, far beyond the window (p set aside
+    // until a rollover brings the window there), and the level noted.
+    Cell decided(int k, Color c, std::uint64_t i, int p) {
+        note_level(p);
+        if (p <= top()) {
+            mark_block(k, c, i, p);
+            return code(p);
+        }
+        farNew_.local().push_back({ i, p, std::int8_t(k), c });
+        return p & 1 ? kFarWin : kFarLoss;
+    }
+    // The far decisions made in a parallel phase join the list.
+    void gather_far() {
+        farNew_.combine_each([&](std::vector<Far>& v) {
+            far_.insert(far_.end(), v.begin(), v.end());
+            v.clear();
+        });
+    }
+
+    // ---- rollover and spill ----
+    // The window's first level becomes `from` (even, so a code's parity is its distance's): every
+    // cell decided below it is written to a new spill snapshot (zstd, a chunk at a time, every
+    // other cell there the filler kInvalid) and retired; the cells in the window are coded anew;
+    // far decisions the window now reaches take their codes.
+    void rollover(int from) {
+        if (!spillFile_)
+            spillFile_ = std::make_unique<ScratchFile>(
+                dir_, "the cells " + material_.name() + " decided before level " + std::to_string(from));
+        Snapshot& snap = spill_.emplace_back();
+        snap.offset = offset_;
+        const int metrics = int(metrics_.size());
+        for (int k = 0; k < metrics; ++k)
+            for (Color c : { WHITE, BLACK }) {
+                std::vector<Cell>& x = cells_[k][c];
+                auto& chunks = snap.chunks[std::size_t(k)][c];
+                chunks.resize((x.size() + kSpillChunk - 1) / kSpillChunk);
+                tbb::combinable<int> highest([] { return -1; });
+                tbb::parallel_for(std::size_t(0), chunks.size(), [&](std::size_t q) {
+                    thread_local std::vector<Cell> kept;
+                    thread_local std::vector<std::uint8_t> z;
+                    const std::size_t first = q * kSpillChunk;
+                    const std::size_t n = std::min<std::size_t>(kSpillChunk, x.size() - first);
+                    kept.assign(n, kInvalid);
+                    int& h = highest.local();
+                    for (std::size_t t = 0; t < n; ++t) {
+                        Cell& v = x[first + t];
+                        if (!in_window(v)) continue;
+                        const int p = plies(v);
+                        if (p < from) {
+                            kept[t] = v;
+                            v = kRetired;
+                            h = std::max(h, p);
+                        } else
+                            v = Cell(int(base_) + p - from);
+                    }
+                    const std::size_t bytes = n * sizeof(Cell);
+                    z.resize(ZSTD_compressBound(bytes));
+                    thread_local std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx {
+                        ZSTD_createCCtx(), &ZSTD_freeCCtx
+                    };
+                    const std::size_t size
+                        = ZSTD_compressCCtx(cctx.get(), z.data(), z.size(), kept.data(), bytes, 1);
+                    if (ZSTD_isError(size))
+                        throw std::runtime_error(material_.name() + ": spill compression failed");
+                    chunks[q] = { spillFile_->append(std::span(z.data(), size)), size };
+                });
+                retiredTop_[std::size_t(k)]
+                    = std::max(retiredTop_[std::size_t(k)], highest.combine([](int a, int b) {
+                          return std::max(a, b);
+                      }));
+            }
+        offset_ = from;
+        std::erase_if(far_, [&](const Far& f) {
+            if (f.plies > top()) return false;
+            Cell& x = cell(f.metric, f.side, f.slot);
+            if (x == kFarWin || x == kFarLoss) { // else a faster win took the cell since
+                x = code(f.plies);
+                mark_block(f.metric, f.side, f.slot, f.plies);
+            }
+            return true;
+        });
+    }
+
+    // Reads retired cells back: per snapshot, metric and side, the chunks decompressed last,
+    // direct-mapped (the storage order's blocks stay within a few chunks of the generation's).
+    struct SpillCursor {
+        static constexpr std::size_t kWays = 32;
+        struct Chunk {
+            std::size_t index = ~std::size_t(0);
+            std::vector<Cell> cells;
+        };
+        std::vector<std::array<std::array<std::array<Chunk, kWays>, COLOR_NB>, kMaxMetrics>> at;
+        std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx { nullptr, &ZSTD_freeDCtx };
+        std::vector<std::uint8_t> compressed;
+    };
+    int retired_plies(int k, Color c, std::uint64_t i, SpillCursor& cursor) const {
+        cursor.at.resize(spill_.size());
+        const std::size_t q = std::size_t(i / kSpillChunk);
+        for (std::size_t s = 0; s < spill_.size(); ++s) {
+            auto& chunk = cursor.at[s][std::size_t(k)][c][q % SpillCursor::kWays];
+            if (chunk.index != q) {
+                const auto& where = spill_[s].chunks[std::size_t(k)][c][q];
+                std::vector<std::uint8_t>& z = cursor.compressed;
+                z.resize(where.bytes);
+                spillFile_->read(where.at, z);
+                chunk.cells.resize(kSpillChunk);
+                if (!cursor.dctx) cursor.dctx.reset(ZSTD_createDCtx());
+                const std::size_t n = ZSTD_decompressDCtx(cursor.dctx.get(), chunk.cells.data(),
+                    kSpillChunk * sizeof(Cell), z.data(), z.size());
+                if (ZSTD_isError(n))
+                    throw std::logic_error(material_.name() + ": a spill chunk does not decompress");
+                chunk.index = q;
+            }
+            const Cell x = chunk.cells[i % kSpillChunk];
+            if (x != kInvalid) return spill_[s].offset + int(x) - int(base_);
+        }
+        throw std::logic_error(material_.name() + ": a retired cell is in no spill snapshot");
+    }
+    // The final value of cell (k, c, i) holding x (a position): no far code is left by then.
+    Value final_value(int k, Color c, std::uint64_t i, Cell x, SpillCursor& cursor) const {
+        if (x == kRetired) return Value::mate_in_plies(retired_plies(k, c, i, cursor));
+        if (x == kFarWin || x == kFarLoss)
+            throw std::logic_error(material_.name() + ": a decision beyond the last level");
+        return in_window(x) ? Value::mate_in_plies(plies(x)) : Value::draw();
+    }
 
     // Level masks: per metric, side to move and run of kMaskSlots slots, bit p % 256 set when a
     // cell there may hold level p; the scan of level p reads only the runs of the arrays marked.
@@ -304,10 +408,6 @@ private:
     void note_level(int p) {
         int cur = maxLevel_.load(std::memory_order_relaxed);
         while (cur < p && !maxLevel_.compare_exchange_weak(cur, p)) { }
-    }
-    void note(int k, Color c, std::uint64_t i, int p) {
-        mark_block(k, c, i, p);
-        note_level(p);
     }
 
     // ---- setup ----
@@ -567,24 +667,27 @@ private:
                         const MoveSummary s = summarize(b, c, occ, att[~c], symmetric);
                         for (std::size_t k = 0; k < metrics_.size(); ++k) {
                             const Value best = s.best[k];
-                            Cell v;
+                            Value v = best; // decided now (or bounded: a win)
                             if (s.inTable + s.conversions == 0)
-                                v = code(s.inCheck ? mated_value(material_, metrics_[k], rules_, c)
-                                                   : Value::draw());
+                                v = s.inCheck ? mated_value(material_, metrics_[k], rules_, c)
+                                              : Value::draw();
                             else if (s.inTable == 0)
-                                v = code(best);
+                                ; // only conversions: the best of them
                             else if (s.conversions && best.is_win())
-                                v = code(best); // a bound the iteration may still lower
-                            else if (s.conversions && best.is_draw())
-                                v = Cell(s.inTable + 1); // never reaches 0: a draw at worst
-                            else
-                                v = Cell(s.inTable);
-                            cell(int(k), c, i) = v;
-                            if (is_value(v)) note(int(k), c, i, plies(v));
+                                ; // a bound the iteration may still lower
+                            else {
+                                // Counting: a drawing conversion's + 1 never reaches 0.
+                                cell(int(k), c, i)
+                                    = Cell(s.inTable + (s.conversions && best.is_draw()));
+                                continue;
+                            }
+                            cell(int(k), c, i)
+                                = v.is_draw() ? kDraw : decided(int(k), c, i, v.plies);
                         }
                     }
                 }
             });
+        gather_far();
     }
 
     // ---- iterate ----
@@ -641,16 +744,21 @@ private:
         int longest = -1;
         bool lost = true, inCheck;
         std::optional<Value> bestConv;
+        SpillCursor& cursor = debugCursors_.local();
         moves(
             b, c, occ, inCheck,
             [&](int j, Square to) {
                 GenBoard a = b;
                 (j < 0 ? a.king[c] : a.man[std::size_t(j)]) = to;
-                const Cell v = cell(k, ~c, gi_.encode(a));
-                if (!is_value(v) || !(plies(v) & 1) || plies(v) > level)
+                const std::uint64_t i = gi_.encode(a);
+                const Cell x = cell(k, ~c, i);
+                // A far decision lies beyond every level done: not (yet) a win within `level`.
+                const Value v = x == kFarWin || x == kFarLoss ? Value::draw()
+                                                              : final_value(k, ~c, i, x, cursor);
+                if (!v.is_win() || v.plies > level)
                     lost = false;
                 else
-                    longest = std::max(longest, plies(v));
+                    longest = std::max(longest, v.plies);
             },
             [&](int j, Square to, int jc, bool promotes) {
                 std::array<Value, kMaxMetrics> v;
@@ -699,17 +807,12 @@ private:
         return m;
     }
 
-    // The level loop from level `from`; returns the first level whose writes the cells cannot
-    // hold (n + 1 plies beyond them), or -1 once every level is done. A losing conversion
-    // longer than the cells hold throws NeedWiderCells instead, mid-level: generated again.
-    int iterate(int from) {
+    // The level loop: levels 0, 1, ... up to the largest one written, the window rolled over
+    // whenever the next level's writes would leave it.
+    void iterate() {
         const int metrics = int(metrics_.size());
-        const int limit = sizeof(Cell) == 1 && options_.narrow_plies > 0
-            ? std::min(maxPlies_, options_.narrow_plies)
-            : maxPlies_;
-        // Levels beyond the largest one written hold nothing: the loop ends there.
-        for (int n = from; n <= maxLevel_.load(); ++n) {
-            if (n + 1 > limit) return n;
+        for (int n = 0; n <= maxLevel_.load(); ++n) {
+            if (n + 1 > top()) rollover(n & ~1);
             const Cell want = code(n);
             const bool lost = n % 2 == 0; // cells holding n plies: the side to move is mated
             const Cell win = lost ? code(n + 1) : Cell(0); // what a loss makes its predecessors
@@ -764,9 +867,9 @@ private:
                     }
                     if (wroteWin) note_level(n + 1);
                 });
+            gather_far();
         }
         if (options_.check_counters) check_undecided();
-        return -1;
     }
 
     // Predecessors of a lost cell: won in `level` plies unless won faster already. Every
@@ -778,7 +881,8 @@ private:
             std::atomic_ref<Cell> a(x[q]);
             const Cell cur = a.load(std::memory_order_relaxed);
             const bool counter = Cell(cur - 1) < Cell(base_ - 1);
-            const bool slowerWin = cur > win && cur != kInvalid && ((cur - base_) & 1);
+            const bool slowerWin
+                = cur == kFarWin || (cur > win && cur < kFarLoss && ((cur - base_) & 1));
             if (counter || slowerWin) {
                 a.store(win, std::memory_order_relaxed);
                 mark_block(k, c, q, level);
@@ -801,8 +905,7 @@ private:
             (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
             const int l = loss_plies(p, them, k, n);
             if (options_.check_counters) check_loss(p, them, k, n, l);
-            a.store(code(l), std::memory_order_relaxed);
-            note(k, them, q, l);
+            a.store(decided(k, them, q, l), std::memory_order_relaxed);
         }
     }
 
@@ -844,27 +947,31 @@ private:
         const std::uint64_t step = std::max<std::uint64_t>(1, blocks / kSampleBlocks);
         std::size_t best = 0;
         int chosen = Index::kScheme;
+        const int width = sizeof(Cell) > 1 || maxLevel_ + 1 > 0xFE ? 2 : 1; // a stored cell's
+
         for (const int scheme : { Index::kScheme, Index::kSchemeNameOrder }) {
             const Index ix(material_, scheme);
             const std::size_t bytes = tbb::parallel_reduce(
                 tbb::blocked_range<std::uint64_t>(0, (blocks + step - 1) / step, 1), std::size_t(0),
                 [&](const tbb::blocked_range<std::uint64_t>& r, std::size_t sum) {
                     std::vector<std::uint8_t> block;
+                    SpillCursor cursor;
                     for (std::uint64_t n = r.begin(); n != r.end(); ++n)
                         for (std::size_t k = 0; k < metrics_.size(); ++k)
                             for (Color c : { WHITE, BLACK }) {
                                 const std::uint64_t first = n * step * kBlockCells;
                                 block.clear();
-                                Cell last = 0;
+                                unsigned v = 0; // the stored cell
                                 for (std::uint64_t i = first;
                                      i < std::min(size, first + kBlockCells); ++i) {
                                     Position pos;
                                     if (ix.decode(i, pos)) {
-                                        const Cell x = cells_[k][c][gi_.encode(board_of(pos))];
-                                        if (x != kInvalid) last = x;
+                                        const std::uint64_t g = gi_.encode(board_of(pos));
+                                        const Cell x = cells_[k][c][g];
+                                        if (x != kInvalid)
+                                            v = final_value(int(k), c, g, x, cursor).cell();
                                     }
-                                    const unsigned v = value_of(last).cell();
-                                    for (std::size_t byte = 0; byte < sizeof(Cell); ++byte)
+                                    for (int byte = 0; byte < width; ++byte)
                                         block.push_back(std::uint8_t(v >> (8 * byte)));
                                 }
                                 sum += TableWriter::compressed_size(block);
@@ -898,8 +1005,8 @@ private:
             for (Color c : { WHITE, BLACK }) {
                 const Position pos = representative(material_, c);
                 const Metric m = metrics_[std::size_t(countedMetric)];
-                countedDecided[c].resize(std::size_t(maxPlies_) + 1);
-                for (int p = 0; p <= maxPlies_; ++p) {
+                countedDecided[c].resize(std::size_t(maxLevel_) + 1);
+                for (int p = 0; p <= maxLevel_; ++p) {
                     const Value v = Value::mate_in_plies(p);
                     const CountedValue cv = m == Metric::Bia ? counted_bia_phase(v)
                         : m == Metric::Board
@@ -931,7 +1038,8 @@ private:
         TableWriter::DontCare dontCare; // bit per slot and side: no position
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
             const bool relative = metrics_[k] == Metric::Bia;
-            // The largest decided cell (a branch-free maximum the compiler vectorizes).
+            // The longest distance: the largest code in the window (a branch-free maximum the
+            // compiler vectorizes), or the longest retired.
             Cell top = 0;
             for (Color c : { WHITE, BLACK }) {
                 const std::vector<Cell>& x = cells_[k][c];
@@ -940,18 +1048,22 @@ private:
                         tbb::blocked_range<std::size_t>(0, x.size(), kBlock), Cell(0),
                         [&](const tbb::blocked_range<std::size_t>& r, Cell m) {
                             for (std::size_t i = r.begin(); i != r.end(); ++i)
-                                m = std::max(m, x[i] == kInvalid ? Cell(0) : x[i]);
+                                m = std::max(m, x[i] < kFarLoss ? x[i] : Cell(0));
                             return m;
                         },
                         [](Cell a, Cell b) { return std::max(a, b); }));
             }
-            const int maxCell = top >= base_ ? plies(top) + 1 : 0;
+            const int maxCell
+                = std::max(top >= base_ ? plies(top) : -1, retiredTop_[std::size_t(k)]) + 1;
             const int cellBytes = maxCell <= 0xFF ? 1 : 2;
             // Stored cells; "don't care" marked by a sentinel, told to the writer below: 0xFF in
             // 8-bit cells when no value reaches it, else 0xFFFF in 16-bit ones. In place, the
             // generation cells become the stored ones, "no position" already the sentinel: no
-            // second array, no encoding.
-            const bool wideStore = inPlace ? sizeof(Cell) > 1 : maxCell >= 0xFF;
+            // second array, no encoding; unless 8-bit cells hold distances longer than 8-bit
+            // stored cells do: then the writer reads the values from the cells as it goes
+            // (`fromCells`), since whole 16-bit arrays beside them would double the memory.
+            const bool fromCells = inPlace && sizeof(Cell) == 1 && maxCell >= 0xFF;
+            const bool wideStore = inPlace ? sizeof(Cell) > 1 || fromCells : maxCell >= 0xFF;
             std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
             std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
             for (Color c : { WHITE, BLACK })
@@ -961,9 +1073,11 @@ private:
                     wide[c].assign(size, 0xFFFF);
                 else
                     narrow[c].assign(size, 0xFF);
+            tbb::enumerable_thread_specific<SpillCursor> cursors;
             parallel_blocks(gi_.size(), options_.progress, material_.name() + ": output",
                 [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                     Local& l = locals.local();
+                    SpillCursor& cursor = cursors.local();
                     for (std::uint64_t i = begin; i < end; ++i) {
                         if (cells_[k][WHITE][i] == kInvalid && cells_[k][BLACK][i] == kInvalid)
                             continue;
@@ -982,8 +1096,10 @@ private:
                         for (Color c : { WHITE, BLACK }) {
                             const Cell x = cells_[k][c][i];
                             if (x == kInvalid) continue;
-                            const Value v = value_of(x);
-                            if (inPlace)
+                            const Value v = final_value(int(k), c, i, x, cursor);
+                            if (fromCells)
+                                ;
+                            else if (inPlace)
                                 cells_[k][c][i] = Cell(v.cell());
                             else if (wideStore)
                                 wide[c][slot] = std::uint16_t(v.cell());
@@ -1017,31 +1133,51 @@ private:
                     }
                 });
             for (Color c : { WHITE, BLACK })
-                if (inPlace) {
+                if (inPlace && !fromCells) {
                     cells_[k][c].resize(size); // without the padding to 64 slots
                     if constexpr (sizeof(Cell) == 1)
                         narrow[c] = std::move(cells_[k][c]);
                     else
                         wide[c] = std::move(cells_[k][c]);
                 }
-            // This metric's generation cells are not needed any more.
-            for (Color c : { WHITE, BLACK }) std::vector<Cell>().swap(cells_[k][c]);
             if (options_.progress) options_.progress->phase(material_.name() + ": compress", 0);
-            std::span<const std::uint8_t> spans[COLOR_NB];
-            for (Color c : { WHITE, BLACK }) {
-                // The slots no position reached are "don't care" (the same for every metric:
-                // found once): the writer fills them. One word of 64 slots per task: one writer per
-                // word (parallel: a sequential pass cost KRMvKN's output about a second).
-                if (k == 0) {
+            // The slots no position reached are "don't care" (the same for every metric: found
+            // once): the writer fills them. One word of 64 slots per task: one writer per word
+            // (parallel: a sequential pass cost KRMvKN's output about a second).
+            if (k == 0)
+                for (Color c : { WHITE, BLACK }) {
                     dontCare[c].assign((size + 63) / 64, 0);
                     tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
                         std::uint64_t bits = 0;
                         for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i)
-                            if (wideStore ? wide[c][i] == 0xFFFF : narrow[c][i] == 0xFF)
+                            if (fromCells  ? cells_[k][c][i] == kInvalid
+                                    : wideStore ? wide[c][i] == 0xFFFF
+                                                : narrow[c][i] == 0xFF)
                                 bits |= std::uint64_t(1) << (i & 63);
                         dontCare[c][w] = bits;
                     });
                 }
+            stats.cell_bytes = std::max(stats.cell_bytes, cellBytes);
+            if (fromCells) { // 16-bit stored cells, block by block (no Bia: no DTM to code against)
+                writer.add(metrics_[k], cellBytes,
+                    [&](Color c, std::uint64_t first, std::size_t n, std::uint8_t* out) {
+                        SpillCursor& cursor = cursors.local();
+                        for (std::size_t t = 0; t < n; ++t) {
+                            const Cell x = cells_[k][c][first + t];
+                            const unsigned v = x == kInvalid
+                                ? 0xFFFF
+                                : final_value(int(k), c, first + t, x, cursor).cell();
+                            out[2 * t] = std::uint8_t(v), out[2 * t + 1] = std::uint8_t(v >> 8);
+                        }
+                    },
+                    dontCare);
+                for (Color c : { WHITE, BLACK }) std::vector<Cell>().swap(cells_[k][c]);
+                continue;
+            }
+            // This metric's generation cells are not needed any more.
+            for (Color c : { WHITE, BLACK }) std::vector<Cell>().swap(cells_[k][c]);
+            std::span<const std::uint8_t> spans[COLOR_NB];
+            for (Color c : { WHITE, BLACK }) {
                 if (wideStore && cellBytes == 1) {
                     narrow[c].assign(wide[c].begin(), wide[c].end());
                     std::vector<std::uint16_t>().swap(wide[c]);
@@ -1065,7 +1201,6 @@ private:
                     dtmSpans[c] = dtmStored[c];
                 }
             }
-            stats.cell_bytes = std::max(stats.cell_bytes, cellBytes);
         }
         Local total;
         locals.combine_each([&](const Local& l) {
@@ -1107,7 +1242,8 @@ private:
     std::vector<Metric> metrics_;
     std::array<bool, COLOR_NB> hasRuea_ {}; // a side has a slider (its attacks depend on occupancy)
     Cell base_ = 0;
-    int maxPlies_ = 0;
+    int offset_ = 0; // the window's first level (even)
+    int span_ = 0; // the window holds levels offset_ .. offset_ + span_
     std::array<std::array<std::vector<Cell>, COLOR_NB>, kMaxMetrics> cells_;
     // Per metric and side: per run of kMaskSlots slots, bit p set = a cell may hold level p.
     std::array<std::array<std::vector<std::uint64_t>, COLOR_NB>, kMaxMetrics> levels_;
@@ -1115,7 +1251,31 @@ private:
     std::unique_ptr<const Tablebase> children_; // the tables the recipes read
     std::array<std::array<std::unique_ptr<Recipe>, kMaxGenMen + 1>, kMaxGenMen + 1> recipes_;
     TableStats stats_;
-    int resumeLevel_ = 0; // the level the level loop starts from (after widening: where it stopped)
+    // Decisions beyond the window: the list, and those a parallel phase is adding.
+    struct Far {
+        std::uint64_t slot;
+        int plies;
+        std::int8_t metric;
+        Color side;
+    };
+    std::vector<Far> far_;
+    tbb::combinable<std::vector<Far>> farNew_;
+    // The spill: per rollover, the cells it retired (codes of the window then), by chunks in
+    // a scratch file (KSMvKM: 558 MB, a third of its cells' memory).
+    static constexpr std::size_t kSpillChunk = kBlockCells;
+    struct Snapshot {
+        int offset = 0; // the window's first level when these cells were retired
+        struct Chunk {
+            std::uint64_t at = 0; // in the scratch file
+            std::size_t bytes = 0;
+        };
+        std::array<std::array<std::vector<Chunk>, COLOR_NB>, kMaxMetrics> chunks;
+    };
+    std::string dir_; // the tables' directory, where the scratch file goes
+    std::unique_ptr<ScratchFile> spillFile_;
+    std::vector<Snapshot> spill_;
+    tbb::enumerable_thread_specific<SpillCursor> debugCursors_; // the debug checks' reads
+    std::array<int, kMaxMetrics> retiredTop_ { -1, -1 }; // the longest distance retired, per metric
 };
 
 std::string json_escape(const std::string& s) {
@@ -1129,24 +1289,8 @@ std::string json_escape(const std::string& s) {
 
 TableStats run_generation(
     const Material& m, const Tablebase& tables, TableWriter& writer, const GenOptions& options) {
-    // A smaller table that needed 16-bit cells gives conversions as long: 8-bit cells would
-    // overflow in init, so such an ending starts in 16-bit ones.
-    bool wide = options.wide_cells;
-    for (const Material& c : m.children())
-        if (const Table* t = tables.table(c))
-            for (const Metric metric : { Metric::Dtm, Metric::Board, Metric::Bia })
-                wide |= t->cell_bytes(metric) > 1;
-    if (!wide) {
-        try {
-            Generation<std::uint8_t> narrow(m, tables, options);
-            if (auto stats = narrow.run(writer)) return *stats;
-            // The level loop outgrew 8-bit cells: it goes on in 16-bit ones.
-            return *Generation<std::uint16_t>(std::move(narrow)).run(writer);
-        } catch (const NeedWiderCells&) {
-            // a conversion's distance longer than 8-bit cells hold: start again with 16 bits
-        }
-    }
-    return *Generation<std::uint16_t>(m, tables, options).run(writer);
+    if (options.wide_cells) return Generation<std::uint16_t>(m, tables, options).run(writer);
+    return Generation<std::uint8_t>(m, tables, options).run(writer);
 }
 
 } // namespace

@@ -47,11 +47,11 @@ struct TableStats {
 struct GenOptions {
     Progress* progress = nullptr;
     CountRules rules; // the counting options of the board's honour values
-    // Work in 16-bit cells from the start (normally only when 8 bits overflow); for tests.
+    // For tests: 16-bit cells, whose window of levels never rolls over in a Makruk ending.
     bool wide_cells = false;
-    // For tests: 8-bit cells are widened to 16 bits (in place, the level loop going on) once a
-    // level passes this many plies rather than when 8 bits are full (0).
-    int narrow_plies = 0;
+    // For tests: the cells' window holds this many levels (0: as many as the codes allow), so
+    // that short mates roll it over too.
+    int window_plies = 0;
     // Debug: re-check every loss the counters find, and every position they leave undecided,
     // by forward move generation over the cells; a disagreement throws std::logic_error.
     bool check_counters = false;

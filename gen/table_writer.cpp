@@ -86,6 +86,17 @@ void TableWriter::put(const void* data, std::size_t n) {
 void TableWriter::add(Metric metric, int cell_bytes,
     const std::span<const std::uint8_t> cells[COLOR_NB], const DontCare& dont_care,
     const std::span<const std::uint8_t>* dtm, int dtm_bytes) {
+    add(
+        metric, cell_bytes,
+        [&](Color c, std::uint64_t first, std::size_t n, std::uint8_t* out) {
+            const std::size_t w = std::size_t(cell_bytes);
+            std::copy_n(cells[c].data() + first * w, n * w, out);
+        },
+        dont_care, dtm, dtm_bytes);
+}
+
+void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
+    const DontCare& dont_care, const std::span<const std::uint8_t>* dtm, int dtm_bytes) {
     TableHeader& h = header_;
     if (!file_ || added_ == metrics_ || h.metrics >> int(metric))
         throw TableError(std::string(h.signature) + ": " + std::to_string(metrics_)
@@ -104,12 +115,15 @@ void TableWriter::add(Metric metric, int cell_bytes,
     };
     // Block b's cells as stored under `coding` (little-endian). Plain: a don't-care slot repeats
     // the cell before it, which lengthens runs; XOR DTM: it stores 0 (the XOR of equal cells).
-    auto code_block = [&](std::size_t b, Coding coding, std::vector<std::uint8_t>& out) {
+    auto code_block = [&](std::size_t b, Coding coding, std::vector<std::uint8_t>& raw,
+                          std::vector<std::uint8_t>& out) {
         const Color c = Color(b / h.blocks_per_side);
         const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
         const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
         const std::size_t w = width_of(coding);
-        const std::uint8_t* in = cells[c].data() + first * width;
+        raw.resize(n * width);
+        cells(c, first, n, raw.data());
+        const std::uint8_t* in = raw.data();
         const std::uint8_t* base
             = coding == Coding::XorDtm ? dtm[c].data() + first * dtmWidth : nullptr;
         out.assign(n * w, 0);
@@ -129,6 +143,7 @@ void TableWriter::add(Metric metric, int cell_bytes,
     struct Compressor {
         std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx { nullptr, &ZSTD_freeCCtx };
         std::vector<std::uint8_t> scratch; // one block's worst case, so frames take no more
+        std::vector<std::uint8_t> raw; // one block as the source gives it
         std::vector<std::uint8_t> coded; // one block as stored
     };
     tbb::combinable<Compressor> compressors;
@@ -140,14 +155,14 @@ void TableWriter::add(Metric metric, int cell_bytes,
         std::atomic<std::uint64_t> bytes { 0 };
         tbb::parallel_for(first, last, [&](std::size_t b) {
             if (!fn(b)) return;
-            auto& [cctx, scratch, coded] = compressors.local();
+            auto& [cctx, scratch, raw, coded] = compressors.local();
             if (!cctx) {
                 scratch.resize(ZSTD_compressBound(std::size_t(kBlockCells) * 2)); // widest
                 cctx.reset(ZSTD_createCCtx());
                 ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kZstdLevel);
                 ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
             }
-            code_block(b, coding, coded);
+            code_block(b, coding, raw, coded);
             const std::size_t z = ZSTD_compress2(
                 cctx.get(), scratch.data(), scratch.size(), coded.data(), coded.size());
             if (ZSTD_isError(z)) {

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,7 +15,8 @@
 namespace mktb {
 
 // Writes a table file: add() each of `metrics` metrics in increasing order, then commit().
-// cells[c] holds index_size cells of cell_bytes each for side to move c; dont_care[c] (one bit
+// cells[c] holds index_size cells of cell_bytes each for side to move c (or a CellSource gives
+// them a block at a time); dont_care[c] (one bit
 // per slot, or empty for none) marks the slots that are no position, whose cells the writer
 // fills as compresses best. A metric added with `dtm` (the DTM cells already added, dtm_bytes
 // each) is stored XOR those cells (Coding::XorDtm, in cells as wide as the wider of the two)
@@ -31,6 +33,12 @@ public:
     TableWriter& operator=(const TableWriter&) = delete;
 
     using DontCare = std::array<std::vector<std::uint64_t>, COLOR_NB>;
+    // Writes the n cells of side c from slot `first` on to out (cell_bytes each, little-endian);
+    // called from several threads at once, for disjoint ranges.
+    using CellSource
+        = std::function<void(Color c, std::uint64_t first, std::size_t n, std::uint8_t* out)>;
+    void add(Metric metric, int cell_bytes, const CellSource& cells, const DontCare& dont_care,
+        const std::span<const std::uint8_t>* dtm = nullptr, int dtm_bytes = 0);
     void add(Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB],
         const DontCare& dont_care, const std::span<const std::uint8_t>* dtm = nullptr,
         int dtm_bytes = 0);

@@ -82,6 +82,7 @@ std::unique_ptr<Table> Table::open(
         || (h.version >= 5 && h.index_scheme == std::uint32_t(Index::kSchemeWeakerFirst));
     if (schemeKnown) t->index_ = Index(expected, int(h.index_scheme));
     bool sane = h.header_bytes == headerBytes && schemeKnown && h.block_cells != 0
+        && h.block_cells <= 0x10000 // a resident block's long list holds 16-bit offsets
         && h.index_size == t->index_.size() && (h.metrics & 1)
         && h.metrics < (1u << int(Metric::NB))
         && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells;
@@ -188,6 +189,19 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
         });
 }
 
+Value Table::long_value(Metric m, Color stm, std::uint64_t slot) const {
+    const std::vector<std::uint64_t>& start = longStart_[int(m)][stm];
+    const std::vector<std::uint32_t>& cells = longCells_[int(m)][stm];
+    const std::uint64_t b = slot / blockCells_;
+    const std::uint32_t key = std::uint32_t(slot % blockCells_) << 16;
+    const auto first = cells.begin() + std::ptrdiff_t(start[b]);
+    const auto last = cells.begin() + std::ptrdiff_t(start[b + 1]);
+    const auto it = std::lower_bound(first, last, key);
+    if (it == last || (*it & 0xFFFF0000u) != key)
+        throw TableError(path_ + ": a resident cell is missing from its long list");
+    return Value::from_cell(*it & 0xFFFFu);
+}
+
 void Table::make_resident(unsigned parts) const {
     std::lock_guard lock(residentMutex_);
     if (!checked_) {
@@ -204,19 +218,36 @@ void Table::make_resident(unsigned parts) const {
             const unsigned bit = part(Metric(m), c);
             if (!(parts & bit) || (have & bit)) continue;
             std::vector<std::uint8_t>& cells = cells_[m][c];
-            cells.resize(index_.size() * std::size_t(cell_bytes_[m]));
+            std::vector<std::uint64_t>& longStart = longStart_[m][c];
+            std::vector<std::uint32_t>& longCells = longCells_[m][c];
+            cells.resize(index_.size());
             // One block after the other (the probe library needs no thread pool), each with
             // its coding undone.
             for (std::uint64_t b = 0; b < blocksPerSide_; ++b) {
                 const std::vector<std::uint8_t> block
                     = decompress(firstBlock_[m] + std::size_t(c) * blocksPerSide_ + b);
-                std::memcpy(cells.data() + b * blockCells_ * std::size_t(cell_bytes_[m]),
-                    block.data(), block.size());
+                std::uint8_t* out = cells.data() + b * blockCells_;
+                if (cell_bytes_[m] == 1) {
+                    std::memcpy(out, block.data(), block.size());
+                    continue;
+                }
+                longStart.push_back(longCells.size());
+                for (std::size_t i = 0; i < block.size() / 2; ++i) {
+                    const unsigned v = unsigned(block[2 * i] | block[2 * i + 1] << 8);
+                    out[i] = std::uint8_t(std::min(v, 0xFFu));
+                    if (v >= 0xFF) longCells.push_back(std::uint32_t(i << 16 | v));
+                }
             }
+            if (cell_bytes_[m] == 2) longStart.push_back(longCells.size());
+            longCells.shrink_to_fit();
             have |= bit;
             resident_.store(have, std::memory_order_release);
         }
     }
+    // The file's pages read here are not needed again (a probe of another part maps its
+    // block back in): they would count in the process's memory beside the cells (KSMvKP's
+    // generation: 0.7 GB of KSMvKM's file).
+    ::madvise(const_cast<std::uint8_t*>(map_), size_, MADV_DONTNEED);
 }
 
 Tablebase::Tablebase(std::string dir, std::size_t cache_bytes, bool fixed)
