@@ -1027,6 +1027,25 @@ private:
         // The generation cells are the stored ones in place when the slots are the storage
         // Index's (gen_index.hpp: no Bia, no identical men, and the scheme of its fields).
         const bool inPlace = gi_.storage_order() && scheme == Index::kScheme;
+        // Single men in scheme 1: a storage slot is a generation slot with White's and Black's
+        // fields swapped, off the residue (where the two schemes may name a board by different
+        // reflections: the board is encoded again).
+        const bool permuted = gi_.storage_order() && !inPlace;
+        int whiteBits = 0, blackBits = 0;
+        for (PieceType pt : kNameOrder)
+            whiteBits += 6 * material_.count[WHITE][pt], blackBits += 6 * material_.count[BLACK][pt];
+        const std::uint64_t fieldsMask = (std::uint64_t(1) << (whiteBits + blackBits)) - 1;
+        constexpr std::uint64_t kNone = ~std::uint64_t(0);
+        auto gen_slot = [&](std::uint64_t s) { // of storage slot s; kNone: no position
+            if (inPlace) return s;
+            if (!gi_.residue(s)) {
+                const std::uint64_t low = s & fieldsMask;
+                return (s & ~fieldsMask) | (low & ((std::uint64_t(1) << blackBits) - 1)) << whiteBits
+                    | low >> blackBits;
+            }
+            Position pos;
+            return index_.decode(s, pos) ? gi_.encode(board_of(pos)) : kNone;
+        };
         // The longest mate's position: of those at that distance, the one with the smallest
         // slot in scheme 1 (the tables' first), so that the statistics do not follow the scheme.
         const Index names(material_, Index::kSchemeNameOrder);
@@ -1061,13 +1080,14 @@ private:
             // generation cells become the stored ones, "no position" already the sentinel: no
             // second array, no encoding; unless 8-bit cells hold distances longer than 8-bit
             // stored cells do: then the writer reads the values from the cells as it goes
-            // (`fromCells`), since whole 16-bit arrays beside them would double the memory.
-            const bool fromCells = inPlace && sizeof(Cell) == 1 && maxCell >= 0xFF;
+            // (`fromCells`), since whole 16-bit arrays beside them would double the memory; so
+            // it does for single men in scheme 1 (KSMvKR: 2.96 GB with a stored array).
+            const bool fromCells = permuted || (inPlace && sizeof(Cell) == 1 && maxCell >= 0xFF);
             const bool wideStore = inPlace ? sizeof(Cell) > 1 || fromCells : maxCell >= 0xFF;
             std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
             std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
             for (Color c : { WHITE, BLACK })
-                if (inPlace)
+                if (inPlace || fromCells)
                     continue;
                 else if (wideStore)
                     wide[c].assign(size, 0xFFFF);
@@ -1085,11 +1105,12 @@ private:
                         // to encode it, or to tell a board equal to its reflection.
                         const bool residue = gi_.residue(i);
                         GenBoard b;
-                        bool decoded = !inPlace || residue;
+                        const bool scatter = !inPlace && !fromCells; // into stored arrays
+                        bool decoded = scatter || residue;
                         if (decoded) gi_.decode_valid(i, b);
-                        const std::uint64_t slot = inPlace
-                            ? i
-                            : index_.encode(b.king[WHITE], b.king[BLACK], b.man.data());
+                        const std::uint64_t slot = scatter
+                            ? index_.encode(b.king[WHITE], b.king[BLACK], b.man.data())
+                            : i;
                         const int orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
                             : residue && gi_.symmetric(b)                              ? 4
                                                                                        : 8;
@@ -1150,7 +1171,7 @@ private:
                     tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
                         std::uint64_t bits = 0;
                         for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i)
-                            if (fromCells  ? cells_[k][c][i] == kInvalid
+                            if (fromCells ? gen_slot(i) == kNone || cells_[k][c][gen_slot(i)] == kInvalid
                                     : wideStore ? wide[c][i] == 0xFFFF
                                                 : narrow[c][i] == 0xFF)
                                 bits |= std::uint64_t(1) << (i & 63);
@@ -1158,16 +1179,17 @@ private:
                     });
                 }
             stats.cell_bytes = std::max(stats.cell_bytes, cellBytes);
-            if (fromCells) { // 16-bit stored cells, block by block (no Bia: no DTM to code against)
+            if (fromCells) { // stored cells block by block (no Bia: no DTM to code against)
                 writer.add(metrics_[k], cellBytes,
                     [&](Color c, std::uint64_t first, std::size_t n, std::uint8_t* out) {
                         SpillCursor& cursor = cursors.local();
                         for (std::size_t t = 0; t < n; ++t) {
-                            const Cell x = cells_[k][c][first + t];
-                            const unsigned v = x == kInvalid
-                                ? 0xFFFF
-                                : final_value(int(k), c, first + t, x, cursor).cell();
-                            out[2 * t] = std::uint8_t(v), out[2 * t + 1] = std::uint8_t(v >> 8);
+                            const std::uint64_t g = gen_slot(first + t);
+                            const Cell x = g == kNone ? kInvalid : cells_[k][c][g];
+                            const unsigned v
+                                = x == kInvalid ? 0xFFFF : final_value(int(k), c, g, x, cursor).cell();
+                            out[t * std::size_t(cellBytes)] = std::uint8_t(v);
+                            if (cellBytes == 2) out[2 * t + 1] = std::uint8_t(v >> 8);
                         }
                     },
                     dontCare);
