@@ -37,6 +37,8 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -49,8 +51,6 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 #include <type_traits>
-#include <cstring>
-#include <fcntl.h>
 #include <unistd.h>
 #include <zstd.h>
 #if defined(__SSE2__)
@@ -87,7 +87,9 @@ public:
     std::uint64_t append(std::span<const std::uint8_t> bytes) {
         const std::uint64_t at = end_.fetch_add(bytes.size());
         for (std::size_t done = 0; done < bytes.size();) {
-            const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done, off_t(at + done));
+            errno = 0;
+            const ssize_t n
+                = ::pwrite(fd_, bytes.data() + done, bytes.size() - done, off_t(at + done));
             if (n <= 0) fail("cannot write");
             done += std::size_t(n);
         }
@@ -95,17 +97,18 @@ public:
     }
     void read(std::uint64_t at, std::span<std::uint8_t> out) const {
         for (std::size_t done = 0; done < out.size();) {
+            errno = 0;
             const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, off_t(at + done));
             if (n <= 0) fail("cannot read");
             done += std::size_t(n);
         }
     }
-    std::uint64_t size() const { return end_.load(); }
 
 private:
     [[noreturn]] void fail(const char* verb) const {
+        const int error = errno;
         throw TableError(std::string(verb) + " " + what_ + ": "
-            + (errno ? std::strerror(errno) : "end of file") + "; no table was written");
+            + (error ? std::strerror(error) : "end of file") + "; no table was written");
     }
     std::string what_;
     int fd_ = -1;
@@ -284,8 +287,8 @@ private:
     // far decisions the window now reaches take their codes.
     void rollover(int from) {
         if (!spillFile_)
-            spillFile_ = std::make_unique<ScratchFile>(
-                dir_, "the cells " + material_.name() + " decided before level " + std::to_string(from));
+            spillFile_ = std::make_unique<ScratchFile>(dir_,
+                "the cells " + material_.name() + " decided before level " + std::to_string(from));
         Snapshot& snap = spill_.emplace_back();
         snap.offset = offset_;
         const int metrics = int(metrics_.size());
@@ -324,10 +327,8 @@ private:
                         throw std::runtime_error(material_.name() + ": spill compression failed");
                     chunks[q] = { spillFile_->append(std::span(z.data(), size)), size };
                 });
-                retiredTop_[std::size_t(k)]
-                    = std::max(retiredTop_[std::size_t(k)], highest.combine([](int a, int b) {
-                          return std::max(a, b);
-                      }));
+                retiredTop_[std::size_t(k)] = std::max(retiredTop_[std::size_t(k)],
+                    highest.combine([](int a, int b) { return std::max(a, b); }));
             }
         offset_ = from;
         std::erase_if(far_, [&](const Far& f) {
@@ -368,7 +369,8 @@ private:
                 const std::size_t n = ZSTD_decompressDCtx(cursor.dctx.get(), chunk.cells.data(),
                     kSpillChunk * sizeof(Cell), z.data(), z.size());
                 if (ZSTD_isError(n))
-                    throw std::logic_error(material_.name() + ": a spill chunk does not decompress");
+                    throw std::logic_error(
+                        material_.name() + ": a spill chunk does not decompress");
                 chunk.index = q;
             }
             const Cell x = chunk.cells[i % kSpillChunk];
@@ -1033,15 +1035,16 @@ private:
         const bool permuted = gi_.storage_order() && !inPlace;
         int whiteBits = 0, blackBits = 0;
         for (PieceType pt : kNameOrder)
-            whiteBits += 6 * material_.count[WHITE][pt], blackBits += 6 * material_.count[BLACK][pt];
+            whiteBits += 6 * material_.count[WHITE][pt],
+                blackBits += 6 * material_.count[BLACK][pt];
         const std::uint64_t fieldsMask = (std::uint64_t(1) << (whiteBits + blackBits)) - 1;
         constexpr std::uint64_t kNone = ~std::uint64_t(0);
         auto gen_slot = [&](std::uint64_t s) { // of storage slot s; kNone: no position
             if (inPlace) return s;
             if (!gi_.residue(s)) {
                 const std::uint64_t low = s & fieldsMask;
-                return (s & ~fieldsMask) | (low & ((std::uint64_t(1) << blackBits) - 1)) << whiteBits
-                    | low >> blackBits;
+                return (s & ~fieldsMask)
+                    | (low & ((std::uint64_t(1) << blackBits) - 1)) << whiteBits | low >> blackBits;
             }
             Position pos;
             return index_.decode(s, pos) ? gi_.encode(board_of(pos)) : kNone;
@@ -1170,24 +1173,28 @@ private:
                     dontCare[c].assign((size + 63) / 64, 0);
                     tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
                         std::uint64_t bits = 0;
-                        for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i)
-                            if (fromCells ? gen_slot(i) == kNone || cells_[k][c][gen_slot(i)] == kInvalid
+                        for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i) {
+                            const std::uint64_t g = fromCells ? gen_slot(i) : kNone;
+                            if (fromCells       ? g == kNone || cells_[k][c][g] == kInvalid
                                     : wideStore ? wide[c][i] == 0xFFFF
                                                 : narrow[c][i] == 0xFF)
                                 bits |= std::uint64_t(1) << (i & 63);
+                        }
                         dontCare[c][w] = bits;
                     });
                 }
             stats.cell_bytes = std::max(stats.cell_bytes, cellBytes);
             if (fromCells) { // stored cells block by block (no Bia: no DTM to code against)
-                writer.add(metrics_[k], cellBytes,
+                writer.add(
+                    metrics_[k], cellBytes,
                     [&](Color c, std::uint64_t first, std::size_t n, std::uint8_t* out) {
                         SpillCursor& cursor = cursors.local();
                         for (std::size_t t = 0; t < n; ++t) {
                             const std::uint64_t g = gen_slot(first + t);
                             const Cell x = g == kNone ? kInvalid : cells_[k][c][g];
-                            const unsigned v
-                                = x == kInvalid ? 0xFFFF : final_value(int(k), c, g, x, cursor).cell();
+                            const unsigned v = x == kInvalid
+                                ? 0xFFFF
+                                : final_value(int(k), c, g, x, cursor).cell();
                             out[t * std::size_t(cellBytes)] = std::uint8_t(v);
                             if (cellBytes == 2) out[2 * t + 1] = std::uint8_t(v >> 8);
                         }
