@@ -287,8 +287,8 @@ private:
     // far decisions the window now reaches take their codes.
     void rollover(int from) {
         if (!spillFile_)
-            spillFile_ = std::make_unique<ScratchFile>(dir_,
-                "the cells " + material_.name() + " decided before level " + std::to_string(from));
+            spillFile_ = std::make_unique<ScratchFile>(
+                dir_, "the spill of " + material_.name() + "'s level loop");
         Snapshot& snap = spill_.emplace_back();
         snap.offset = offset_;
         const int metrics = int(metrics_.size());

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -91,6 +92,32 @@ TEST_CASE("The bytes written do not depend on the number of threads", "[gen]") {
     }
     fs::remove_all(one);
     fs::remove_all(two);
+}
+
+TEST_CASE(
+    "A full disk while the level loop spills cells stops the ending with a clear error", "[gen]") {
+    // The spill goes to a scratch file in the tables' directory (a long ending's retired cells:
+    // KSMvKM 558 MB). Here KRvKS with a window of 4 levels spills at every rollover onto a
+    // 256 KB tmpfs: the error names the disk, and neither table nor scratch file is left.
+    const std::string dir = test::temp_dir("spill-full");
+    if (std::system(("mount -t tmpfs -o size=256k tmpfs " + dir + " 2>/dev/null").c_str()) != 0) {
+        WARN("not tested: this user cannot mount a tmpfs");
+        return;
+    }
+    const Material m = test::material("KRvKS");
+    for (const Material& c : m.children())
+        fs::copy_file(table_path(test::tables_up_to_4_men(), c), table_path(dir, c));
+    GenOptions options;
+    options.window_plies = 4;
+    CHECK_THROWS_WITH(generate(m, Tablebase(dir), options),
+        Catch::Contains("No space left on device") && Catch::Contains("scratch file in " + dir)
+            && Catch::Contains("no table was written"));
+    std::vector<std::string> left;
+    for (const auto& entry : fs::directory_iterator(dir)) left.push_back(entry.path().filename());
+    std::sort(left.begin(), left.end());
+    CHECK(left == std::vector<std::string> { "KRvK.mktb", "KSvK.mktb" });
+    CHECK(std::system(("umount " + dir).c_str()) == 0);
+    fs::remove_all(dir);
 }
 
 TEST_CASE("A damaged or truncated table is refused, never answered", "[gen]") {
