@@ -16,11 +16,10 @@ namespace mktb {
 
 // Writes a table file: add() each of `metrics` metrics in increasing order, then commit().
 // cells[c] holds index_size cells of cell_bytes each for side to move c (or a CellSource gives
-// them a block at a time); dont_care[c] (one bit
-// per slot, or empty for none) marks the slots that are no position, whose cells the writer
-// fills as compresses best. A metric added with `dtm` (the DTM cells already added, dtm_bytes
-// each) is stored XOR those cells (Coding::XorDtm, in cells as wide as the wider of the two)
-// when that makes it smaller. add() compresses the metric and appends its blocks to PATH.tmp at
+// them a block at a time); dont_care[c] (one bit per slot, or empty for none) marks the slots
+// that are no position, whose cells the writer fills as compresses best. A metric added with
+// `dtm` (the DTM cells already added, dtm_bytes each) is stored XOR those cells
+// (Coding::XorDtm, in cells as wide as the wider of the two) when that makes it smaller. add() compresses the metric and appends its blocks to PATH.tmp at
 // once, so neither the caller's cells nor the compressed blocks stay in memory; commit() writes
 // the header and block index in front, the checksum at the end, and renames the file to PATH,
 // so a table is whole or absent (a writer destroyed uncommitted removes PATH.tmp). Throws
