@@ -1,10 +1,10 @@
 // generator.hpp - the retrograde generator of one ending, its statistics and its verifier.
 //
-// generate() runs the named phases over blocks of slots with oneTBB:
-//   invalid -> conversions -> mates -> iterate -> statistics -> compress
-// once for DTM and, when the ending has one, once more for its counted metric (board's honour,
-// or the Bia phase); the two differ only in how a conversion is valued. verify() re-reads the
-// written file and checks every position of every metric against its successors.
+// generate() runs the named phases over blocks of slots with oneTBB (generator.cpp, and
+// docs/generator.md): setup -> init -> iterate -> output, DTM and the ending's counted metric
+// (board's honour, or the Bia phase) in one level loop; they differ only in how a conversion is
+// valued. verify() re-reads the written file and checks every position of every metric
+// against its successors.
 #pragma once
 
 #include <array>
