@@ -46,6 +46,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <tbb/combinable.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -66,6 +67,34 @@ namespace {
 
 constexpr int kMaxMetrics = 2; // DTM and one counted metric
 constexpr int kMaxUnMoves = 8 + 14 * kMaxGenMen; // more than one side's un-moves can be
+
+// Cell arrays: vectors whose resize() leaves new elements uninitialized, so that memory written
+// before it is read stays untouched, hence unallocated, until then.
+template<class T>
+struct Uninitialized : std::allocator<T> {
+    template<class U>
+    struct rebind {
+        using other = Uninitialized<U>;
+    };
+    template<class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        if constexpr (sizeof...(Args) == 0)
+            ::new (static_cast<void*>(p)) U;
+        else
+            ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+template<class T>
+using Cells = std::vector<T, Uninitialized<T>>;
+
+// Gives the whole pages inside [p, p + bytes) back to the system: memory whose contents are
+// not read again, in an array freed later.
+void release_pages(const void* p, std::size_t bytes) {
+    static const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    const std::uintptr_t begin = (std::uintptr_t(p) + page - 1) & ~(page - 1);
+    const std::uintptr_t end = (std::uintptr_t(p) + bytes) & ~(page - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
 
 // A file without a name in a directory (created and unlinked at once, so that nothing is left
 // behind however the process ends): where the spill's chunks go, written by several threads at
@@ -294,7 +323,7 @@ private:
         const int metrics = int(metrics_.size());
         for (int k = 0; k < metrics; ++k)
             for (Color c : { WHITE, BLACK }) {
-                std::vector<Cell>& x = cells_[k][c];
+                Cells<Cell>& x = cells_[k][c];
                 auto& chunks = snap.chunks[std::size_t(k)][c];
                 chunks.resize((x.size() + kSpillChunk - 1) / kSpillChunk);
                 tbb::combinable<int> highest([] { return -1; });
@@ -1054,7 +1083,7 @@ private:
         const Index names(material_, Index::kSchemeNameOrder);
         const std::uint64_t size = index_.size();
         // DTM's cells, kept for the Bia-phase metric (the writer may code it against them).
-        std::array<std::vector<std::uint8_t>, COLOR_NB> dtmStored;
+        std::array<Cells<std::uint8_t>, COLOR_NB> dtmStored;
         std::span<const std::uint8_t> dtmSpans[COLOR_NB];
         int dtmBytes = 0;
         TableWriter::DontCare dontCare; // bit per slot and side: no position
@@ -1064,7 +1093,7 @@ private:
             // compiler vectorizes), or the longest retired.
             Cell top = 0;
             for (Color c : { WHITE, BLACK }) {
-                const std::vector<Cell>& x = cells_[k][c];
+                const Cells<Cell>& x = cells_[k][c];
                 top = std::max(top,
                     tbb::parallel_reduce(
                         tbb::blocked_range<std::size_t>(0, x.size(), kBlock), Cell(0),
@@ -1087,75 +1116,101 @@ private:
             // it does for single men in scheme 1 (KSMvKR: 2.96 GB with a stored array).
             const bool fromCells = permuted || (inPlace && sizeof(Cell) == 1 && maxCell >= 0xFF);
             const bool wideStore = inPlace ? sizeof(Cell) > 1 || fromCells : maxCell >= 0xFF;
-            std::array<std::vector<std::uint16_t>, COLOR_NB> wide;
-            std::array<std::vector<std::uint8_t>, COLOR_NB> narrow;
+            // Otherwise the cells are scattered to their storage slots, into arrays left
+            // untouched until written (the slots no position reaches never are): storage order
+            // follows the generation's king pairs, so those arrays grow as the generation cells
+            // read are given back, a chunk at a time (KRRvKS: 2.39 -> 1.99 GB).
+            const bool scatter = !inPlace && !fromCells;
+            std::array<Cells<std::uint16_t>, COLOR_NB> wide;
+            std::array<Cells<std::uint8_t>, COLOR_NB> narrow;
             for (Color c : { WHITE, BLACK })
-                if (inPlace || fromCells)
+                if (!scatter)
                     continue;
                 else if (wideStore)
-                    wide[c].assign(size, 0xFFFF);
+                    wide[c].resize(size);
                 else
-                    narrow[c].assign(size, 0xFF);
+                    narrow[c].resize(size);
+            // The slots written, while the first metric scatters (the positions: the same for
+            // every metric); their complement is the writer's don't-care mask.
+            std::array<std::vector<std::uint64_t>, COLOR_NB> written;
+            if (scatter && k == 0)
+                for (Color c : { WHITE, BLACK }) written[c].assign((size + 63) / 64, 0);
             tbb::enumerable_thread_specific<SpillCursor> cursors;
-            parallel_blocks(gi_.size(), options_.progress, material_.name() + ": output",
-                [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
-                    Local& l = locals.local();
-                    SpillCursor& cursor = cursors.local();
-                    for (std::uint64_t i = begin; i < end; ++i) {
-                        if (cells_[k][WHITE][i] == kInvalid && cells_[k][BLACK][i] == kInvalid)
-                            continue;
-                        // A cell holds a value: the slot is a position; its board is needed
-                        // to encode it, or to tell a board equal to its reflection.
-                        const bool residue = gi_.residue(i);
-                        GenBoard b;
-                        const bool scatter = !inPlace && !fromCells; // into stored arrays
-                        bool decoded = scatter || residue;
-                        if (decoded) gi_.decode_valid(i, b);
-                        const std::uint64_t slot = scatter
-                            ? index_.encode(b.king[WHITE], b.king[BLACK], b.man.data())
-                            : i;
-                        const int orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
-                            : residue && gi_.symmetric(b)                              ? 4
-                                                                                       : 8;
-                        for (Color c : { WHITE, BLACK }) {
-                            const Cell x = cells_[k][c][i];
-                            if (x == kInvalid) continue;
-                            const Value v = final_value(int(k), c, i, x, cursor);
-                            if (fromCells)
-                                ;
-                            else if (inPlace)
-                                cells_[k][c][i] = Cell(v.cell());
-                            else if (wideStore)
+            auto pass = [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
+                Local& l = locals.local();
+                SpillCursor& cursor = cursors.local();
+                for (std::uint64_t i = begin; i < end; ++i) {
+                    if (cells_[k][WHITE][i] == kInvalid && cells_[k][BLACK][i] == kInvalid)
+                        continue;
+                    // A cell holds a value: the slot is a position; its board is needed
+                    // to encode it, or to tell a board equal to its reflection.
+                    const bool residue = gi_.residue(i);
+                    GenBoard b;
+                    bool decoded = scatter || residue;
+                    if (decoded) gi_.decode_valid(i, b);
+                    const std::uint64_t slot
+                        = scatter ? index_.encode(b.king[WHITE], b.king[BLACK], b.man.data()) : i;
+                    const int orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
+                        : residue && gi_.symmetric(b)                              ? 4
+                                                                                   : 8;
+                    for (Color c : { WHITE, BLACK }) {
+                        const Cell x = cells_[k][c][i];
+                        if (x == kInvalid) continue;
+                        const Value v = final_value(int(k), c, i, x, cursor);
+                        if (fromCells)
+                            ;
+                        else if (inPlace)
+                            cells_[k][c][i] = Cell(v.cell());
+                        else {
+                            if (wideStore)
                                 wide[c][slot] = std::uint16_t(v.cell());
                             else
                                 narrow[c][slot] = std::uint8_t(v.cell());
-                            if (int(k) == countedMetric && !v.is_draw()
-                                && countedDecided[c][std::size_t(v.plies)])
-                                (v.is_win() ? l.side[c].counted_wins : l.side[c].counted_losses)
-                                    += orbit;
-                            if (k != 0) continue;
-                            SideStats& s = l.side[c];
-                            s.legal += orbit;
-                            if (v.is_draw()) {
-                                s.draws += orbit;
-                                continue;
-                            }
-                            (v.is_win() ? s.wins : s.losses) += orbit;
-                            auto& h = v.is_win() ? l.wins[c] : l.losses[c];
-                            const auto moves = std::size_t(std::abs(v.mate_in_moves()));
-                            if (h.size() <= moves) h.resize(moves + 1);
-                            h[moves] += orbit;
-                            if (v.plies < s.longest_plies) continue;
-                            if (!decoded) gi_.decode_valid(i, b), decoded = true;
-                            const std::uint64_t name
-                                = names.encode(b.king[WHITE], b.king[BLACK], b.man.data());
-                            if (v.plies > s.longest_plies || name < l.longestSlot[c]) {
-                                s.longest_plies = v.plies;
-                                l.longestSlot[c] = name;
-                            }
+                            if (k == 0)
+                                std::atomic_ref(written[c][slot >> 6])
+                                    .fetch_or(
+                                        std::uint64_t(1) << (slot & 63), std::memory_order_relaxed);
+                        }
+                        if (int(k) == countedMetric && !v.is_draw()
+                            && countedDecided[c][std::size_t(v.plies)])
+                            (v.is_win() ? l.side[c].counted_wins : l.side[c].counted_losses)
+                                += orbit;
+                        if (k != 0) continue;
+                        SideStats& s = l.side[c];
+                        s.legal += orbit;
+                        if (v.is_draw()) {
+                            s.draws += orbit;
+                            continue;
+                        }
+                        (v.is_win() ? s.wins : s.losses) += orbit;
+                        auto& h = v.is_win() ? l.wins[c] : l.losses[c];
+                        const auto moves = std::size_t(std::abs(v.mate_in_moves()));
+                        if (h.size() <= moves) h.resize(moves + 1);
+                        h[moves] += orbit;
+                        if (v.plies < s.longest_plies) continue;
+                        if (!decoded) gi_.decode_valid(i, b), decoded = true;
+                        const std::uint64_t name
+                            = names.encode(b.king[WHITE], b.king[BLACK], b.man.data());
+                        if (v.plies > s.longest_plies || name < l.longestSlot[c]) {
+                            s.longest_plies = v.plies;
+                            l.longestSlot[c] = name;
                         }
                     }
-                });
+                }
+            };
+            const std::string phase = material_.name() + ": output";
+            if (!scatter)
+                parallel_blocks(gi_.size(), options_.progress, phase, pass);
+            else {
+                if (options_.progress) options_.progress->phase(phase, gi_.size());
+                constexpr std::uint64_t kChunk = std::uint64_t(1) << 24;
+                for (std::uint64_t first = 0; first < gi_.size(); first += kChunk) {
+                    const std::uint64_t last = std::min(gi_.size(), first + kChunk);
+                    parallel_blocks_in(first, last, options_.progress, pass);
+                    for (Color c : { WHITE, BLACK })
+                        release_pages(cells_[k][c].data() + first, (last - first) * sizeof(Cell));
+                }
+            }
             for (Color c : { WHITE, BLACK })
                 if (inPlace && !fromCells) {
                     cells_[k][c].resize(size); // without the padding to 64 slots
@@ -1168,7 +1223,13 @@ private:
             // The slots no position reached are "don't care" (the same for every metric: found
             // once): the writer fills them. One word of 64 slots per task: one writer per word
             // (parallel: a sequential pass cost KRMvKN's output about a second).
-            if (k == 0)
+            if (k == 0 && scatter)
+                for (Color c : { WHITE, BLACK }) {
+                    dontCare[c] = std::move(written[c]);
+                    for (std::uint64_t& w : dontCare[c]) w = ~w;
+                    if (size % 64) dontCare[c].back() &= (std::uint64_t(1) << (size % 64)) - 1;
+                }
+            else if (k == 0)
                 for (Color c : { WHITE, BLACK }) {
                     dontCare[c].assign((size + 63) / 64, 0);
                     tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
@@ -1200,16 +1261,16 @@ private:
                         }
                     },
                     dontCare);
-                for (Color c : { WHITE, BLACK }) std::vector<Cell>().swap(cells_[k][c]);
+                for (Color c : { WHITE, BLACK }) Cells<Cell>().swap(cells_[k][c]);
                 continue;
             }
             // This metric's generation cells are not needed any more.
-            for (Color c : { WHITE, BLACK }) std::vector<Cell>().swap(cells_[k][c]);
+            for (Color c : { WHITE, BLACK }) Cells<Cell>().swap(cells_[k][c]);
             std::span<const std::uint8_t> spans[COLOR_NB];
             for (Color c : { WHITE, BLACK }) {
                 if (wideStore && cellBytes == 1) {
                     narrow[c].assign(wide[c].begin(), wide[c].end());
-                    std::vector<std::uint16_t>().swap(wide[c]);
+                    Cells<std::uint16_t>().swap(wide[c]);
                 }
                 spans[c] = cellBytes == 1
                     ? std::span<const std::uint8_t>(narrow[c])
@@ -1273,7 +1334,7 @@ private:
     Cell base_ = 0;
     int offset_ = 0; // the window's first level (even)
     int span_ = 0; // the window holds levels offset_ .. offset_ + span_
-    std::array<std::array<std::vector<Cell>, COLOR_NB>, kMaxMetrics> cells_;
+    std::array<std::array<Cells<Cell>, COLOR_NB>, kMaxMetrics> cells_;
     // Per metric and side: per run of kMaskSlots slots, bit p set = a cell may hold level p.
     std::array<std::array<std::vector<std::uint64_t>, COLOR_NB>, kMaxMetrics> levels_;
     std::atomic<int> maxLevel_ { 0 }; // the largest level written so far
