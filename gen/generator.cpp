@@ -1107,13 +1107,12 @@ private:
             const int maxCell
                 = std::max(top >= base_ ? plies(top) : -1, retiredTop_[std::size_t(k)]) + 1;
             const int cellBytes = maxCell <= 0xFF ? 1 : 2;
-            // Stored cells; "don't care" marked by a sentinel, told to the writer below: 0xFF in
-            // 8-bit cells when no value reaches it, else 0xFFFF in 16-bit ones. In place, the
-            // generation cells become the stored ones, "no position" already the sentinel: no
-            // second array, no encoding; unless 8-bit cells hold distances longer than 8-bit
-            // stored cells do: then the writer reads the values from the cells as it goes
-            // (`fromCells`), since whole 16-bit arrays beside them would double the memory; so
-            // it does for single men in scheme 1 (KSMvKR: 2.96 GB with a stored array).
+            // Stored cells. In place, the generation cells become the stored ones ("no
+            // position", all ones, the don't-care slots): no second array, no encoding; unless
+            // 8-bit cells hold distances longer than 8-bit stored cells do: then the writer
+            // reads the values from the cells as it goes (`fromCells`), since whole 16-bit
+            // arrays beside them would double the memory; so it does for single men in scheme 1
+            // (KSMvKR: 2.96 GB with a stored array).
             const bool fromCells = permuted || (inPlace && sizeof(Cell) == 1 && maxCell >= 0xFF);
             const bool wideStore = inPlace ? sizeof(Cell) > 1 || fromCells : maxCell >= 0xFF;
             // Otherwise the cells are scattered to their storage slots, into arrays left
