@@ -19,11 +19,12 @@ namespace mktb {
 // them a block at a time); dont_care[c] (one bit per slot, or empty for none) marks the slots
 // that are no position, whose cells the writer fills as compresses best. A metric added with
 // `dtm` (the DTM cells already added, dtm_bytes each) is stored XOR those cells
-// (Coding::XorDtm, in cells as wide as the wider of the two) when that makes it smaller. add() compresses the metric and appends its blocks to PATH.tmp at
-// once, so neither the caller's cells nor the compressed blocks stay in memory; commit() writes
-// the header and block index in front, the checksum at the end, and renames the file to PATH,
-// so a table is whole or absent (a writer destroyed uncommitted removes PATH.tmp). Throws
-// TableError on failure, naming the file and the cause (a full disk among them).
+// (Coding::XorDtm, in cells as wide as the wider of the two) when that makes it smaller. add()
+// compresses the metric and appends its blocks to PATH.tmp at once, so neither the caller's
+// cells nor the compressed blocks stay in memory; commit() writes the header and block index in
+// front, the checksum at the end, and renames the file to PATH, so a table is whole or absent
+// (a writer destroyed uncommitted removes PATH.tmp). Throws TableError on failure, naming the
+// file and the cause (a full disk among them).
 class TableWriter {
 public:
     TableWriter(const Material& m, std::uint32_t rules, std::string path, int metrics);
