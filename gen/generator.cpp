@@ -253,7 +253,8 @@ public:
         }
         base_ = Cell(maxMoves + 1);
         span_ = int(kFarLoss) - 1 - int(base_);
-        if (options.window_plies > 0) span_ = std::min(span_, options.window_plies);
+        // At least 2: a rollover at an odd level keeps the level before it in the window.
+        if (options.window_plies > 0) span_ = std::min(span_, std::max(options.window_plies, 2));
         // The smaller tables are opened here, not read through the caller's: their resident
         // cells (up to 2 GB for KSMvKP, which reads two sides of KSMvKM's 16-bit cells) are
         // freed when the level loop is done, before the output needs memory of its own.
