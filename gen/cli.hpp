@@ -31,6 +31,7 @@ int perft_command(std::span<const std::string_view> args);
 int gen_command(std::span<const std::string_view> args);
 int verify_command(std::span<const std::string_view> args);
 int digest_command(std::span<const std::string_view> args);
+int pack_command(std::span<const std::string_view> args);
 int probe_command(std::span<const std::string_view> args);
 int serve_command(std::span<const std::string_view> args);
 int uci_command(std::span<const std::string_view> args);

@@ -1,5 +1,6 @@
-// cmd_gen.cpp - `mktb gen` (generate endings, smaller ones first, with statistics) and
-// `mktb verify` (check a written table against its successors).
+// cmd_gen.cpp - `mktb gen` (generate endings, smaller ones first, with statistics), `mktb verify`
+// (check a written table against its successors), `mktb digest` and `mktb pack` (tables with one
+// side to move, to download and ship).
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include "cli.hpp"
 #include "gen_index.hpp"
 #include "generator.hpp"
+#include "table_writer.hpp"
 
 namespace mktb::cli {
 
@@ -89,6 +91,7 @@ void print_rows(const std::string& name, const Row rows[2]) {
 
 struct Options {
     std::string tables = default_tables_dir();
+    std::string out; // pack: where the packed tables go
     int threads = 0;
     int men = 0;
     bool list = false;
@@ -106,7 +109,8 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view a = args[i];
         const bool genOnly = a == "--list" || a == "--keep-other-rules" || is_rule_option(a);
-        if ((genOnly && command != "gen") || (a == "--threads" && command == "digest"))
+        if ((genOnly && command != "gen") || (a == "--out" && command != "pack")
+            || (a == "--threads" && (command == "digest" || command == "pack")))
             return std::fprintf(stderr, "mktb %s: '%s' is not an option of mktb %s%s\n", cmd,
                        std::string(a).c_str(), cmd,
                        genOnly && command == "verify" && is_rule_option(a)
@@ -117,10 +121,13 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
             if (i + 1 >= args.size()) return {};
             return std::string(args[++i]);
         };
-        if (a == "--tables") {
-            o.tables = value();
-            if (o.tables.empty())
-                return std::fprintf(stderr, "mktb %s: --tables needs a directory\n", cmd), false;
+        if (a == "--tables" || a == "--out") {
+            std::string& dir = a == "--tables" ? o.tables : o.out;
+            dir = value();
+            if (dir.empty())
+                return std::fprintf(stderr, "mktb %s: %s needs a directory\n", cmd,
+                           std::string(a).c_str()),
+                       false;
         } else if (a == "--threads" || a == "--men") {
             const std::string v = value();
             int n = 0;
@@ -175,7 +182,7 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
 }
 
 // What is on disk where a table would be written.
-enum class OnDisk { None, OldFormat, OtherRules, Current };
+enum class OnDisk { None, OldFormat, OtherRules, Packed, Current };
 OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* found = nullptr) {
     std::ifstream in(path, std::ios::binary);
     TableHeader h {};
@@ -185,6 +192,7 @@ OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* 
         || h.version < kOldestTableVersion || h.version > kTableVersion)
         return OnDisk::OldFormat;
     if (found) *found = h.rules;
+    if (h.version >= 6 && h.sides != kBothSides) return OnDisk::Packed;
     return h.rules == encode(rules) ? OnDisk::Current : OnDisk::OtherRules;
 }
 
@@ -236,6 +244,10 @@ int gen_command(std::span<const std::string_view> args) {
                     : ("generating it again with " + describe(o.rules)).c_str());
             if (o.keepOtherRules) return kExitFailure;
         }
+        if (state == OnDisk::Packed) // the larger endings' generation reads both sides
+            std::fprintf(stderr,
+                "mktb gen: %s in %s is packed (one side to move); generating it again in full\n",
+                m.name().c_str(), o.tables.c_str());
         if (state == OnDisk::Current) { // on disk: skipped, not checked
             progress.skip_job(k);
             if (read_rows(stats_path(o.tables, m), rows))
@@ -325,6 +337,68 @@ int digest_command(std::span<const std::string_view> args) {
             return kExitFailure;
         }
     }
+    return kExitOk;
+}
+
+int pack_command(std::span<const std::string_view> args) {
+    Options o;
+    if (!parse("pack", args, o)) return kExitBadInput;
+    if (o.endings.empty() || o.out.empty()) {
+        std::fputs("usage: mktb pack (ENDING... | --men N) [--tables DIR] --out DIR\n", stderr);
+        return kExitBadInput;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(o.out, ec);
+    if (ec) {
+        std::fprintf(stderr, "mktb pack: cannot create %s: %s\n", o.out.c_str(),
+            ec.message().c_str());
+        return kExitBadInput;
+    }
+    if (std::filesystem::equivalent(o.tables, o.out, ec)) {
+        std::fprintf(stderr, "mktb pack: --out is the directory of the tables (%s): give another\n",
+            o.tables.c_str());
+        return kExitBadInput;
+    }
+    // Each ending with every ending it converts into: a probe of the side a packed table lacks
+    // searches one ply, into those tables.
+    const std::vector<Material> order = build_order(o.endings);
+    std::uint64_t total = 0;
+    for (const Material& m : order) {
+        const std::string path = table_path(o.tables, m);
+        if (!std::filesystem::exists(path)) {
+            std::fprintf(stderr, "mktb pack: no table of %s in %s (generate it: mktb gen %s)\n",
+                m.name().c_str(), o.tables.c_str(), m.name().c_str());
+            return kExitFailure;
+        }
+        total += std::filesystem::file_size(path, ec);
+    }
+    Progress progress;
+    progress.phase("pack", total);
+    std::uint64_t before = 0, after = 0;
+    for (const Material& m : order) {
+        try {
+            const PackedTable p
+                = pack_table(table_path(o.tables, m), table_path(o.out, m), m);
+            // The statistics travel with the table (mktb serve's list of endings reads them).
+            if (std::filesystem::exists(stats_path(o.tables, m)))
+                std::filesystem::copy_file(stats_path(o.tables, m), stats_path(o.out, m),
+                    std::filesystem::copy_options::overwrite_existing);
+            progress.advance(p.bytes_before);
+            before += p.bytes_before, after += p.bytes_after;
+            std::printf("%-10s %s to move kept  %12llu -> %12llu bytes (%.3f)\n",
+                m.name().c_str(), p.kept == WHITE ? "White" : "Black",
+                (unsigned long long)p.bytes_before, (unsigned long long)p.bytes_after,
+                double(p.bytes_after) / double(p.bytes_before));
+        } catch (const std::exception& e) {
+            progress.finish();
+            std::fprintf(stderr, "mktb pack: %s\n", e.what());
+            return kExitFailure;
+        }
+    }
+    progress.finish();
+    std::printf("%zu tables: %llu -> %llu bytes (%.3f)\n", order.size(),
+        (unsigned long long)before, (unsigned long long)after,
+        before ? double(after) / double(before) : 0.0);
     return kExitOk;
 }
 

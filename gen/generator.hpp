@@ -57,14 +57,6 @@ struct GenOptions {
     bool check_counters = false;
 };
 
-// The value of a checkmated position in a metric: lost, except that under counter_mate = draw a
-// mate by the counting (weaker) side during the board count is a draw.
-inline Value mated_value(const Material& m, Metric metric, const CountRules& rules, Color mated) {
-    const bool counterMates = metric == Metric::Board && rules.has(RuleOption::CounterMateDraws)
-        && !rules.has(RuleOption::BoardHonourOff) && m.weaker_side() == ~mated;
-    return counterMates ? Value::draw() : Value::mate_in_plies(0);
-}
-
 // The metrics a table of `m` stores: DTM, and the Bia phase (a Bia on the board) or board's
 // honour (both sides with men).
 std::vector<Metric> stored_metrics(const Material& m);

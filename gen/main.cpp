@@ -26,6 +26,11 @@ commands:
   digest (ENDING... | --men N) [--tables DIR]
                                    a digest of every value a table stores (equal
                                    digests: equal answers, whatever the file bytes)
+  pack (ENDING... | --men N) [--tables DIR] --out DIR
+                                   copy tables, and every smaller ending they
+                                   convert into, keeping one side to move (the
+                                   smaller; a probe of the other searches one
+                                   ply): files to download and ship, for probing
   probe "<FEN>" [--json] [--line] [--count pieces:C|board:C] [--tables DIR] [RULES]
                                    distance to mate of a position, the answer
                                    under the count (FEN fields 4-5, --count, or
@@ -101,6 +106,7 @@ int main(int argc, char** argv) {
     if (cmd == "gen") return mktb::cli::gen_command(rest);
     if (cmd == "verify") return mktb::cli::verify_command(rest);
     if (cmd == "digest") return mktb::cli::digest_command(rest);
+    if (cmd == "pack") return mktb::cli::pack_command(rest);
     if (cmd == "probe") return mktb::cli::probe_command(rest);
     if (cmd == "serve") return mktb::cli::serve_command(rest);
     if (cmd == "uci") return mktb::cli::uci_command(rest);

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cstddef>
+#include <fstream>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -34,6 +37,7 @@ TableWriter::TableWriter(const Material& m, std::uint32_t rules, std::string pat
     std::memcpy(h.magic, kTableMagic, sizeof h.magic);
     h.version = kTableVersion;
     h.header_bytes = sizeof(TableHeader);
+    h.sides = kBothSides;
     const std::string name = m.name();
     std::memcpy(h.signature, name.data(), std::min(name.size(), sizeof h.signature - 1));
     h.index_scheme = std::uint32_t(index.scheme());
@@ -253,6 +257,88 @@ void TableWriter::commit() {
         std::remove(tmp_.c_str());
         throw TableError("cannot rename " + tmp_ + " to " + path_ + ": " + std::strerror(error));
     }
+}
+
+PackedTable pack_table(const std::string& from, const std::string& to, const Material& m) {
+    // The reader's checks first (header, block index, their checksum), then the whole file's.
+    if (Table::open(from, m, nullptr, 0)->packed())
+        throw TableError(from + ": packed already (one side to move)");
+    std::vector<std::uint8_t> in;
+    {
+        std::ifstream file(from, std::ios::binary | std::ios::ate);
+        in.resize(std::size_t(file.tellg()));
+        file.seekg(0);
+        if (!file.read(reinterpret_cast<char*>(in.data()), std::streamsize(in.size())))
+            throw TableError(from + ": cannot be read");
+    }
+    std::uint64_t stored;
+    std::memcpy(&stored, in.data() + in.size() - sizeof stored, sizeof stored);
+    if (checksum64(std::span(in.data(), in.size() - sizeof stored)) != stored)
+        throw TableError(from + ": checksum mismatch: the file is damaged or truncated");
+    TableHeader h {};
+    std::memcpy(&h, in.data(), offsetof(TableHeader, coding));
+    const std::size_t headerBytes = h.version == 3 ? kTableHeaderBytesV3
+        : h.version < 6                            ? kTableHeaderBytesV5
+                                                   : sizeof h;
+    if (h.version > 3) std::memcpy(&h.coding, in.data() + offsetof(TableHeader, coding), 8);
+    const std::size_t metrics = std::size_t(std::popcount(h.metrics));
+    const std::uint64_t per = h.blocks_per_side;
+    std::vector<std::uint64_t> offsets(metrics * 2 * per + 1);
+    std::memcpy(offsets.data(), in.data() + headerBytes, offsets.size() * sizeof(std::uint64_t));
+    // The side whose blocks are smaller: the other is found by a one-ply search.
+    std::uint64_t bytes[COLOR_NB] = {};
+    for (std::size_t k = 0; k < metrics; ++k)
+        for (Color c : { WHITE, BLACK })
+            bytes[c] += offsets[(2 * k + c + 1) * per] - offsets[(2 * k + c) * per];
+    const Color kept = bytes[BLACK] < bytes[WHITE] ? BLACK : WHITE;
+
+    h.version = kTableVersion;
+    h.header_bytes = sizeof h;
+    h.sides = 1u << kept;
+    h.reserved = 0;
+    std::vector<std::uint64_t> packed(metrics * per + 1);
+    packed[0] = sizeof h + packed.size() * sizeof(std::uint64_t) + sizeof(std::uint64_t);
+    for (std::size_t k = 0; k < metrics; ++k)
+        for (std::uint64_t b = 0; b < per; ++b) {
+            const std::size_t src = (2 * k + kept) * per + b;
+            packed[k * per + b + 1] = packed[k * per + b] + (offsets[src + 1] - offsets[src]);
+        }
+    const std::string tmp = to + ".tmp";
+    errno = 0;
+    std::FILE* out = std::fopen(tmp.c_str(), "wb");
+    if (!out)
+        throw TableError(
+            "cannot create " + tmp + ": " + (errno ? std::strerror(errno) : "unknown error"));
+    std::uint64_t sum = 0xcbf29ce484222325ULL;
+    auto put = [&](const void* data, std::size_t n) {
+        sum = checksum64(std::span(static_cast<const std::uint8_t*>(data), n), sum);
+        errno = 0;
+        if (n && std::fwrite(data, 1, n, out) == n) return;
+        const int error = errno;
+        std::fclose(out);
+        std::remove(tmp.c_str());
+        throw TableError("cannot write " + tmp + ": "
+            + (error ? std::strerror(error) : "write failed") + "; no table was written");
+    };
+    put(&h, sizeof h);
+    put(packed.data(), packed.size() * sizeof(std::uint64_t));
+    const std::uint64_t indexSum = sum;
+    put(&indexSum, sizeof indexSum);
+    for (std::size_t k = 0; k < metrics; ++k) {
+        const std::size_t first = (2 * k + kept) * per;
+        put(in.data() + offsets[first], offsets[first + per] - offsets[first]);
+    }
+    const std::uint64_t fileSum = sum;
+    put(&fileSum, sizeof fileSum);
+    errno = 0;
+    const bool closed = std::fclose(out) == 0;
+    if (!closed || std::rename(tmp.c_str(), to.c_str()) != 0) {
+        const int error = errno;
+        std::remove(tmp.c_str());
+        throw TableError("cannot write " + to + ": "
+            + (error ? std::strerror(error) : "close failed") + "; no table was written");
+    }
+    return { kept, in.size(), packed.back() + sizeof fileSum };
 }
 
 } // namespace mktb

@@ -23,12 +23,12 @@ namespace mktb {
 namespace {
 
 // The value of a position reached by a conversion, for its side to move, in the metric being
-// verified, read from the smaller tables through the probing layer only (mktb::Table, the
-// counting functions): DTM as it is; a counted metric as the answer under the count the
-// conversion starts (or, for a capture that keeps men on both sides, continues), turned back
-// into a distance by as_value(). A board count with an unbounded budget gives the child's own
-// board's honour distance. The child's table is found once per kind of conversion (the man
-// captured, a promotion), not per probe: the lookups by material were a fifth of verify's time.
+// verified, read from the smaller tables through the probing layer only (mktb::Table, and
+// conversion_value(), which restores a packed table's lacking side too): DTM as it is; a
+// counted metric as the answer under the count the conversion starts (or, for a capture that
+// keeps men on both sides, continues). The child's table is found once per kind of conversion
+// (the man captured, a promotion), not per probe: the lookups by material were a fifth of
+// verify's time.
 class Children {
 public:
     Children(const Material& m, const Tablebase& tables, const CountRules& rules)
@@ -70,22 +70,11 @@ public:
         const Position& p = k.swapped ? swapped : pos; // in the child table's colours
         const std::uint64_t slot = k.table->index().encode(p);
         const Value dtm = k.table->value(Metric::Dtm, p.side_to_move(), slot);
-        for (std::size_t i = 0; i < metrics.size(); ++i) {
-            if (metrics[i] == Metric::Dtm) {
-                out[i] = dtm;
-                continue;
-            }
-            // Under pieces' honour the count is a deadline on DTM (as Prober::counted() does
-            // it); else the child's own counted metric, as Tablebase::probe_counted() reads it.
-            const CountedValue c = k.phase == CountPhase::PiecesHonour
-                ? counted_pieces_honour(pos, dtm, prober_.count_of(pos), rules_)
-                : k.phase == CountPhase::NoCount
-                ? counted_bia_phase(k.table->value(Metric::Bia, p.side_to_move(), slot))
-                : counted_board_honour(k.table->value(Metric::Board, p.side_to_move(), slot),
-                    metrics[i] == Metric::Board ? CountState { 1 << 20, 0 } : prober_.count_of(pos),
-                    rules_);
-            out[i] = counted(metrics[i], k.phase, c);
-        }
+        const Value own = k.phase == CountPhase::PiecesHonour ? Value::draw()
+            : k.table->value(k.phase == CountPhase::NoCount ? Metric::Bia : Metric::Board,
+                p.side_to_move(), slot);
+        for (std::size_t i = 0; i < metrics.size(); ++i)
+            out[i] = conversion_value(metrics[i], pos, k.phase, dtm, own, rules_);
     }
 
 private:
@@ -114,19 +103,6 @@ private:
                 + " lacks the counted values for these counting options: generate it again");
         return k;
     }
-    Value counted(Metric metric, CountPhase phase, const CountedValue& c) const {
-        if (metric == Metric::Bia) return as_value(c);
-        // Board's honour: a capture keeping men on both sides continues the count (an unbounded
-        // budget gives its own distance); one baring the defender succeeds when its fresh
-        // pieces' honour count still wins (the defender, to move there, is then "mated" for this
-        // metric), or, under switch_to_pieces = if_shorter, the mate itself must fit: its
-        // distance counts.
-        if (phase == CountPhase::BoardHonour) return as_value(c);
-        if (rules_.has(RuleOption::SwitchIfShorter) && !rules_.has(RuleOption::BoardHonourOff))
-            return as_value(c);
-        return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0) : Value::draw();
-    }
-
     Prober prober_;
     CountRules rules_;
     // [captured piece, NO_PIECE for none][promoting colour, or 2: no promotion]

@@ -19,6 +19,7 @@
 
 #include "block_cache.hpp"
 #include "mktb/material.hpp"
+#include "mktb/movegen.hpp"
 
 namespace mktb {
 
@@ -63,7 +64,7 @@ std::unique_ptr<Table> Table::open(
     ::madvise(map, size, MADV_RANDOM); // a probe reads one block, not its neighbours
 
     TableHeader h {};
-    if (size < sizeof h + 3 * sizeof(std::uint64_t))
+    if (size < kTableHeaderBytesV3 + 3 * sizeof(std::uint64_t))
         throw damaged("too short to be a table file (truncated?)");
     std::memcpy(&h, t->map_, offsetof(TableHeader, coding));
     if (std::memcmp(h.magic, kTableMagic, sizeof h.magic) != 0)
@@ -72,9 +73,16 @@ std::unique_ptr<Table> Table::open(
         throw damaged("format version " + std::to_string(h.version) + ", this reader knows "
             + std::to_string(kOldestTableVersion) + " to " + std::to_string(kTableVersion)
             + " (generate the table again)");
-    const std::size_t headerBytes = h.version == 3 ? kTableHeaderBytesV3 : sizeof h;
+    const std::size_t headerBytes = h.version == 3 ? kTableHeaderBytesV3
+        : h.version < 6                            ? kTableHeaderBytesV5
+                                                   : sizeof h;
+    if (size < headerBytes + 3 * sizeof(std::uint64_t))
+        throw damaged("too short to be a table file (truncated?)");
     if (h.version > 3)
         std::memcpy(&h.coding, t->map_ + offsetof(TableHeader, coding), sizeof h.coding);
+    h.sides = kBothSides;
+    if (h.version > 5)
+        std::memcpy(&h.sides, t->map_ + offsetof(TableHeader, sides), 2 * sizeof h.sides);
     const std::string name(h.signature, strnlen(h.signature, sizeof h.signature));
     if (name != expected.name()) throw damaged("holds " + name + ", expected " + expected.name());
     // Versions 3 and 4 knew scheme 1 only; 5 says which of the Index's schemes it is in.
@@ -85,7 +93,10 @@ std::unique_ptr<Table> Table::open(
         && h.block_cells <= 0x10000 // a resident block's long list holds 16-bit offsets
         && h.index_size == t->index_.size() && (h.metrics & 1)
         && h.metrics < (1u << int(Metric::NB))
-        && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells;
+        && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells
+        && h.sides >= 1 && h.sides <= kBothSides && h.reserved == 0;
+    t->sides_ = h.sides;
+    const std::size_t sides = h.sides == kBothSides ? 2 : 1;
     std::size_t nblocks = 0;
     for (int m = 0; m < int(Metric::NB) && sane; ++m)
         if (h.metrics >> m & 1) {
@@ -97,7 +108,7 @@ std::unique_ptr<Table> Table::open(
             t->cell_bytes_[m] = h.cell_bytes[m];
             t->coding_[m] = Coding(h.coding[m]);
             t->firstBlock_[m] = nblocks;
-            nblocks += std::size_t(2 * h.blocks_per_side);
+            nblocks += sides * std::size_t(h.blocks_per_side);
         }
     const std::size_t indexEnd = headerBytes + (nblocks + 1) * sizeof(std::uint64_t);
     if (!sane || size < indexEnd + 2 * sizeof(std::uint64_t))
@@ -175,10 +186,17 @@ std::vector<std::uint8_t> Table::decompress(std::size_t block) const {
     return cells;
 }
 
+void Table::lacks(Color stm) const {
+    throw TableError(path_ + ": a packed table, " + (stm == WHITE ? "Black" : "White")
+        + " to move only: " + (stm == WHITE ? "White" : "Black")
+        + " to move needs a one-ply search through its Tablebase, and generation and "
+          "verification need the full table (mktb gen)");
+}
+
 Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
     if (!cache_) throw TableError(path_ + ": opened without a block cache");
-    const std::size_t block
-        = firstBlock_[int(m)] + std::size_t(stm) * blocksPerSide_ + slot / blockCells_;
+    if (!stores(stm)) lacks(stm);
+    const std::size_t block = side_block(m, stm) + slot / blockCells_;
     const int bytes = cell_bytes_[int(m)];
     const std::size_t at = (slot % blockCells_) * std::size_t(bytes);
     return cache_->with_block(
@@ -223,6 +241,7 @@ void Table::make_resident(unsigned parts) const {
         for (Color c : { WHITE, BLACK }) {
             const unsigned bit = part(Metric(m), c);
             if (!(parts & bit) || (have & bit)) continue;
+            if (!stores(c)) lacks(c);
             std::vector<std::uint8_t>& cells = cells_[m][c];
             std::vector<std::uint64_t>& longStart = longStart_[m][c];
             std::vector<std::uint32_t>& longCells = longCells_[m][c];
@@ -230,8 +249,7 @@ void Table::make_resident(unsigned parts) const {
             // One block after the other (the probe library needs no thread pool), each with
             // its coding undone.
             for (std::uint64_t b = 0; b < blocksPerSide_; ++b) {
-                const std::vector<std::uint8_t> block
-                    = decompress(firstBlock_[m] + std::size_t(c) * blocksPerSide_ + b);
+                const std::vector<std::uint8_t> block = decompress(side_block(Metric(m), c) + b);
                 std::uint8_t* out = cells.data() + b * blockCells_;
                 if (cell_bytes_[m] == 1) {
                     std::memcpy(out, block.data(), block.size());
@@ -312,7 +330,64 @@ std::optional<Value> Tablebase::probe(const Position& pos) const {
     if (m.bare_kings()) return Value::draw();
     const Table* t = table(m.canonical());
     if (!t) return std::nullopt;
-    return t->probe(pos);
+    return value_of(*t, Metric::Dtm, pos);
+}
+
+std::optional<Value> Tablebase::value_of(const Table& t, Metric metric, const Position& pos) const {
+    if (!t.packed()) return t.probe(metric, pos);
+    const bool swapped = Material::of(pos) != t.index().material();
+    if (t.stores(swapped ? ~pos.side_to_move() : pos.side_to_move())) return t.probe(metric, pos);
+    return restore(t, metric, pos);
+}
+
+std::optional<Value> Tablebase::restore(
+    const Table& t, Metric metric, const Position& position) const {
+    // What the generator stored: the best of the moves' values (verify checks every table
+    // against the same one-ply search). A quiet move reaches the side the table keeps; a
+    // conversion reaches a smaller table, itself perhaps packed: each conversion removes a man
+    // or promotes a Bia, so the search ends. The values stored do not depend on a count running
+    // (each conversion is valued under the count it starts), so none is carried.
+    Position pos = position;
+    pos.set_count_state({});
+    const CountRules rules = decode_rules(t.rules());
+    const MoveList moves = legal_moves(pos);
+    if (moves.size == 0) {
+        if (!pos.in_check()) return Value::draw(); // stalemate
+        const bool swapped = Material::of(pos) != t.index().material();
+        return mated_value(t.index().material(), metric, rules,
+            swapped ? ~pos.side_to_move() : pos.side_to_move());
+    }
+    std::optional<Value> best;
+    for (const Move m : moves) {
+        const bool conversion = is_promotion(m) || !pos.empty(to_sq(m));
+        Position next = pos;
+        next.do_move(m);
+        const std::optional<Value> v
+            = conversion ? after_conversion(metric, next, rules) : t.probe(metric, next);
+        if (!v) return std::nullopt;
+        if (!best || better(v->parent(), *best)) best = v->parent();
+    }
+    return best;
+}
+
+std::optional<Value> Tablebase::after_conversion(
+    Metric metric, const Position& child, const CountRules& rules) const {
+    const CountPhase phase = count_phase(child);
+    if (phase == CountPhase::BareKings) return Value::draw();
+    const Table* t = table(Material::of(child).canonical());
+    if (!t) return std::nullopt;
+    std::optional<Value> dtm = Value::draw(), own = Value::draw();
+    if (metric == Metric::Dtm || phase == CountPhase::PiecesHonour) {
+        if (!(dtm = value_of(*t, Metric::Dtm, child))) return std::nullopt;
+    } else {
+        const Metric counted = phase == CountPhase::NoCount ? Metric::Bia : Metric::Board;
+        if (!t->has(counted) || t->rules() != encode(rules))
+            throw RulesError("the table of " + t->index().material().name()
+                + " lacks the counted values the packed tables it converts from were built "
+                  "with: generate it again");
+        if (!(own = value_of(*t, counted, child))) return std::nullopt;
+    }
+    return conversion_value(metric, child, phase, *dtm, *own, rules);
 }
 
 std::optional<CountedValue> Tablebase::probe_counted(
@@ -336,8 +411,33 @@ std::optional<CountedValue> Tablebase::probe_counted(
         throw RulesError("the table of " + t->index().material().name() + " was built with "
             + describe(decode_rules(t->rules())) + ", not " + describe(rules)
             + ": probe with those options or generate it again");
-    const Value v = t->probe(metric, pos);
-    return metric == Metric::Bia ? counted_bia_phase(v) : counted_board_honour(v, count, rules);
+    const std::optional<Value> v = value_of(*t, metric, pos);
+    if (!v) return std::nullopt;
+    return metric == Metric::Bia ? counted_bia_phase(*v) : counted_board_honour(*v, count, rules);
+}
+
+Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm,
+    Value own, const CountRules& rules) {
+    if (metric == Metric::Dtm) return dtm;
+    // Under pieces' honour the count is a deadline on DTM (as probe_counted() reads it); else
+    // the child's own counted metric: for board's honour kept, an unbounded budget gives its
+    // own distance.
+    const CountedValue c = phase == CountPhase::PiecesHonour
+        ? counted_pieces_honour(child, dtm, fresh_count(child, rules), rules)
+        : phase == CountPhase::NoCount
+        ? counted_bia_phase(own)
+        : counted_board_honour(own,
+            metric == Metric::Board ? CountState { 1 << 20, 0 } : fresh_count(child, rules),
+            rules);
+    if (metric == Metric::Bia) return as_value(c);
+    // Board's honour: a capture keeping men on both sides continues the count; one baring the
+    // defender succeeds when its fresh pieces' honour count still wins (the defender, to move
+    // there, is then "mated" for this metric), or, under switch_to_pieces = if_shorter, the
+    // mate itself must fit: its distance counts.
+    if (phase == CountPhase::BoardHonour) return as_value(c);
+    if (rules.has(RuleOption::SwitchIfShorter) && !rules.has(RuleOption::BoardHonourOff))
+        return as_value(c);
+    return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0) : Value::draw();
 }
 
 CountedValue counted_board_honour(Value v, CountState count, const CountRules& rules) {

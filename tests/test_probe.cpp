@@ -1,7 +1,10 @@
 // test_probe.cpp - the probing API (mktb/probe.hpp, mktb/probe.h): answers under many threads
 // with a cache small enough to evict all the time agree with one thread's; errors are codes;
-// the moves that keep a counted win are the hand-checked ones.
+// the moves that keep a counted win are the hand-checked ones; packed tables (one side to move,
+// the other searched) answer as the full ones, and refuse what needs the full table.
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,10 +15,37 @@
 #include "mktb/probe.hpp"
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
+#include "table_writer.hpp"
 
 using namespace mktb;
 
 namespace {
+
+// Every 4-men table and the smaller ones, packed (mktb pack) into a directory of this process.
+const std::string& packed_4_men() {
+    static const std::string dir = [] {
+        const std::string d = test::temp_dir("packed");
+        // Removed at exit, after this static is gone: its name made again from the process's.
+        std::atexit([] {
+            std::filesystem::remove_all(std::filesystem::temp_directory_path()
+                / ("mktb-test-packed-" + std::to_string(getpid())));
+        });
+        for (const Material& m : all_materials(4))
+            pack_table(table_path(test::tables_up_to_4_men(), m), table_path(d, m), m);
+        return d;
+    }();
+    return dir;
+}
+
+std::vector<char> file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+void write_file(const std::string& path, const std::vector<char>& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc)
+        .write(bytes.data(), std::streamsize(bytes.size()));
+}
 
 struct Answer {
     Value pure;
@@ -154,4 +184,111 @@ TEST_CASE("The C API reports damaged tables and other rule options as codes", "[
     const mktb_options unknown { sizeof(mktb_options), 1u << 20, 0 };
     CHECK(mktb_open(dir.c_str(), &unknown, &tb) == MKTB_BAD_ARGUMENT);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("Packed tables answer as the full ones: every 3-men position, every 11th of 4 men",
+    "[probe][pack][gen]") {
+    // A packed table keeps one side to move; a probe of the other searches one ply, through the
+    // smaller tables for conversions (themselves packed). Compared with the full tables'
+    // values: DTM, and the answer under a count too long to cut anything short, which is each
+    // counted metric's distance (pieces' honour reads DTM; board's honour and the Bia phase
+    // their own metric).
+    const Tablebase full(test::tables_up_to_4_men(), Tablebase::kDefaultCacheBytes, true);
+    const Tablebase packed(packed_4_men(), Tablebase::kDefaultCacheBytes, true);
+    const CountState unbounded { 1 << 20, 0 };
+    std::uint64_t compared = 0, restored = 0, mismatches = 0;
+    for (const Material& m : all_materials(4)) {
+        const Table& f = *full.table(m);
+        const Table& p = *packed.table(m);
+        REQUIRE(p.packed());
+        CHECK(p.stores(WHITE) != p.stores(BLACK));
+        CHECK(p.index().scheme() == f.index().scheme());
+        const std::uint64_t step = m.men() <= 3 ? 1 : 11; // 18 M positions, 9 M searched
+        for (std::uint64_t i = 0; i < f.index().size(); i += step) {
+            Position pos;
+            if (!f.index().decode(i, pos)) continue;
+            for (Color c : { WHITE, BLACK }) {
+                if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
+                pos.set_side_to_move(c);
+                ++compared;
+                restored += !p.stores(c);
+                const CountedValue a = *full.probe_counted(pos, unbounded, {});
+                const CountedValue b = *packed.probe_counted(pos, unbounded, {});
+                if (*packed.probe(pos) == f.value(Metric::Dtm, c, i) && a.result == b.result
+                    && a.moves_needed == b.moves_needed && a.moves_available == b.moves_available)
+                    continue;
+                if (++mismatches <= 5) WARN(m.name() << ": " << pos.fen());
+            }
+        }
+    }
+    CHECK(mismatches == 0);
+    CHECK(restored > compared / 4);
+    // The probing API on top: every move of a sample ranked alike, the C API alike.
+    const Prober a(test::tables_up_to_4_men()), b(packed_4_men());
+    mktb_tablebase* tb = nullptr;
+    REQUIRE(mktb_open(packed_4_men().c_str(), nullptr, &tb) == MKTB_OK);
+    for (const Position& pos : sample_positions(20)) {
+        const std::vector<RankedMove> x = *a.rank_root(pos), y = *b.rank_root(pos);
+        REQUIRE(x.size() == y.size());
+        for (std::size_t k = 0; k < x.size(); ++k) {
+            CHECK(x[k].move == y[k].move);
+            CHECK(x[k].pure == y[k].pure);
+            CHECK(x[k].counted.result == y[k].counted.result);
+            CHECK(x[k].counted.moves_needed == y[k].counted.moves_needed);
+        }
+        mktb_position c;
+        mktb_dtm dtm;
+        REQUIRE(mktb_position_from_fen(pos.fen().c_str(), &c) == MKTB_OK);
+        REQUIRE(mktb_probe_dtm(tb, &c, &dtm) == MKTB_OK);
+        const Value v = *a.dtm(pos);
+        CHECK(dtm.plies == (v.is_draw() ? -1 : v.plies));
+    }
+    mktb_close(tb);
+}
+
+TEST_CASE("A packed table refuses what needs the full table, and damaged tables are not packed",
+    "[probe][pack][gen]") {
+    namespace fs = std::filesystem;
+    const Material m = test::material("KRvKM");
+    const std::string fullPath = table_path(test::tables_up_to_4_men(), m);
+    const std::string packedPath = table_path(packed_4_men(), m);
+    {
+        const Tablebase packed(packed_4_men());
+        const Table& t = *packed.table(m);
+        const Color lacking = t.stores(WHITE) ? BLACK : WHITE;
+        CHECK_THROWS_WITH(t.value(Metric::Dtm, lacking, 0), Catch::Contains("a packed table"));
+        CHECK_THROWS_WITH(t.make_resident(), Catch::Contains("a packed table"));
+        std::string report;
+        CHECK_THROWS_WITH(verify(m, packed, &report), Catch::Contains("a packed table"));
+    }
+    const std::string dir = test::temp_dir("pack-errors");
+    const std::string out = table_path(dir, m);
+    CHECK_THROWS_WITH(pack_table(packedPath, out, m), Catch::Contains("packed already"));
+    // A byte of a block damaged: the whole file's checksum refuses it, and nothing is written.
+    fs::create_directories(dir + "/damaged");
+    const std::string damaged = table_path(dir + "/damaged", m);
+    std::vector<char> bytes = file_bytes(fullPath);
+    bytes[bytes.size() - 100] ^= 0x40;
+    write_file(damaged, bytes);
+    CHECK_THROWS_WITH(pack_table(damaged, out, m), Catch::Contains("checksum mismatch"));
+    CHECK(!fs::exists(out));
+    CHECK(!fs::exists(out + ".tmp"));
+    CHECK_THROWS_WITH(pack_table(fullPath, dir + "/no/such/KRvKM.mktb", m),
+        Catch::Contains("cannot create " + dir + "/no/such/KRvKM.mktb.tmp"));
+    // A packed file damaged in a block: that block is refused when it is read, never answered.
+    bytes = file_bytes(packedPath);
+    for (std::size_t at = 4096; at + 8 < bytes.size(); at += 64) bytes[at] ^= 0x5a;
+    write_file(damaged, bytes);
+    const Tablebase tables(dir + "/damaged");
+    const Table& t = *tables.table(m);
+    const Color kept = t.stores(WHITE) ? WHITE : BLACK;
+    int refused = 0;
+    for (std::uint64_t i = 0; i < t.index().size(); i += kBlockCells) try {
+            (void)t.value(Metric::Dtm, kept, i);
+        } catch (const TableError& e) {
+            CHECK_THAT(e.what(), Catch::Contains("is damaged"));
+            ++refused;
+        }
+    CHECK(refused > 0);
+    fs::remove_all(dir);
 }

@@ -36,10 +36,12 @@ public:
 };
 
 inline constexpr char kTableMagic[8] = { 'M', 'K', 'T', 'B', '\r', '\n', 0x1a, '\n' };
-inline constexpr std::uint32_t kTableVersion = 5;
+inline constexpr std::uint32_t kTableVersion = 6;
 // Version 3 had no `coding` (every metric stored plain, header 72 bytes), versions 3 and 4 only
 // index scheme 1 (White's men's digits first): both still read. A version 5 file names its
-// scheme, 1 or 2 (Black's men's digits first), whichever compressed its ending smaller.
+// scheme, 1 or 2 (Black's men's digits first), whichever compressed its ending smaller. Version
+// 6 adds `sides`: a packed file (`mktb pack`) keeps one side to move, the other is found by a
+// one-ply search (docs/format.md, "Packed tables"); versions 3 to 5 hold both.
 inline constexpr std::uint32_t kOldestTableVersion = 3;
 inline constexpr std::uint32_t kBlockCells = 1u << 14;
 
@@ -79,9 +81,13 @@ struct TableHeader {
     std::uint64_t blocks_per_side;
     std::uint8_t cell_bytes[8]; // per Metric: 1 or 2, 0 when absent
     std::uint8_t coding[8]; // per Metric: a Coding (version 4 on)
+    std::uint32_t sides; // bit c set: the cells of side c to move stored (version 6 on)
+    std::uint32_t reserved; // 0
 };
-static_assert(sizeof(TableHeader) == 80, "the on-disk header layout is fixed");
+static_assert(sizeof(TableHeader) == 88, "the on-disk header layout is fixed");
 inline constexpr std::uint32_t kTableHeaderBytesV3 = 72; // without `coding`
+inline constexpr std::uint32_t kTableHeaderBytesV5 = 80; // without `sides`
+inline constexpr std::uint32_t kBothSides = 3;
 
 std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.mktb
 
@@ -106,6 +112,10 @@ public:
     int cell_bytes(Metric m) const { return cell_bytes_[int(m)]; } // 0 when absent
     Coding coding(Metric m) const { return coding_[int(m)]; }
     std::uint64_t file_bytes() const { return size_; }
+    // Whether the cells of side `stm` (in this table's colours) are stored: both sides in a
+    // full table, one in a packed one (the other is a one-ply search: Tablebase restores it).
+    bool stores(Color stm) const { return sides_ >> stm & 1; }
+    bool packed() const { return sides_ != kBothSides; }
     Value value(Metric m, Color stm, std::uint64_t slot) const {
         const int bytes = cell_bytes_[int(m)];
         if (resident_.load(std::memory_order_acquire) & part(m, stm)) {
@@ -116,7 +126,8 @@ public:
     }
     Value value(Color stm, std::uint64_t slot) const { return value(Metric::Dtm, stm, slot); }
     // The value of a position of this table's material in either colour orientation (a
-    // position whose stronger side is Black is looked up as its colour-swapped twin).
+    // position whose stronger side is Black is looked up as its colour-swapped twin). value()
+    // and probe() of a side a packed table lacks throw TableError: Tablebase::probe() answers.
     Value probe(Metric m, const Position& pos) const;
     Value probe(const Position& pos) const { return probe(Metric::Dtm, pos); }
 
@@ -128,13 +139,19 @@ public:
     // the generator, which reads a smaller table many million times, often one side to move
     // only. 16-bit cells are held in 8 bits, the few beyond (mates longer than 253 plies) in a
     // sorted list per block: KSMvKM's cells take 1.1 GB, not 1.9 (KSMvKP's generation reads
-    // them). Cumulative and thread-safe; throws TableError when the file is damaged.
+    // them). Cumulative and thread-safe; throws TableError when the file is damaged, or packed
+    // and one of `parts` is of the side it lacks.
     void make_resident(unsigned parts = kAllParts) const;
 
 private:
     explicit Table(const Material& m)
         : index_(m) { }
     Value cached_value(Metric m, Color stm, std::uint64_t slot) const;
+    [[noreturn]] void lacks(Color stm) const; // throws: a packed table lacks side `stm`
+    // The first block of metric m's cells of side stm to move (a packed table stores one side).
+    std::size_t side_block(Metric m, Color stm) const {
+        return firstBlock_[int(m)] + (sides_ == kBothSides ? std::size_t(stm) * blocksPerSide_ : 0);
+    }
     Value long_value(Metric m, Color stm, std::uint64_t slot) const; // a resident 16-bit cell
     int metric_of(std::size_t block) const; // the metric whose cells block `block` holds
     // Block `block`'s stored bytes, and its cells (a relative coding undone).
@@ -150,6 +167,7 @@ private:
     std::uint32_t rules_ = 0;
     std::uint32_t blockCells_ = 0;
     std::uint64_t blocksPerSide_ = 0;
+    std::uint32_t sides_ = kBothSides;
     int cell_bytes_[int(Metric::NB)] {};
     Coding coding_[int(Metric::NB)] {};
     std::size_t firstBlock_[int(Metric::NB)] {}; // block number of each metric's first block
@@ -171,6 +189,27 @@ CountedValue counted_board_honour(Value board, CountState count, const CountRule
 CountedValue counted_bia_phase(Value bia);
 // A counted answer as a distance: the winner mates (or succeeds) in moves_needed moves.
 Value as_value(const CountedValue& c);
+
+// The value of a checkmated position in a metric of a table of `m` (canonical): lost, except
+// that under counter_mate = draw a mate by the counting (weaker) side during the board count is
+// a draw.
+inline Value mated_value(const Material& m, Metric metric, const CountRules& rules, Color mated) {
+    const bool counterMates = metric == Metric::Board && rules.has(RuleOption::CounterMateDraws)
+        && !rules.has(RuleOption::BoardHonourOff) && m.weaker_side() == ~mated;
+    return counterMates ? Value::draw() : Value::mate_in_plies(0);
+}
+
+// What `metric` of a table stores for `child`, a position a conversion (a capture, a promotion)
+// out of that table reached, from the side to move there: DTM as it is; a counted metric as the
+// answer under the count the conversion starts (pieces' honour after a capture that bares the
+// defender, the board count or none after one that leaves a Bia phase) or continues (the
+// board's honour values of a capture keeping men on both sides, the Bia-phase values of one
+// keeping a Bia). `phase` is count_phase(child), not BareKings; `dtm` the child's DTM value,
+// `own` its value in its own counted metric (Board in the board's honour phase, Bia with a
+// Bia; unused under pieces' honour). The generator computes the same values its own way; the
+// verifier and the restoration of a packed table's lacking side use this one.
+Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm,
+    Value own, const CountRules& rules);
 
 // A directory of tables. Tables are opened on first use; decompressed blocks are kept in one
 // cache of bounded size. Any number of threads may call every const member at once.
@@ -209,6 +248,14 @@ public:
     std::uint64_t cache_misses() const;
 
 private:
+    // `metric`'s value of `pos` in `t` (its table), searched one ply deep where a packed t lacks
+    // the side to move; nullopt when a table the search needs is absent.
+    std::optional<Value> value_of(const Table& t, Metric metric, const Position& pos) const;
+    std::optional<Value> restore(const Table& t, Metric metric, const Position& pos) const;
+    // The value of `child` (reached by a conversion out of a table stored under `rules`) in
+    // `metric`; nullopt when a table it needs is absent.
+    std::optional<Value> after_conversion(
+        Metric metric, const Position& child, const CountRules& rules) const;
     struct Slot {
         std::atomic<const Table*> table { nullptr };
         std::mutex mutex;

@@ -10,7 +10,10 @@
 #  - a table built under other counting options is generated again (or, with
 #    --keep-other-rules, refused with exit code 1); endings written as players do (KvKR, KNSvK)
 #    are accepted; every subcommand answers --help;
-#  - verify and digest refuse, by name, the options of gen they would ignore.
+#  - verify and digest refuse, by name, the options of gen they would ignore;
+#  - mktb pack writes tables that answer every probe as the full ones (mktb probe's whole output
+#    compared), and refuses a missing --out, --out equal to --tables, a missing table; verify
+#    refuses a packed table by name, and gen makes a packed table again in full.
 set -u
 mktb=$1
 golden=$2
@@ -90,7 +93,8 @@ echo "other rules: $out"
 # 5. An option of another command is refused by name, not ignored (verify once took gen's --list
 #    and verified all 142 endings).
 for args in "verify --list --men 3" "verify --counter-mate draw KRvK" "digest --threads 2 KRvK" \
-    "digest --list KRvK" "verify --keep-other-rules KRvK"; do
+    "digest --list KRvK" "verify --keep-other-rules KRvK" "pack --threads 2 KRvK" \
+    "verify --out x KRvK"; do
   opt=$(echo "$args" | awk '{print $2}')
   out=$("$mktb" $args --tables "$dir/t" 2>&1 >/dev/null)
   code=$?
@@ -98,7 +102,41 @@ for args in "verify --list --men 3" "verify --counter-mate draw KRvK" "digest --
   echo "$out" | grep -q "'$opt' is not an option of mktb" || fail "mktb $args: unclear message: $out"
 done
 echo "options of other commands: refused ($out)"
-for cmd in perft gen verify digest probe; do
+for cmd in perft gen verify digest probe pack; do
   "$mktb" $cmd --help | grep -q "^usage: mktb $cmd" || fail "mktb $cmd --help"
 done
+
+# 6. Packed tables: one side to move, the other searched one ply deep at probe time.
+"$mktb" pack KRvKM KSPvK KRvKP --tables "$dir/t" --out "$dir/packed" > "$dir/pack.txt" \
+  || fail "pack failed"
+# Each ending with those it converts into: KRvKM, KRvK, KMvK, KSPvK, KSMvK, KSvK, KPvK, ...
+tail -1 "$dir/pack.txt" | grep -q "^[0-9]* tables: .* bytes (0\.[0-9]*)$" \
+  || fail "pack: no summary: $(tail -1 "$dir/pack.txt")"
+[ -e "$dir/packed/KSMvK.mktb" ] && [ -e "$dir/packed/KRvK.json" ] \
+  || fail "pack: the children or the statistics were not packed along"
+for fen in "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" "k7/8/8/8/8/8/m7/R3K3 b - - 0 1" \
+    "8/8/8/3k4/8/2P5/8/3K1S2 b - - 0 1" "8/8/8/3k4/8/2P5/8/3K1S2 w - - 0 1" \
+    "8/8/3k4/8/2p5/8/8/R2K4 w - - 0 1" "8/8/3k4/8/2p5/8/8/R2K4 b - - 0 1"; do
+  a=$("$mktb" probe "$fen" --json --tables "$dir/t") || fail "probe $fen (full)"
+  b=$("$mktb" probe "$fen" --json --tables "$dir/packed") || fail "probe $fen (packed)"
+  [ "$a" = "$b" ] || fail "packed and full tables answer $fen differently"
+done
+out=$("$mktb" pack KRvK --tables "$dir/t" 2>&1); code=$?
+[ $code -eq 2 ] && echo "$out" | grep -q "usage: mktb pack" || fail "pack without --out: $code $out"
+out=$("$mktb" pack KRvK --tables "$dir/t" --out "$dir/t" 2>&1); code=$?
+[ $code -eq 2 ] && echo "$out" | grep -q "is the directory of the tables" \
+  || fail "pack into its own directory: $code $out"
+out=$("$mktb" pack KRvKR --tables "$dir/packed" --out "$dir/p2" 2>&1); code=$?
+[ $code -eq 1 ] && echo "$out" | grep -q "no table of KRvKR in $dir/packed" \
+  || fail "pack of a missing table: $code $out"
+out=$("$mktb" pack KRvK --tables "$dir/packed" --out "$dir/p2" 2>&1); code=$?
+[ $code -eq 1 ] && echo "$out" | grep -q "packed already" || fail "pack of a packed table: $code $out"
+out=$("$mktb" verify KRvKM --tables "$dir/packed" 2>&1); code=$?
+[ $code -eq 1 ] && echo "$out" | grep -q "KRvKM.mktb: a packed table" \
+  || fail "verify of a packed table: $code $out"
+out=$("$mktb" gen KRvK --tables "$dir/packed" 2>&1 >/dev/null) || fail "gen over a packed table: $out"
+echo "$out" | grep -q "KRvK in .* is packed (one side to move); generating it again in full" \
+  || fail "gen over a packed table: no note: $out"
+"$mktb" verify KRvK --tables "$dir/packed" > /dev/null || fail "the table made again is not full"
+echo "pack: $(tail -1 "$dir/pack.txt")"
 echo "ok"
