@@ -92,6 +92,7 @@ void print_rows(const std::string& name, const Row rows[2]) {
 struct Options {
     std::string tables = default_tables_dir();
     std::string out; // pack: where the packed tables go
+    PackOptions pack; // pack: block size and zstd level
     int threads = 0;
     int men = 0;
     bool list = false;
@@ -109,7 +110,8 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view a = args[i];
         const bool genOnly = a == "--list" || a == "--keep-other-rules" || is_rule_option(a);
-        if ((genOnly && command != "gen") || (a == "--out" && command != "pack")
+        const bool packOnly = a == "--out" || a == "--block-cells" || a == "--level";
+        if ((genOnly && command != "gen") || (packOnly && command != "pack")
             || (a == "--threads" && (command == "digest" || command == "pack")))
             return std::fprintf(stderr, "mktb %s: '%s' is not an option of mktb %s%s\n", cmd,
                        std::string(a).c_str(), cmd,
@@ -142,6 +144,27 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
                            a == "--men" ? "a number from 3 to 5" : "a positive number", v.c_str()),
                        false;
             (a == "--men" ? o.men : o.threads) = n;
+        } else if (a == "--block-cells" || a == "--level") {
+            const std::string v = value();
+            int n = 0;
+            try {
+                n = std::stoi(v);
+            } catch (...) {
+                n = -1;
+            }
+            const bool ok = a == "--level" ? n >= 1 && n <= 19
+                                           : n >= 256 && n <= int(kBlockCells) && !(n & (n - 1));
+            if (!ok)
+                return std::fprintf(stderr, "mktb %s: %s needs %s, got '%s'\n", cmd,
+                           std::string(a).c_str(),
+                           a == "--level" ? "a zstd level from 1 to 19"
+                                          : "a power of two from 256 to 16384",
+                           v.c_str()),
+                       false;
+            if (a == "--level")
+                o.pack.level = n;
+            else
+                o.pack.block_cells = std::uint32_t(n);
         } else if (is_rule_option(a)) {
             try {
                 apply_rule_option(a, value(), o.rules);
@@ -344,7 +367,9 @@ int pack_command(std::span<const std::string_view> args) {
     Options o;
     if (!parse("pack", args, o)) return kExitBadInput;
     if (o.endings.empty() || o.out.empty()) {
-        std::fputs("usage: mktb pack (ENDING... | --men N) [--tables DIR] --out DIR\n", stderr);
+        std::fputs("usage: mktb pack (ENDING... | --men N) [--tables DIR] --out DIR\n"
+                   "                 [--block-cells N] [--level N]\n",
+            stderr);
         return kExitBadInput;
     }
     std::error_code ec;
@@ -378,7 +403,7 @@ int pack_command(std::span<const std::string_view> args) {
     for (const Material& m : order) {
         try {
             const PackedTable p
-                = pack_table(table_path(o.tables, m), table_path(o.out, m), m);
+                = pack_table(table_path(o.tables, m), table_path(o.out, m), m, o.pack);
             // The statistics travel with the table (mktb serve's list of endings reads them).
             if (std::filesystem::exists(stats_path(o.tables, m)))
                 std::filesystem::copy_file(stats_path(o.tables, m), stats_path(o.out, m),

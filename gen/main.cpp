@@ -26,8 +26,8 @@ commands:
   digest (ENDING... | --men N) [--tables DIR]
                                    a digest of every value a table stores (equal
                                    digests: equal answers, whatever the file bytes)
-  pack (ENDING... | --men N) [--tables DIR] --out DIR
-                                   copy tables, and every smaller ending they
+  pack (ENDING... | --men N) [--tables DIR] --out DIR [--block-cells N]
+      [--level N]                  copy tables, and every smaller ending they
                                    convert into, keeping one side to move (the
                                    smaller; a probe of the other searches one
                                    ply): files to download and ship, for probing

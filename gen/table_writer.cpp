@@ -5,12 +5,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
-#include <cstddef>
-#include <fstream>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <tbb/combinable.h>
@@ -259,7 +258,8 @@ void TableWriter::commit() {
     }
 }
 
-PackedTable pack_table(const std::string& from, const std::string& to, const Material& m) {
+PackedTable pack_table(
+    const std::string& from, const std::string& to, const Material& m, const PackOptions& options) {
     // The reader's checks first (header, block index, their checksum), then the whole file's.
     if (Table::open(from, m, nullptr, 0)->packed())
         throw TableError(from + ": packed already (one side to move)");
@@ -281,55 +281,127 @@ PackedTable pack_table(const std::string& from, const std::string& to, const Mat
         : h.version < 6                            ? kTableHeaderBytesV5
                                                    : sizeof h;
     if (h.version > 3) std::memcpy(&h.coding, in.data() + offsetof(TableHeader, coding), 8);
-    const std::size_t metrics = std::size_t(std::popcount(h.metrics));
+    std::vector<int> widths; // the stored cells' bytes, metric by metric
+    for (int k = 0; k < int(Metric::NB); ++k)
+        if (h.metrics >> k & 1) widths.push_back(h.cell_bytes[k]);
     const std::uint64_t per = h.blocks_per_side;
-    std::vector<std::uint64_t> offsets(metrics * 2 * per + 1);
+    std::vector<std::uint64_t> offsets(widths.size() * 2 * per + 1);
     std::memcpy(offsets.data(), in.data() + headerBytes, offsets.size() * sizeof(std::uint64_t));
     // The side whose blocks are smaller: the other is found by a one-ply search.
     std::uint64_t bytes[COLOR_NB] = {};
-    for (std::size_t k = 0; k < metrics; ++k)
+    for (std::size_t k = 0; k < widths.size(); ++k)
         for (Color c : { WHITE, BLACK })
             bytes[c] += offsets[(2 * k + c + 1) * per] - offsets[(2 * k + c) * per];
     const Color kept = bytes[BLACK] < bytes[WHITE] ? BLACK : WHITE;
 
+    // Smaller blocks: a probe of the side searched touches a block per king move, each
+    // decompressed whole when cold. Each old block splits into whole new ones; the cells are
+    // moved as stored (a metric coded XOR DTM stays so: both split alike).
+    const std::uint32_t cells = options.block_cells;
+    if (cells == 0 || h.block_cells % cells != 0)
+        throw TableError(from + ": blocks of " + std::to_string(h.block_cells)
+            + " cells do not split into blocks of " + std::to_string(cells));
+    const std::uint64_t newPer = (h.index_size + cells - 1) / cells;
+    const std::uint64_t split = h.block_cells / cells;
     h.version = kTableVersion;
     h.header_bytes = sizeof h;
     h.sides = 1u << kept;
     h.reserved = 0;
-    std::vector<std::uint64_t> packed(metrics * per + 1);
+    h.block_cells = cells;
+    h.blocks_per_side = newPer;
+    std::vector<std::uint64_t> packed(widths.size() * newPer + 1);
     packed[0] = sizeof h + packed.size() * sizeof(std::uint64_t) + sizeof(std::uint64_t);
-    for (std::size_t k = 0; k < metrics; ++k)
-        for (std::uint64_t b = 0; b < per; ++b) {
-            const std::size_t src = (2 * k + kept) * per + b;
-            packed[k * per + b + 1] = packed[k * per + b] + (offsets[src + 1] - offsets[src]);
-        }
+
     const std::string tmp = to + ".tmp";
     errno = 0;
-    std::FILE* out = std::fopen(tmp.c_str(), "wb");
+    std::FILE* out = std::fopen(tmp.c_str(), "w+b");
     if (!out)
         throw TableError(
             "cannot create " + tmp + ": " + (errno ? std::strerror(errno) : "unknown error"));
-    std::uint64_t sum = 0xcbf29ce484222325ULL;
-    auto put = [&](const void* data, std::size_t n) {
-        sum = checksum64(std::span(static_cast<const std::uint8_t*>(data), n), sum);
-        errno = 0;
-        if (n && std::fwrite(data, 1, n, out) == n) return;
+    auto fail = [&](const std::string& what) {
         const int error = errno;
         std::fclose(out);
         std::remove(tmp.c_str());
-        throw TableError("cannot write " + tmp + ": "
-            + (error ? std::strerror(error) : "write failed") + "; no table was written");
+        throw TableError("cannot write " + tmp + ": " + (error ? std::strerror(error) : what)
+            + "; no table was written");
     };
+    auto put = [&](const void* data, std::size_t n) {
+        errno = 0;
+        if (n && std::fwrite(data, 1, n, out) != n) fail("write failed");
+    };
+    std::vector<std::uint8_t> room(packed[0], 0); // header and block index, written last
+    put(room.data(), room.size());
+    // Old blocks in runs, decompressed and compressed again in parallel, appended in order.
+    constexpr std::uint64_t kRun = 64;
+    std::vector<std::vector<std::uint8_t>> frames(kRun * split);
+    for (std::size_t k = 0; k < widths.size(); ++k) {
+        const std::size_t width = std::size_t(widths[k]);
+        for (std::uint64_t first = 0; first < per; first += kRun) {
+            const std::uint64_t last = std::min(per, first + kRun);
+            tbb::parallel_for(first, last, [&](std::uint64_t b) {
+                const std::size_t src = (2 * k + kept) * per + b;
+                const std::uint64_t n
+                    = std::min<std::uint64_t>(h.index_size - b * (split * cells), split * cells);
+                thread_local std::vector<std::uint8_t> raw;
+                thread_local std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(
+                    ZSTD_createDCtx(), &ZSTD_freeDCtx);
+                thread_local std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(
+                    ZSTD_createCCtx(), &ZSTD_freeCCtx);
+                // Frames with zstd's content checksum, as the writer's: a reader checks each.
+                ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, options.level);
+                ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
+                raw.resize(n * width);
+                const std::size_t z = ZSTD_decompressDCtx(dctx.get(), raw.data(), raw.size(),
+                    in.data() + offsets[src], offsets[src + 1] - offsets[src]);
+                if (ZSTD_isError(z) || z != raw.size())
+                    throw TableError(from + ": block " + std::to_string(src) + " is damaged");
+                for (std::uint64_t j = 0; j * cells < n; ++j) {
+                    const std::size_t at = std::size_t(j * cells) * width;
+                    const std::size_t len
+                        = std::size_t(std::min<std::uint64_t>(cells, n - j * cells)) * width;
+                    std::vector<std::uint8_t>& f = frames[(b - first) * split + j];
+                    f.resize(ZSTD_compressBound(len));
+                    const std::size_t c
+                        = ZSTD_compress2(cctx.get(), f.data(), f.size(), raw.data() + at, len);
+                    if (ZSTD_isError(c)) throw TableError("zstd compression failed");
+                    f.resize(c);
+                }
+            });
+            for (std::uint64_t b = first; b < last; ++b)
+                for (std::uint64_t j = 0; j < split && b * split + j < newPer; ++j) {
+                    const std::uint64_t nb = k * newPer + b * split + j;
+                    std::vector<std::uint8_t>& f = frames[(b - first) * split + j];
+                    put(f.data(), f.size());
+                    packed[nb + 1] = packed[nb] + f.size();
+                }
+        }
+    }
+    // The header and block index in front, each checksum over every byte before it.
+    std::uint64_t sum = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(&h), sizeof h));
+    sum = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(packed.data()),
+                         packed.size() * sizeof(std::uint64_t)),
+        sum);
+    const std::uint64_t indexSum = sum;
+    sum = checksum64(
+        std::span(reinterpret_cast<const std::uint8_t*>(&indexSum), sizeof indexSum), sum);
+    errno = 0;
+    if (std::fflush(out) != 0 || std::fseek(out, 0, SEEK_SET) != 0) fail("seek failed");
     put(&h, sizeof h);
     put(packed.data(), packed.size() * sizeof(std::uint64_t));
-    const std::uint64_t indexSum = sum;
     put(&indexSum, sizeof indexSum);
-    for (std::size_t k = 0; k < metrics; ++k) {
-        const std::size_t first = (2 * k + kept) * per;
-        put(in.data() + offsets[first], offsets[first + per] - offsets[first]);
+    errno = 0;
+    if (std::fflush(out) != 0) fail("flush failed");
+    std::vector<std::uint8_t> chunk(std::size_t(1) << 20);
+    for (std::uint64_t at = packed[0]; at < packed.back();) {
+        const auto n = std::size_t(std::min<std::uint64_t>(chunk.size(), packed.back() - at));
+        errno = 0;
+        if (std::fread(chunk.data(), 1, n, out) != n) fail("read back failed");
+        sum = checksum64(std::span(chunk.data(), n), sum);
+        at += n;
     }
-    const std::uint64_t fileSum = sum;
-    put(&fileSum, sizeof fileSum);
+    errno = 0;
+    if (std::fseek(out, 0, SEEK_END) != 0) fail("seek failed");
+    put(&sum, sizeof sum);
     errno = 0;
     const bool closed = std::fclose(out) == 0;
     if (!closed || std::rename(tmp.c_str(), to.c_str()) != 0) {
@@ -338,7 +410,7 @@ PackedTable pack_table(const std::string& from, const std::string& to, const Mat
         throw TableError("cannot write " + to + ": "
             + (error ? std::strerror(error) : "close failed") + "; no table was written");
     }
-    return { kept, in.size(), packed.back() + sizeof fileSum };
+    return { kept, in.size(), packed.back() + sizeof sum };
 }
 
 } // namespace mktb

@@ -62,13 +62,18 @@ private:
 
 // Writes to `to` the table file `from` of ending `m` (a full one, its checksum checked first)
 // with one side to move: the one whose blocks take fewer bytes, every metric together
-// (docs/format.md, "Packed tables"). The blocks are copied, not compressed again. Written to
-// TO.tmp and renamed, so `to` is whole or absent. Returns the side kept and the bytes of both
-// files. Throws TableError naming the file and the fault.
+// (docs/format.md, "Packed tables"), in blocks of `block_cells` (a divisor of the file's) at
+// zstd `level`. Written to TO.tmp and renamed, so `to` is whole or absent. Returns the side
+// kept and the bytes of both files. Throws TableError naming the file and the fault.
+struct PackOptions {
+    std::uint32_t block_cells = kBlockCells;
+    int level = 6;
+};
 struct PackedTable {
     Color kept = WHITE;
     std::uint64_t bytes_before = 0, bytes_after = 0;
 };
-PackedTable pack_table(const std::string& from, const std::string& to, const Material& m);
+PackedTable pack_table(const std::string& from, const std::string& to, const Material& m,
+    const PackOptions& options = {});
 
 } // namespace mktb

@@ -346,24 +346,24 @@ std::optional<Value> Tablebase::restore(
     // against the same one-ply search). A quiet move reaches the side the table keeps; a
     // conversion reaches a smaller table, itself perhaps packed: each conversion removes a man
     // or promotes a Bia, so the search ends. The values stored do not depend on a count running
-    // (each conversion is valued under the count it starts), so none is carried.
-    Position pos = position;
+    // (each conversion is valued under the count it starts), so none is carried. The search
+    // runs in the table's colours, so that a quiet move's slot is one encode.
+    Position pos = Material::of(position) == t.index().material() ? position
+                                                                   : colour_swapped(position);
     pos.set_count_state({});
     const CountRules rules = decode_rules(t.rules());
     const MoveList moves = legal_moves(pos);
-    if (moves.size == 0) {
-        if (!pos.in_check()) return Value::draw(); // stalemate
-        const bool swapped = Material::of(pos) != t.index().material();
-        return mated_value(t.index().material(), metric, rules,
-            swapped ? ~pos.side_to_move() : pos.side_to_move());
-    }
+    if (moves.size == 0)
+        return pos.in_check() ? mated_value(t.index().material(), metric, rules, pos.side_to_move())
+                              : Value::draw(); // stalemate
     std::optional<Value> best;
     for (const Move m : moves) {
         const bool conversion = is_promotion(m) || !pos.empty(to_sq(m));
         Position next = pos;
         next.do_move(m);
-        const std::optional<Value> v
-            = conversion ? after_conversion(metric, next, rules) : t.probe(metric, next);
+        const std::optional<Value> v = conversion
+            ? after_conversion(metric, next, rules)
+            : t.value(metric, next.side_to_move(), t.index().encode(next));
         if (!v) return std::nullopt;
         if (!best || better(v->parent(), *best)) best = v->parent();
     }
