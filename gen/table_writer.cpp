@@ -312,17 +312,25 @@ PackedTable pack_table(
     std::vector<std::uint64_t> packed(widths.size() * newPer + 1);
     packed[0] = sizeof h + packed.size() * sizeof(std::uint64_t) + sizeof(std::uint64_t);
 
-    const std::string tmp = to + ".tmp";
+    // TO.tmp, removed unless renamed: whatever throws (a full disk, a damaged block) leaves
+    // nothing behind.
+    struct Output {
+        std::string tmp;
+        std::FILE* file = nullptr;
+        bool renamed = false;
+        ~Output() {
+            if (file) std::fclose(file);
+            if (!renamed) std::remove(tmp.c_str());
+        }
+    } output { to + ".tmp" };
+    const std::string& tmp = output.tmp;
     errno = 0;
-    std::FILE* out = std::fopen(tmp.c_str(), "w+b");
+    std::FILE* const out = output.file = std::fopen(tmp.c_str(), "w+b");
     if (!out)
         throw TableError(
             "cannot create " + tmp + ": " + (errno ? std::strerror(errno) : "unknown error"));
     auto fail = [&](const std::string& what) {
-        const int error = errno;
-        std::fclose(out);
-        std::remove(tmp.c_str());
-        throw TableError("cannot write " + tmp + ": " + (error ? std::strerror(error) : what)
+        throw TableError("cannot write " + tmp + ": " + (errno ? std::strerror(errno) : what)
             + "; no table was written");
     };
     auto put = [&](const void* data, std::size_t n) {
@@ -403,13 +411,11 @@ PackedTable pack_table(
     if (std::fseek(out, 0, SEEK_END) != 0) fail("seek failed");
     put(&sum, sizeof sum);
     errno = 0;
-    const bool closed = std::fclose(out) == 0;
-    if (!closed || std::rename(tmp.c_str(), to.c_str()) != 0) {
-        const int error = errno;
-        std::remove(tmp.c_str());
-        throw TableError("cannot write " + to + ": "
-            + (error ? std::strerror(error) : "close failed") + "; no table was written");
-    }
+    output.file = nullptr;
+    if (std::fclose(out) != 0) fail("close failed");
+    if (std::rename(tmp.c_str(), to.c_str()) != 0)
+        throw TableError("cannot rename " + tmp + " to " + to + ": " + std::strerror(errno));
+    output.renamed = true;
     return { kept, in.size(), packed.back() + sizeof sum };
 }
 

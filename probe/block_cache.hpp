@@ -76,6 +76,13 @@ public:
         return read(fresh->cells);
     }
 
+    // Starts loading the set of block `key` into the processor's cache. Thread-safe.
+    void prefetch(std::uint64_t key) const {
+        const Set& set = set_of(key);
+        __builtin_prefetch(&set.keys);
+        __builtin_prefetch(&set.nodes);
+    }
+
     // Blocks decompressed so far (each cache miss). Thread-safe.
     std::uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
 

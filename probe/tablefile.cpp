@@ -207,6 +207,13 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
         });
 }
 
+void Table::prefetch(Metric m, Color stm, std::uint64_t slot) const {
+    if (resident_.load(std::memory_order_relaxed) & part(m, stm))
+        __builtin_prefetch(cells_[int(m)][stm].data() + slot);
+    else if (cache_ && stores(stm))
+        cache_->prefetch(id_ << 32 | (side_block(m, stm) + slot / blockCells_));
+}
+
 Value Table::long_value(Metric m, Color stm, std::uint64_t slot) const {
     const std::vector<std::uint64_t>& start = longStart_[int(m)][stm];
     const std::vector<std::uint32_t>& cells = longCells_[int(m)][stm];
@@ -356,15 +363,29 @@ std::optional<Value> Tablebase::restore(
     if (moves.size == 0)
         return pos.in_check() ? mated_value(t.index().material(), metric, rules, pos.side_to_move())
                               : Value::draw(); // stalemate
-    std::optional<Value> best;
-    for (const Move m : moves) {
-        const bool conversion = is_promotion(m) || !pos.empty(to_sq(m));
+    // The quiet moves' slots first, their cache lines asked for at once: the lookups that
+    // follow then wait for memory together, not one after the other.
+    const Color them = ~pos.side_to_move();
+    std::array<std::uint64_t, 256> slots;
+    for (int j = 0; j < moves.size; ++j) {
+        const Move m = moves.moves[std::size_t(j)];
+        slots[std::size_t(j)] = Index::kNoSlot; // a conversion
+        if (is_promotion(m) || !pos.empty(to_sq(m))) continue;
         Position next = pos;
         next.do_move(m);
-        const std::optional<Value> v = conversion
-            ? after_conversion(metric, next, rules)
-            : t.value(metric, next.side_to_move(), t.index().encode(next));
-        if (!v) return std::nullopt;
+        slots[std::size_t(j)] = t.index().encode(next);
+        t.prefetch(metric, them, slots[std::size_t(j)]);
+    }
+    std::optional<Value> best;
+    for (int j = 0; j < moves.size; ++j) {
+        std::optional<Value> v;
+        if (slots[std::size_t(j)] != Index::kNoSlot) {
+            v = t.value(metric, them, slots[std::size_t(j)]);
+        } else {
+            Position next = pos;
+            next.do_move(moves.moves[std::size_t(j)]);
+            if (!(v = after_conversion(metric, next, rules))) return std::nullopt;
+        }
         if (!best || better(v->parent(), *best)) best = v->parent();
     }
     return best;

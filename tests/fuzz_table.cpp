@@ -42,10 +42,16 @@ void fix_checksums(std::vector<std::uint8_t>& b) {
     if (b.size() < sizeof(TableHeader) + 16) return;
     TableHeader h;
     std::memcpy(&h, b.data(), sizeof h);
-    const std::uint64_t offsets
-        = std::uint64_t(std::popcount(h.metrics)) * 2 * h.blocks_per_side + 1;
+    // Before version 6 both sides, and a shorter header (docs/format.md).
+    const std::uint32_t sides = h.version >= 6 ? h.sides & kBothSides : kBothSides;
+    const std::size_t header = h.version >= 6 ? sizeof h
+        : h.version == 3                      ? kTableHeaderBytesV3
+                                              : kTableHeaderBytesV5;
+    const std::uint64_t offsets = std::uint64_t(std::popcount(h.metrics))
+            * std::uint64_t(std::popcount(sides)) * h.blocks_per_side
+        + 1;
     if (offsets > b.size()) return;
-    const std::size_t at = sizeof h + offsets * 8;
+    const std::size_t at = header + offsets * 8;
     if (at + 8 + 8 <= b.size()) {
         const std::uint64_t sum = checksum64(std::span(b.data(), at));
         std::memcpy(b.data() + at, &sum, 8);

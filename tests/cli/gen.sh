@@ -12,8 +12,9 @@
 #    are accepted; every subcommand answers --help;
 #  - verify and digest refuse, by name, the options of gen they would ignore;
 #  - mktb pack writes tables that answer every probe as the full ones (mktb probe's whole output
-#    compared), and refuses a missing --out, --out equal to --tables, a missing table; verify
-#    refuses a packed table by name, and gen makes a packed table again in full.
+#    compared), and refuses a missing --out, --out equal to --tables, a missing table, bad
+#    --block-cells and --level; on a full disk it leaves no table; verify refuses a packed table
+#    by name, and gen makes a packed table again in full.
 set -u
 mktb=$1
 golden=$2
@@ -123,6 +124,10 @@ for fen in "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" "k7/8/8/8/8/8/m7/R3K3 b - - 0 1"
 done
 out=$("$mktb" pack KRvK --tables "$dir/t" 2>&1); code=$?
 [ $code -eq 2 ] && echo "$out" | grep -q "usage: mktb pack" || fail "pack without --out: $code $out"
+for bad in "--block-cells 1000" "--block-cells 32768" "--level 0" "--level x"; do
+  out=$("$mktb" pack KRvK --tables "$dir/t" --out "$dir/p2" $bad 2>&1); code=$?
+  [ $code -eq 2 ] && echo "$out" | grep -q "needs a" || fail "pack $bad: $code $out"
+done
 out=$("$mktb" pack KRvK --tables "$dir/t" --out "$dir/t" 2>&1); code=$?
 [ $code -eq 2 ] && echo "$out" | grep -q "is the directory of the tables" \
   || fail "pack into its own directory: $code $out"
@@ -131,6 +136,11 @@ out=$("$mktb" pack KRvKR --tables "$dir/packed" --out "$dir/p2" 2>&1); code=$?
   || fail "pack of a missing table: $code $out"
 out=$("$mktb" pack KRvK --tables "$dir/packed" --out "$dir/p2" 2>&1); code=$?
 [ $code -eq 1 ] && echo "$out" | grep -q "packed already" || fail "pack of a packed table: $code $out"
+out=$( (ulimit -f 20; trap '' XFSZ; "$mktb" pack KRvKR --tables "$dir/t" --out "$dir/p3") 2>&1 >/dev/null)
+code=$?
+[ $code -eq 1 ] && echo "$out" | grep -q "cannot write .*\.mktb\.tmp: File too large; no table was written" \
+  || fail "pack on a full disk: $code $out"
+ls "$dir/p3" | grep -q '\.tmp$' && fail "pack on a full disk: a temporary file was left"
 out=$("$mktb" verify KRvKM --tables "$dir/packed" 2>&1); code=$?
 [ $code -eq 1 ] && echo "$out" | grep -q "KRvKM.mktb: a packed table" \
   || fail "verify of a packed table: $code $out"
