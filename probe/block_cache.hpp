@@ -27,7 +27,10 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <new>
+#include <span>
 #include <mutex>
 #include <vector>
 
@@ -44,12 +47,13 @@ public:
     // No reader may be inside with_block() any more.
     ~BlockCache() {
         for (std::size_t s = 0; s < sets_; ++s)
-            for (auto& w : table_[s].nodes) delete w.load(std::memory_order_relaxed);
-        for (const Node* n : retired_) delete n;
+            for (auto& w : table_[s].nodes) Node::destroy(w.load(std::memory_order_relaxed));
+        for (const Node* n : retired_) Node::destroy(n);
     }
 
-    // Calls read(block) on the block `key` (never 0), taken from the cache or else from load()
-    // (which may throw; nothing is cached then), and returns what read() returns. Thread-safe.
+    // Calls read(cells) on the block `key` (never 0; cells: a std::span of its bytes), taken
+    // from the cache or else from load() (a std::vector of them, which may throw; nothing is
+    // cached then), and returns what read() returns. Thread-safe.
     template<class Load, class Read>
     auto with_block(std::uint64_t key, Load&& load, Read&& read) {
         Set& set = set_of(key);
@@ -67,13 +71,13 @@ public:
                 hazard.store(n, std::memory_order_seq_cst);
                 if (set.nodes[w].load(std::memory_order_seq_cst) != n) continue;
             }
-            if (n->key == key) return read(n->cells);
+            if (n->key == key) return read(std::span(n->cells(), n->size));
         }
-        auto* fresh = new Node { key, load() };
+        const Node* fresh = Node::make(key, load());
         misses_.fetch_add(1, std::memory_order_relaxed);
         hazard.store(fresh, std::memory_order_seq_cst);
         insert(set, fresh);
-        return read(fresh->cells);
+        return read(std::span(fresh->cells(), fresh->size));
     }
 
     // Starts loading the set of block `key` into the processor's cache. Thread-safe.
@@ -81,6 +85,18 @@ public:
         const Set& set = set_of(key);
         __builtin_prefetch(&set.keys);
         __builtin_prefetch(&set.nodes);
+    }
+    // Then, once the set is near: the block's node and its byte `at`, if the set holds it. The
+    // node may be retired meanwhile; an address is computed from it, nothing read. Thread-safe.
+    void prefetch(std::uint64_t key, std::size_t at) const {
+        const Set& set = set_of(key);
+        for (int w = 0; w < kWays; ++w)
+            if (set.keys[w].load(std::memory_order_relaxed) == key) {
+                const Node* n = set.nodes[w].load(std::memory_order_relaxed);
+                __builtin_prefetch(n);
+                __builtin_prefetch(reinterpret_cast<const std::uint8_t*>(n + 1) + at);
+                return;
+            }
     }
 
     // Blocks decompressed so far (each cache miss). Thread-safe.
@@ -92,9 +108,19 @@ private:
     static constexpr std::size_t kRetireBatch = 64; // retired blocks between hazard scans
     static constexpr std::size_t kHazards = 1024; // threads probing at once, at most
 
+    // A block: its key and cells in one allocation, so that the address of any of its cells
+    // is known from the node's (a prefetch reads nothing).
     struct Node {
         std::uint64_t key;
-        std::vector<std::uint8_t> cells;
+        std::size_t size;
+        const std::uint8_t* cells() const { return reinterpret_cast<const std::uint8_t*>(this + 1); }
+        static const Node* make(std::uint64_t key, const std::vector<std::uint8_t>& cells) {
+            void* at = ::operator new(sizeof(Node) + cells.size());
+            Node* n = new (at) Node { key, cells.size() };
+            std::memcpy(n + 1, cells.data(), cells.size());
+            return n;
+        }
+        static void destroy(const Node* n) { ::operator delete(const_cast<Node*>(n)); }
     };
     // A set: its ways' keys (0: empty) in one line, their blocks in the next.
     struct alignas(64) Set {
@@ -163,7 +189,7 @@ private:
             if (const Node* x = h.node.load(std::memory_order_seq_cst)) inUse.push_back(x);
         std::erase_if(retired_, [&](const Node* r) {
             if (std::find(inUse.begin(), inUse.end(), r) != inUse.end()) return false;
-            delete r;
+            Node::destroy(r);
             return true;
         });
     }

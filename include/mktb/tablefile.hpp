@@ -125,9 +125,10 @@ public:
         return cached_value(m, stm, slot);
     }
     Value value(Color stm, std::uint64_t slot) const { return value(Metric::Dtm, stm, slot); }
-    // Asks for the memory value(m, stm, slot) will read first, without waiting: a packed
-    // table's one-ply search asks for all its moves' cells, then reads them.
-    void prefetch(Metric m, Color stm, std::uint64_t slot) const;
+    // Asks for the memory value(m, stm, slot) will read, without waiting: first the block
+    // cache's set, then (`set_near`, once that has arrived) the block's cells. A packed table's
+    // one-ply search asks for all its moves' cells in two rounds, then reads them.
+    void prefetch(Metric m, Color stm, std::uint64_t slot, bool set_near = false) const;
     // The value of a position of this table's material in either colour orientation (a
     // position whose stronger side is Black is looked up as its colour-swapped twin). value()
     // and probe() of a side a packed table lacks throw TableError: Tablebase::probe() answers.
