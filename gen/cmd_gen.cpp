@@ -123,6 +123,13 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
             if (i + 1 >= args.size()) return {};
             return std::string(args[++i]);
         };
+        auto number = [](const std::string& v) { // -1: not a number
+            try {
+                return std::stoi(v);
+            } catch (...) {
+                return -1;
+            }
+        };
         if (a == "--tables" || a == "--out") {
             std::string& dir = a == "--tables" ? o.tables : o.out;
             dir = value();
@@ -132,12 +139,7 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
                        false;
         } else if (a == "--threads" || a == "--men") {
             const std::string v = value();
-            int n = 0;
-            try {
-                n = std::stoi(v);
-            } catch (...) {
-                n = -1;
-            }
+            const int n = number(v);
             if (n < 1 || (a == "--men" && (n < 3 || n > 5)) || (a == "--threads" && n > 1024))
                 return std::fprintf(stderr, "mktb %s: %s needs %s, got '%s'\n", cmd,
                            std::string(a).c_str(),
@@ -146,12 +148,7 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
             (a == "--men" ? o.men : o.threads) = n;
         } else if (a == "--block-cells" || a == "--level") {
             const std::string v = value();
-            int n = 0;
-            try {
-                n = std::stoi(v);
-            } catch (...) {
-                n = -1;
-            }
+            const int n = number(v);
             const bool ok = a == "--level" ? n >= 1 && n <= 19
                                            : n >= 256 && n <= int(kBlockCells) && !(n & (n - 1));
             if (!ok)

@@ -25,6 +25,41 @@ namespace {
 // time (level 3: 17 % larger, 4 times faster). The format does not depend on the level.
 constexpr int kZstdLevel = 6;
 
+// Ends a table file whose blocks are written after room for the header and block index: writes
+// those at the front, their checksum after them, and at the end the checksum of every byte
+// before it (the blocks read back, from the page cache as they were just written). put(data,
+// n) writes at the file's position; fail(what) throws.
+template<class Put, class Fail>
+void finish_table_file(std::FILE* file, const TableHeader& header,
+    const std::vector<std::uint64_t>& offsets, Put&& put, Fail&& fail) {
+    errno = 0;
+    if (std::fflush(file) != 0 || std::fseek(file, 0, SEEK_SET) != 0) fail("seek failed");
+    std::uint64_t sum
+        = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(&header), sizeof header));
+    sum = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(offsets.data()),
+                         offsets.size() * sizeof(std::uint64_t)),
+        sum);
+    const std::uint64_t indexSum = sum;
+    sum = checksum64(
+        std::span(reinterpret_cast<const std::uint8_t*>(&indexSum), sizeof indexSum), sum);
+    put(&header, sizeof header);
+    put(offsets.data(), offsets.size() * sizeof(std::uint64_t));
+    put(&indexSum, sizeof indexSum);
+    errno = 0;
+    if (std::fflush(file) != 0) fail("flush failed"); // a stream turns from writing to reading
+    std::vector<std::uint8_t> chunk(std::size_t(1) << 20);
+    for (std::uint64_t at = offsets[0]; at < offsets.back();) {
+        const auto n = std::size_t(std::min<std::uint64_t>(chunk.size(), offsets.back() - at));
+        errno = 0;
+        if (std::fread(chunk.data(), 1, n, file) != n) fail("read back failed");
+        sum = checksum64(std::span(chunk.data(), n), sum);
+        at += n;
+    }
+    errno = 0;
+    if (std::fseek(file, 0, SEEK_END) != 0) fail("seek failed");
+    put(&sum, sizeof sum);
+}
+
 } // namespace
 
 TableWriter::TableWriter(const Material& m, std::uint32_t rules, std::string path, int metrics)
@@ -219,34 +254,9 @@ void TableWriter::commit() {
     if (!file_ || added_ != metrics_)
         throw TableError(std::string(header_.signature) + ": " + std::to_string(added_) + " of "
             + std::to_string(metrics_) + " metrics added at commit()");
-    errno = 0;
-    if (std::fseek(file_, 0, SEEK_SET) != 0) fail("seek failed");
-    std::uint64_t sum
-        = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(&header_), sizeof header_));
-    sum = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(offsets_.data()),
-                         offsets_.size() * sizeof(std::uint64_t)),
-        sum);
-    const std::uint64_t indexSum = sum;
-    sum = checksum64(
-        std::span(reinterpret_cast<const std::uint8_t*>(&indexSum), sizeof indexSum), sum);
-    put(&header_, sizeof header_);
-    put(offsets_.data(), offsets_.size() * sizeof(std::uint64_t));
-    put(&indexSum, sizeof indexSum);
-    errno = 0;
-    if (std::fflush(file_) != 0) fail("flush failed"); // a stream turns from writing to reading
-    // The file's checksum covers every byte before it: the blocks are read back (from the page
-    // cache, as they were just written).
-    std::vector<std::uint8_t> chunk(std::size_t(1) << 20);
-    for (std::uint64_t at = offsets_[0]; at < offsets_.back();) {
-        const auto n = std::size_t(std::min<std::uint64_t>(chunk.size(), offsets_.back() - at));
-        errno = 0;
-        if (std::fread(chunk.data(), 1, n, file_) != n) fail("read back failed");
-        sum = checksum64(std::span(chunk.data(), n), sum);
-        at += n;
-    }
-    errno = 0;
-    if (std::fseek(file_, 0, SEEK_END) != 0) fail("seek failed");
-    put(&sum, sizeof sum);
+    finish_table_file(
+        file_, header_, offsets_, [&](const void* d, std::size_t n) { put(d, n); },
+        [&](const char* what) { fail(what); });
     errno = 0;
     const int closed = std::fclose(file_);
     file_ = nullptr;
@@ -384,39 +394,14 @@ PackedTable pack_table(
                 }
         }
     }
-    // The header and block index in front, each checksum over every byte before it.
-    std::uint64_t sum = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(&h), sizeof h));
-    sum = checksum64(std::span(reinterpret_cast<const std::uint8_t*>(packed.data()),
-                         packed.size() * sizeof(std::uint64_t)),
-        sum);
-    const std::uint64_t indexSum = sum;
-    sum = checksum64(
-        std::span(reinterpret_cast<const std::uint8_t*>(&indexSum), sizeof indexSum), sum);
-    errno = 0;
-    if (std::fflush(out) != 0 || std::fseek(out, 0, SEEK_SET) != 0) fail("seek failed");
-    put(&h, sizeof h);
-    put(packed.data(), packed.size() * sizeof(std::uint64_t));
-    put(&indexSum, sizeof indexSum);
-    errno = 0;
-    if (std::fflush(out) != 0) fail("flush failed");
-    std::vector<std::uint8_t> chunk(std::size_t(1) << 20);
-    for (std::uint64_t at = packed[0]; at < packed.back();) {
-        const auto n = std::size_t(std::min<std::uint64_t>(chunk.size(), packed.back() - at));
-        errno = 0;
-        if (std::fread(chunk.data(), 1, n, out) != n) fail("read back failed");
-        sum = checksum64(std::span(chunk.data(), n), sum);
-        at += n;
-    }
-    errno = 0;
-    if (std::fseek(out, 0, SEEK_END) != 0) fail("seek failed");
-    put(&sum, sizeof sum);
+    finish_table_file(out, h, packed, put, fail);
     errno = 0;
     output.file = nullptr;
     if (std::fclose(out) != 0) fail("close failed");
     if (std::rename(tmp.c_str(), to.c_str()) != 0)
         throw TableError("cannot rename " + tmp + " to " + to + ": " + std::strerror(errno));
     output.renamed = true;
-    return { kept, in.size(), packed.back() + sizeof sum };
+    return { kept, in.size(), packed.back() + sizeof(std::uint64_t) };
 }
 
 } // namespace mktb
