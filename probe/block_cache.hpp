@@ -29,9 +29,9 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <span>
-#include <mutex>
 #include <vector>
 
 namespace mktb {
@@ -92,9 +92,10 @@ public:
         const Set& set = set_of(key);
         for (int w = 0; w < kWays; ++w)
             if (set.keys[w].load(std::memory_order_relaxed) == key) {
-                const Node* n = set.nodes[w].load(std::memory_order_relaxed);
-                __builtin_prefetch(n);
-                __builtin_prefetch(reinterpret_cast<const std::uint8_t*>(n + 1) + at);
+                if (const Node* n = set.nodes[w].load(std::memory_order_relaxed)) {
+                    __builtin_prefetch(n);
+                    __builtin_prefetch(reinterpret_cast<const std::uint8_t*>(n + 1) + at);
+                }
                 return;
             }
     }
