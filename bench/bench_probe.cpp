@@ -43,8 +43,7 @@ struct Sample {
     std::vector<std::uint64_t> blocks;
 };
 
-Sample sample(
-    const Material& m, std::size_t n, std::uint64_t seed, int side = -1 /* both */) {
+Sample sample(const Material& m, std::size_t n, std::uint64_t seed, int side = -1 /* both */) {
     const Index index(m);
     std::mt19937_64 rng(seed);
     Sample s;
@@ -72,10 +71,9 @@ const Prober& shared_prober(bool packed) {
 // Whether `x` may be a table a probe of `m` reaches by conversions (each kind of man no more
 // often, a Met perhaps a promoted Bia): the tables the cold benchmark opens before the clock runs.
 bool within(const Material& x, const Material& m) {
+    const auto total
+        = [](const Material& y, int t) { return y.count[WHITE][t] + y.count[BLACK][t]; };
     for (int pt = 0; pt < PIECE_TYPE_NB; ++pt) {
-        const auto total = [&](const Material& y, int t) {
-            return t < 0 ? 0 : y.count[WHITE][t] + y.count[BLACK][t];
-        };
         const int promoted = pt == MET ? total(m, BIA) : 0;
         if (total(x, pt) > total(m, pt) + promoted) return false;
     }
@@ -91,8 +89,8 @@ int side_of(const Prober& prober, const Material& m, const Source& from) {
 
 void warm(benchmark::State& state, Material m, Source from) {
     const Prober& prober = shared_prober(from.packed);
-    const Sample s = sample(
-        m, 1 << 16, 7 + std::uint64_t(state.thread_index()), side_of(prober, m, from));
+    const Sample s
+        = sample(m, 1 << 16, 7 + std::uint64_t(state.thread_index()), side_of(prober, m, from));
     for (const Position& pos : s.positions)
         if (!prober.dtm(pos)) {
             state.SkipWithError(("no table for " + m.name() + " in " + from.dir()).c_str());

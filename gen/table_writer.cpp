@@ -287,9 +287,7 @@ PackedTable pack_table(
         throw TableError(from + ": checksum mismatch: the file is damaged or truncated");
     TableHeader h {};
     std::memcpy(&h, in.data(), offsetof(TableHeader, coding));
-    const std::size_t headerBytes = h.version == 3 ? kTableHeaderBytesV3
-        : h.version < 6                            ? kTableHeaderBytesV5
-                                                   : sizeof h;
+    const std::size_t headerBytes = table_header_bytes(h.version);
     if (h.version > 3) std::memcpy(&h.coding, in.data() + offsetof(TableHeader, coding), 8);
     std::vector<int> widths; // the stored cells' bytes, metric by metric
     for (int k = 0; k < int(Metric::NB); ++k)

@@ -73,9 +73,7 @@ std::unique_ptr<Table> Table::open(
         throw damaged("format version " + std::to_string(h.version) + ", this reader knows "
             + std::to_string(kOldestTableVersion) + " to " + std::to_string(kTableVersion)
             + " (generate the table again)");
-    const std::size_t headerBytes = h.version == 3 ? kTableHeaderBytesV3
-        : h.version < 6                            ? kTableHeaderBytesV5
-                                                   : sizeof h;
+    const std::size_t headerBytes = table_header_bytes(h.version);
     if (size < headerBytes + 3 * sizeof(std::uint64_t))
         throw damaged("too short to be a table file (truncated?)");
     if (h.version > 3)

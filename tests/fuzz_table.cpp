@@ -44,9 +44,7 @@ void fix_checksums(std::vector<std::uint8_t>& b) {
     std::memcpy(&h, b.data(), sizeof h);
     // Before version 6 both sides, and a shorter header (docs/format.md).
     const std::uint32_t sides = h.version >= 6 ? h.sides & kBothSides : kBothSides;
-    const std::size_t header = h.version >= 6 ? sizeof h
-        : h.version == 3                      ? kTableHeaderBytesV3
-                                              : kTableHeaderBytesV5;
+    const std::size_t header = table_header_bytes(h.version);
     const std::uint64_t offsets = std::uint64_t(std::popcount(h.metrics))
             * std::uint64_t(std::popcount(sides)) * h.blocks_per_side
         + 1;

@@ -88,6 +88,12 @@ static_assert(sizeof(TableHeader) == 88, "the on-disk header layout is fixed");
 inline constexpr std::uint32_t kTableHeaderBytesV3 = 72; // without `coding`
 inline constexpr std::uint32_t kTableHeaderBytesV5 = 80; // without `sides`
 inline constexpr std::uint32_t kBothSides = 3;
+// The header's size in a file of `version`: what comes before the block offsets.
+constexpr std::size_t table_header_bytes(std::uint32_t version) {
+    return version == 3 ? kTableHeaderBytesV3
+        : version < 6   ? kTableHeaderBytesV5
+                        : sizeof(TableHeader);
+}
 
 std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.mktb
 
@@ -212,8 +218,8 @@ inline Value mated_value(const Material& m, Metric metric, const CountRules& rul
 // `own` its value in its own counted metric (Board in the board's honour phase, Bia with a
 // Bia; unused under pieces' honour). The generator computes the same values its own way; the
 // verifier and the restoration of a packed table's lacking side use this one.
-Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm,
-    Value own, const CountRules& rules);
+Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm, Value own,
+    const CountRules& rules);
 
 // A directory of tables. Tables are opened on first use; decompressed blocks are kept in one
 // cache of bounded size. Any number of threads may call every const member at once.
