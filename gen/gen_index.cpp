@@ -48,6 +48,8 @@ GenIndex::GenIndex(const Material& m)
         shift_[std::size_t(j)] = fieldBits_;
         fieldMask_[std::size_t(j)] = (1 << bits) - 1;
         fileBits_ |= std::uint64_t(7) << fieldBits_;
+        lowBits_ |= std::uint64_t(1) << fieldBits_;
+        highBits_ |= std::uint64_t(1) << (fieldBits_ + bits - 1);
         fieldBits_ += bits;
     }
     fieldsMask_ = (std::uint64_t(1) << fieldBits_) - 1;

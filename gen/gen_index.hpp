@@ -85,19 +85,54 @@ public:
     // or, the a1-h8 reflection swaps the halves of each field), and pairs of twins are put back
     // in order; the residue and groups of three go through encode().
     std::uint64_t with_king(std::uint64_t i, const GenBoard& b, Color c, Square to) const {
-        const Square wk = c == WHITE ? to : b.king[WHITE], bk = c == BLACK ? to : b.king[BLACK];
-        const int t = frame_[std::size_t(wk)][std::size_t(bk)];
-        const auto p
-            = std::size_t(pairIndex_[std::size_t(transform_[std::size_t(t)][std::size_t(wk)])]
-                                    [std::size_t(transform_[std::size_t(t)][std::size_t(bk)])]);
-        if (!residue_[p] && (t == 0 || twinsBitwise_)) {
-            std::uint64_t w = i & fieldsMask_;
-            if (t) w = order_twins(transform_fields(w, t));
-            return std::uint64_t(p) << fieldBits_ | w;
-        }
+        const KingStep step = king_step(b.king, c, to);
+        if (step.bitwise) return std::uint64_t(step.pair) << fieldBits_ | step_fields(i, step.frame);
         GenBoard a = b;
         a.king[c] = to;
         return encode(a);
+    }
+    // Where a king step leads: kings `kings` (a pair's canonical squares), king c to `to`. The
+    // new pair, the frame it needs, and whether the fields follow by bit operations
+    // (step_fields) rather than through encode() (the residue, groups of three).
+    struct KingStep {
+        int pair;
+        int frame;
+        bool bitwise;
+    };
+    KingStep king_step(std::array<Square, COLOR_NB> kings, Color c, Square to) const {
+        kings[c] = to;
+        const auto [wk, bk] = kings;
+        const int t = frame_[std::size_t(wk)][std::size_t(bk)];
+        const int p = pairIndex_[std::size_t(transform_[std::size_t(t)][std::size_t(wk)])]
+                                [std::size_t(transform_[std::size_t(t)][std::size_t(bk)])];
+        return { p, t, !residue_[std::size_t(p)] && (t == 0 || twinsBitwise_) };
+    }
+    // The fields of slot i (any pair) after a bitwise king step into frame t.
+    std::uint64_t step_fields(std::uint64_t i, int t) const {
+        const std::uint64_t w = i & fieldsMask_;
+        return t ? order_twins(transform_fields(w, t)) : w;
+    }
+    // The king pairs: their number, each one's squares, the bits of the fields below them.
+    int pairs() const { return int(pairs_.size()); }
+    std::array<Square, COLOR_NB> kings(int p) const {
+        return { pairs_[std::size_t(p)].first, pairs_[std::size_t(p)].second };
+    }
+    int field_bits() const { return fieldBits_; }
+    // Is a man of slot i on square s? `on` = squares_fields(s): every man's field set to s (or,
+    // for a Bia, to a value no Bia field holds when s is off its squares); a field of
+    // slot ^ on is zero exactly where a man stands on s, found by the zero-field test.
+    std::uint64_t squares_fields(Square s) const {
+        std::uint64_t w = 0;
+        for (int j = 0; j < men_; ++j) {
+            const auto u = std::size_t(j);
+            const int v = int(s) - base_[u];
+            w |= std::uint64_t(v >= 0 && v < limit_[u] ? v : fieldMask_[u]) << shift_[u];
+        }
+        return w;
+    }
+    bool man_on(std::uint64_t i, std::uint64_t on) const {
+        const std::uint64_t x = (i & fieldsMask_) ^ on;
+        return ((x - lowBits_) & ~x & highBits_) != 0;
     }
     // No Bia and no identical men: every field is a square in radix 64 in the storage Index's
     // group order, and both indexes name a residue board by its smaller slot, so a slot here is
@@ -149,6 +184,7 @@ private:
         groupSize_ {};
     std::uint64_t fieldsMask_ = 0; // every man's field
     std::uint64_t fileBits_ = 0; // the file bits of every field
+    std::uint64_t lowBits_ = 0, highBits_ = 0; // the lowest and the highest bit of every field
     std::array<int, kMaxGenMen> twinPair_ {}; // first man of each group of two
     int twinPairs_ = 0;
     bool twinsBitwise_ = true; // no group of three or more identical men

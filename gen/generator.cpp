@@ -1,7 +1,7 @@
 // generator.cpp - retrograde analysis of one ending on the generation index (gen_index.hpp): the
 // inner loops work on slots and squares, never on Positions or the storage Index.
 //
-// Pipeline, each phase a parallel loop over blocks of slots (oneTBB):
+// Pipeline, each phase a parallel loop over blocks of slots or king pairs (oneTBB):
 //   setup    the smaller tables loaded whole, one conversion recipe per kind of capture or
 //            promotion (where the men go in the child's index, which metric to read, and a
 //            table turning the child's value into this metric's)
@@ -9,7 +9,10 @@
 //            once, and a counter of the legal moves that stay in the table
 //   iterate  levels n = 0, 1, 2, ... plies: every cell holding n is un-moved once; a loss makes
 //            its predecessors won in n + 1, a win decrements their counters, and a counter that
-//            reaches 0 is a loss in n + 1 plies (later when a losing conversion holds out longer)
+//            reaches 0 is a loss in n + 1 plies (later when a losing conversion holds out longer).
+//            Two passes a level, each king pair a slice with one task: the men's un-moves
+//            (they stay in the slice), then the kings', by the slice they land in, from lists
+//            of the cells that hold n
 //   output   the storage Index's slots, statistics, compression
 // Every metric (DTM and the ending's counted one) runs in the same level loop: one scan and one
 // un-move generation per cell serve each metric whose cell holds the level.
@@ -22,9 +25,8 @@
 //   the spill; all ones: no position. When the level loop outgrows the window, the window moves
 //   on (rollover): the cells decided below the level are spilled, compressed, and retired, so a
 //   mate of any length runs in 8-bit cells (KSMvKM, 353 plies: 1.9 GB of cells, not 3.8).
-// One writer per cell and level, so the bytes written do not depend on the thread count: at an
-// even level only "won in n + 1" is written (the same value by every writer), at an odd level
-// only decrements (atomic) and the one loss written by the decrement that reaches 0.
+// One writer per cell in each pass (the task of the cell's king pair), and updates that commute
+// (a win written once, decrements), so the bytes written do not depend on the thread count.
 //
 // Symmetry: a position whose board equals its reflection in a1-h8 (kings on the diagonal, the
 // "residue") is reached by un-moves in mirrored pairs; such a cell un-moves only one of each
@@ -729,18 +731,18 @@ private:
         int man;
         Square from;
     };
-    // The predecessors of board b (slot i) whose side `mover` made the last move, into out;
-    // returns their number.
-    int unmoves(
+    // Of each mirrored pair of un-moves of a board equal to its reflection, only one is made.
+    static bool mirrored(bool symmetric, Square from, Square to) {
+        if (!symmetric) return false;
+        const Square mf = transform(4, from), mt = transform(4, to);
+        return from > mf || (from == mf && to > mt);
+    }
+    // The predecessors of board b (slot i) by un-moves of the men of `mover` (the side that made
+    // the last move), into out; returns their number. They stay in i's king pair.
+    int man_unmoves(
         std::uint64_t i, const GenBoard& b, Color mover, bool symmetric, UnMove* out) const {
         const Bitboard occ = occupancy(b, gi_.men());
         int n = 0;
-        // A board equal to its reflection: of each mirrored pair of un-moves, only one.
-        auto mirrored = [&](Square from, Square to) {
-            if (!symmetric) return false;
-            const Square mf = transform(4, from), mt = transform(4, to);
-            return from > mf || (from == mf && to > mt);
-        };
         const bool offResidue = !gi_.residue(i); // then not symmetric either
         for (int j = 0; j < gi_.men(); ++j) {
             if (gi_.color(j) != mover) continue;
@@ -755,17 +757,38 @@ private:
             }
             for (; f;) {
                 const Square o = pop_lsb(f);
-                if (!mirrored(o, s)) out[n++] = { gi_.with_man(i, b, j, o), j, o };
+                if (!mirrored(symmetric, o, s)) out[n++] = { gi_.with_man(i, b, j, o), j, o };
             }
         }
-        const Square ks = b.king[mover];
-        for (Bitboard f
-             = attacks_bb(mover, KHUN, ks) & ~occ & ~attacks_bb(mover, KHUN, b.king[~mover]);
-             f;) {
-            const Square o = pop_lsb(f);
-            if (!mirrored(o, ks)) out[n++] = { gi_.with_king(i, b, mover, o), -1, o };
-        }
         return n;
+    }
+    // King un-moves as edges between king pairs: the king of `mover` steps back from `ks` to
+    // `to` on every board of pair `from` where `to` is empty, into the pair the edge is listed
+    // under, its fields following by step_fields() (`bitwise`) or through with_king().
+    struct KingEdge {
+        int from;
+        Color mover;
+        Square ks, to;
+        int frame;
+        bool bitwise;
+        std::uint64_t on; // gi_.squares_fields(to): is a man on it?
+    };
+    void king_edges() {
+        into_.assign(std::size_t(gi_.pairs()), {});
+        for (int p = 0; p < gi_.pairs(); ++p) {
+            const auto kings = gi_.kings(p);
+            for (Color mover : { WHITE, BLACK }) {
+                const Square ks = kings[mover], other = kings[~mover];
+                for (Bitboard f = attacks_bb(mover, KHUN, ks) & ~square_bb(other)
+                         & ~attacks_bb(mover, KHUN, other);
+                     f;) {
+                    const Square to = pop_lsb(f);
+                    const auto step = gi_.king_step(kings, mover, to);
+                    into_[std::size_t(step.pair)].push_back(
+                        { p, mover, ks, to, step.frame, step.bitwise, gi_.squares_fields(to) });
+                }
+            }
+        }
     }
 
     // The loss of a position all of whose in-table moves are known to reach opponent wins of
@@ -840,105 +863,198 @@ private:
     }
 
     // The level loop: levels 0, 1, ... up to the largest one written, the window rolled over
-    // whenever the next level's writes would leave it.
+    // whenever the next level's writes would leave it. Each level runs in two passes over the
+    // king pairs, each pair handled by one task (so no cell has two writers in a pass, and no
+    // write needs an atomic read-modify-write):
+    //   1. per pair: its cells holding the level are found (64 at a time, in the runs the
+    //      level masks mark), their men's un-moves applied (they stay in the pair), and their
+    //      fields listed, per metric and side to move;
+    //   2. per pair q: the king un-moves landing in q, taken along each edge into q from the
+    //      lists of its source pair, applied. The writes stay in q's cells, which the cache
+    //      holds while q is done (applied as they came, they went all over the arrays).
     void iterate() {
         const int metrics = int(metrics_.size());
+        const int pairs = gi_.pairs();
+        const int bits = gi_.field_bits();
+        if (bits > 32) throw std::logic_error(material_.name() + ": fields wider than 32 bits");
+        king_edges();
+        auto unlist = [&] { // every list emptied
+            for (int k = 0; k < metrics; ++k)
+                for (Color c : { WHITE, BLACK }) listed_[k][c].assign(std::size_t(pairs), {});
+            for (Arena& arena : arenas_)
+                for (auto& byColor : arena)
+                    for (auto& fields : byColor) fields.clear();
+        };
+        unlist();
+        // Whole pairs per task, at least one block of slots (so runs and chunks align).
+        const int perTask = std::max(1, int(kBlock >> std::min(bits, kBlockShift)));
+        const int tasks = (pairs + perTask - 1) / perTask;
+        auto over_pairs = [&](int first, int last, auto&& fn) { // tasks first .. last - 1
+            tbb::parallel_for(tbb::blocked_range<int>(first, last), [&](const tbb::blocked_range<int>& r) {
+                for (int t = r.begin(); t != r.end(); ++t)
+                    fn(t * perTask, std::min(pairs, (t + 1) * perTask));
+            });
+        };
+        // The lists' memory is bounded: pass 1 runs over the pairs a part at a time, and once the
+        // lists hold more than a slot per 64 slots, pass 2 takes them and they are emptied (the
+        // order of the updates within a level changes no value). KRMvKN: 32 parts, a peak 19 MB
+        // above the cells' (143 MB with one part), 0.4 s slower.
+        const int parts = std::clamp(tasks / 8, 1, 32);
+        const std::uint64_t budget = std::max<std::uint64_t>(1 << 20, gi_.size() / 64);
         for (int n = 0; n <= maxLevel_.load(); ++n) {
             if (n + 1 > top()) rollover(n & ~1);
             const Cell want = code(n);
             const bool lost = n % 2 == 0; // cells holding n plies: the side to move is mated
             const Cell win = lost ? code(n + 1) : Cell(0); // what a loss makes its predecessors
-            parallel_blocks(gi_.size(), options_.progress,
-                material_.name() + ": iterate, mate distance " + std::to_string(n) + " plies",
-                [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
-                    bool wroteWin = false;
-                    unsigned scan = 0; // bit 2k + c: array (k, c) is scanned in this run
-                    for (std::uint64_t i0 = begin; i0 < end; i0 += 64) {
-                        // The arrays whose run holds the level, then their cells that do.
-                        if (i0 % kMaskSlots == 0) {
-                            scan = 0;
-                            for (int k = 0; k < metrics; ++k)
-                                for (Color c : { WHITE, BLACK })
-                                    if (marked(k, c, i0, n)) scan |= 1u << (2 * k + c);
-                        }
-                        if (!scan) {
-                            i0 += kMaskSlots - 64;
-                            continue;
-                        }
-                        std::array<std::array<std::uint64_t, COLOR_NB>, kMaxMetrics> hit {};
-                        std::uint64_t any = 0;
+            if (options_.progress)
+                options_.progress->phase(
+                    material_.name() + ": iterate, mate distance " + std::to_string(n) + " plies",
+                    gi_.size());
+            std::atomic<bool> wroteWin { false };
+            std::atomic<std::uint64_t> listed { 0 };
+            // Pass 1: the cells holding n, their men's un-moves, the lists.
+            auto pass1 = [&](int p0, int p1) {
+                bool wrote = false;
+                std::uint64_t hits = 0;
+                Arena& arena = arenas_.local();
+                const std::uint64_t begin = std::uint64_t(p0) << bits;
+                const std::uint64_t end = std::uint64_t(p1) << bits;
+                unsigned scan = 0; // bit 2k + c: array (k, c) is scanned in this run
+                for (std::uint64_t i0 = begin; i0 < end; i0 += 64) {
+                    // The arrays whose run holds the level, then their cells that do.
+                    if (i0 % kMaskSlots == 0) {
+                        scan = 0;
                         for (int k = 0; k < metrics; ++k)
                             for (Color c : { WHITE, BLACK })
-                                if (scan >> (2 * k + c) & 1)
-                                    any |= hit[k][c] = match64(&cells_[k][c][i0], want);
-                        while (any) {
-                            const int t = std::countr_zero(any);
-                            any &= any - 1;
-                            const std::uint64_t i = i0 + std::uint64_t(t);
-                            GenBoard b;
-                            gi_.decode_valid(i, b);
-                            const bool symmetric = gi_.residue(i) && gi_.symmetric(b);
-                            for (Color c : { WHITE, BLACK }) {
-                                unsigned mask = 0;
-                                for (int k = 0; k < metrics; ++k)
-                                    mask |= unsigned(hit[k][c] >> t & 1) << k;
-                                if (!mask) continue;
-                                const Color them = ~c; // made the last move; to move before it
-                                UnMove preds[kMaxUnMoves];
-                                const int np = unmoves(i, b, them, symmetric, preds);
-                                for (int k = 0; k < metrics; ++k) {
-                                    if (!(mask >> k & 1)) continue;
-                                    Cell* const x = cells_[k][them].data();
+                                if (marked(k, c, i0, n)) scan |= 1u << (2 * k + c);
+                    }
+                    if (!scan) {
+                        i0 += kMaskSlots - 64;
+                        continue;
+                    }
+                    std::array<std::array<std::uint64_t, COLOR_NB>, kMaxMetrics> hit {};
+                    std::uint64_t any = 0;
+                    for (int k = 0; k < metrics; ++k)
+                        for (Color c : { WHITE, BLACK })
+                            if (scan >> (2 * k + c) & 1)
+                                any |= hit[k][c] = match64(&cells_[k][c][i0], want);
+                    while (any) {
+                        const int t = std::countr_zero(any);
+                        any &= any - 1;
+                        const std::uint64_t i = i0 + std::uint64_t(t);
+                        GenBoard b;
+                        gi_.decode_valid(i, b);
+                        const bool symmetric = gi_.residue(i) && gi_.symmetric(b);
+                        for (Color c : { WHITE, BLACK }) {
+                            unsigned mask = 0;
+                            for (int k = 0; k < metrics; ++k)
+                                mask |= unsigned(hit[k][c] >> t & 1) << k;
+                            if (!mask) continue;
+                            const Color them = ~c; // made the last move; to move before it
+                            UnMove preds[kMaxUnMoves];
+                            const int np = man_unmoves(i, b, them, symmetric, preds);
+                            for (int k = 0; k < metrics; ++k) {
+                                if (!(mask >> k & 1)) continue;
+                                // A pair's fields are listed together, in slot order.
+                                auto& fields = arena[std::size_t(k)][c];
+                                Listed& l = listed_[std::size_t(k)][c][std::size_t(i >> bits)];
+                                if (!l.arena) l = { &fields, std::uint32_t(fields.size()), 0 };
+                                fields.push_back(std::uint32_t(i & ((std::uint64_t(1) << bits) - 1)));
+                                l.end = std::uint32_t(fields.size());
+                                ++hits;
+                                Cell* const x = cells_[k][them].data();
+                                for (int u = 0; u < np; ++u)
                                     if (lost)
-                                        wroteWin |= mark_won(x, preds, np, win, k, them, n + 1);
+                                        wrote |= won(x, preds[u].slot, win, k, them, n + 1);
                                     else
-                                        lose_one_move(x, preds, np, b, them, k, n);
-                                }
+                                        lose_one_move(x, preds[u], i, them, k, n);
                             }
                         }
                     }
-                    if (wroteWin) note_level(n + 1);
-                });
+                }
+                if (wrote) wroteWin.store(true, std::memory_order_relaxed);
+                listed += hits;
+                if (options_.progress) options_.progress->advance(end - begin);
+            };
+            // Pass 2: the king un-moves, by the pair they land in.
+            auto pass2 = [&](int q0, int q1) {
+                bool wrote = false;
+                for (int q = q0; q < q1; ++q)
+                    for (const KingEdge& e : into_[std::size_t(q)]) {
+                        const Color c = ~e.mover; // to move in the cells listed
+                        const std::uint64_t from = std::uint64_t(e.from) << bits;
+                        const bool residue = gi_.residue(from);
+                        for (int k = 0; k < metrics; ++k) {
+                            Cell* const x = cells_[k][e.mover].data();
+                            const Listed& l = listed_[std::size_t(k)][c][std::size_t(e.from)];
+                            for (std::uint32_t u = l.begin; u < l.end; ++u) {
+                                const std::uint64_t i = from | (*l.arena)[u];
+                                if (gi_.man_on(i, e.on)) continue;
+                                GenBoard b;
+                                if (residue || !e.bitwise) {
+                                    gi_.decode_valid(i, b);
+                                    if (residue && mirrored(gi_.symmetric(b), e.to, e.ks)) continue;
+                                }
+                                const std::uint64_t slot = e.bitwise
+                                    ? std::uint64_t(q) << bits | gi_.step_fields(i, e.frame)
+                                    : gi_.with_king(i, b, e.mover, e.to);
+                                if (lost)
+                                    wrote |= won(x, slot, win, k, e.mover, n + 1);
+                                else
+                                    lose_one_move(x, { slot, -1, e.to }, i, e.mover, k, n);
+                            }
+                        }
+                    }
+                if (wrote) wroteWin.store(true, std::memory_order_relaxed);
+            };
+            for (int part = 0; part < parts; ++part) {
+                over_pairs(tasks * part / parts, tasks * (part + 1) / parts, pass1);
+                if (part + 1 < parts && listed < budget) continue;
+                over_pairs(0, tasks, pass2);
+                unlist();
+                listed = 0;
+            }
+            if (wroteWin) note_level(n + 1);
             gather_far();
         }
+        arenas_.clear();
+        for (auto& byMetric : listed_)
+            for (auto& lists : byMetric) std::vector<Listed>().swap(lists);
+        std::vector<std::vector<KingEdge>>().swap(into_);
         if (options_.check_counters) check_undecided();
     }
 
-    // Predecessors of a lost cell: won in `level` plies unless won faster already. Every
-    // writer writes the same value, so plain (relaxed) stores suffice.
-    bool mark_won(Cell* x, const UnMove* preds, int np, Cell win, int k, Color c, int level) {
-        bool wrote = false;
-        for (int u = 0; u < np; ++u) {
-            const std::uint64_t q = preds[u].slot;
-            std::atomic_ref<Cell> a(x[q]);
-            const Cell cur = a.load(std::memory_order_relaxed);
-            const bool counter = Cell(cur - 1) < Cell(base_ - 1);
-            const bool slowerWin
-                = cur == kFarWin || (cur > win && cur < kFarLoss && ((cur - base_) & 1));
-            if (counter || slowerWin) {
-                a.store(win, std::memory_order_relaxed);
-                mark_block(k, c, q, level);
-                wrote = true;
-            }
-        }
-        return wrote;
+    // Predecessor q of a lost cell: won in `level` plies unless won faster already. Its pair's
+    // task is the one writer of the cell and of its run's level mask in this pass, so the update
+    // is a plain load and store, without a branch on the cell (whose outcome no predictor
+    // guesses: it cost more than the store). atomic_ref, relaxed, compiles to plain moves and
+    // lets the debug checks read along.
+    bool won(Cell* x, std::uint64_t q, Cell win, int k, Color c, int level) {
+        std::atomic_ref<Cell> a(x[q]);
+        const Cell cur = a.load(std::memory_order_relaxed);
+        const bool counter = Cell(cur - 1) < Cell(base_ - 1);
+        const bool slowerWin
+            = cur == kFarWin || (cur > win && cur < kFarLoss && ((cur - base_) & 1));
+        const bool take = counter | slowerWin;
+        a.store(take ? win : cur, std::memory_order_relaxed);
+        std::uint64_t& m = levels_[std::size_t(k)][c][mask_word(q, level)];
+        m |= std::uint64_t(take) << (level & 63);
+        return take;
     }
 
-    // Predecessors of a won cell: one move fewer not known to lose; the decrement that
-    // reaches 0 writes the loss.
-    void lose_one_move(
-        Cell* x, const UnMove* preds, int np, const GenBoard& b, Color them, int k, int n) {
-        for (int u = 0; u < np; ++u) {
-            const auto [q, j, o] = preds[u];
-            std::atomic_ref<Cell> a(x[q]);
-            if (!is_counter(a.load(std::memory_order_relaxed))) continue;
-            if (a.fetch_sub(1, std::memory_order_relaxed) != 1) continue;
-            GenBoard p = b;
-            (j < 0 ? p.king[them] : p.man[std::size_t(j)]) = o;
-            const int l = loss_plies(p, them, k, n);
-            if (options_.check_counters) check_loss(p, them, k, n, l);
-            a.store(decided(k, them, q, l), std::memory_order_relaxed);
-        }
+    // Predecessor `pred` of a won cell (slot i, `them` to move before it): one move fewer not
+    // known to lose; the decrement that reaches 0 writes the loss. One writer, as above.
+    void lose_one_move(Cell* x, UnMove pred, std::uint64_t i, Color them, int k, int n) {
+        std::atomic_ref<Cell> a(x[pred.slot]);
+        const Cell cur = a.load(std::memory_order_relaxed);
+        a.store(Cell(cur - (Cell(cur - 1) < Cell(base_ - 1))), std::memory_order_relaxed);
+        if (cur != 1) return; // 1: a counter at its last move
+        GenBoard p;
+        gi_.decode_valid(i, p);
+        (pred.man < 0 ? p.king[them] : p.man[std::size_t(pred.man)]) = pred.from;
+        const int l = loss_plies(p, them, k, n);
+        if (options_.check_counters) check_loss(p, them, k, n, l);
+        a.store(decided(k, them, pred.slot, l), std::memory_order_relaxed);
     }
 
     // ---- debug checks ----
@@ -1350,6 +1466,17 @@ private:
     };
     std::vector<Far> far_;
     tbb::combinable<std::vector<Far>> farNew_;
+    // The level loop's king un-moves, per pair they land in.
+    std::vector<std::vector<KingEdge>> into_;
+    // Its lists of the cells holding the level, per metric and side to move: their fields, in
+    // an arena per thread, and per pair the run of an arena that holds the pair's.
+    using Arena = std::array<std::array<std::vector<std::uint32_t>, COLOR_NB>, kMaxMetrics>;
+    struct Listed {
+        const std::vector<std::uint32_t>* arena = nullptr;
+        std::uint32_t begin = 0, end = 0;
+    };
+    tbb::enumerable_thread_specific<Arena> arenas_;
+    std::array<std::array<std::vector<Listed>, COLOR_NB>, kMaxMetrics> listed_;
     // The spill: per rollover, the cells it retired (codes of the window then), by chunks in
     // a scratch file (KSMvKM: 558 MB, a third of its cells' memory).
     static constexpr std::size_t kSpillChunk = kBlockCells;

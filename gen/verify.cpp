@@ -32,7 +32,7 @@ namespace {
 class Children {
 public:
     Children(const Material& m, const Tablebase& tables, const CountRules& rules)
-        : prober_(tables.dir(), { std::size_t(1) << 30, rules })
+        : prober_(tables.dir(), { std::size_t(512) << 20, rules })
         , rules_(rules) {
         // Every kind a legal move can make: a man captured, a Bia of the mover promoted, or both.
         for (int captured = 0; captured < PIECE_NB; ++captured)

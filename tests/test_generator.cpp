@@ -216,6 +216,7 @@ TEST_CASE("The verifier finds a single wrong value", "[gen]") {
     REQUIRE(t.probe(target).is_win());
     const std::uint64_t slot = t.index().encode(target);
     TableWriter writer(m, t.rules(), table_path(dir, m), 2);
+    writer.set_index_scheme(t.index().scheme()); // the cells are copied in t's slot order
     for (Metric metric : { Metric::Dtm, Metric::Board }) {
         std::vector<std::uint8_t> cells[COLOR_NB];
         for (Color c : { WHITE, BLACK })
