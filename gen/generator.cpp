@@ -68,7 +68,6 @@ namespace mktb {
 namespace {
 
 constexpr int kMaxMetrics = 2; // DTM and one counted metric
-constexpr int kMaxUnMoves = 8 + 14 * kMaxGenMen; // more than one side's un-moves can be
 
 // Cell arrays: vectors whose resize() leaves new elements uninitialized, so that memory written
 // before it is read stays untouched, hence unallocated, until then.
@@ -737,12 +736,12 @@ private:
         const Square mf = transform(4, from), mt = transform(4, to);
         return from > mf || (from == mf && to > mt);
     }
-    // The predecessors of board b (slot i) by un-moves of the men of `mover` (the side that made
-    // the last move), into out; returns their number. They stay in i's king pair.
-    int man_unmoves(
-        std::uint64_t i, const GenBoard& b, Color mover, bool symmetric, UnMove* out) const {
+    // Calls fn(pred) for each predecessor of board b (slot i) by an un-move of a man of `mover`
+    // (the side that made the last move). They stay in i's king pair.
+    template<class Fn>
+    void for_each_man_unmove(
+        std::uint64_t i, const GenBoard& b, Color mover, bool symmetric, Fn&& fn) const {
         const Bitboard occ = occupancy(b, gi_.men());
-        int n = 0;
         const bool offResidue = !gi_.residue(i); // then not symmetric either
         for (int j = 0; j < gi_.men(); ++j) {
             if (gi_.color(j) != mover) continue;
@@ -752,15 +751,14 @@ private:
                 const std::uint64_t rest = gi_.without_field(i, j);
                 for (; f;) {
                     const Square o = pop_lsb(f);
-                    out[n++] = { rest | gi_.field(j, o), j, o };
+                    fn(UnMove { rest | gi_.field(j, o), j, o });
                 }
             }
             for (; f;) {
                 const Square o = pop_lsb(f);
-                if (!mirrored(symmetric, o, s)) out[n++] = { gi_.with_man(i, b, j, o), j, o };
+                if (!mirrored(symmetric, o, s)) fn(UnMove { gi_.with_man(i, b, j, o), j, o });
             }
         }
-        return n;
     }
     // King un-moves as edges between king pairs: the king of `mover` steps back from `ks` to
     // `to` on every board of pair `from` where `to` is empty, into the pair the edge is listed
@@ -876,7 +874,8 @@ private:
         const int metrics = int(metrics_.size());
         const int pairs = gi_.pairs();
         const int bits = gi_.field_bits();
-        if (bits > 32) throw std::logic_error(material_.name() + ": fields wider than 32 bits");
+        if (bits > 32) // the lists hold a slot's fields in 32 bits: up to 5 men beside the kings
+            throw std::logic_error(material_.name() + ": too many men for the level loop's lists");
         king_edges();
         auto unlist = [&] { // every list emptied
             for (int k = 0; k < metrics; ++k)
@@ -951,8 +950,6 @@ private:
                                 mask |= unsigned(hit[k][c] >> t & 1) << k;
                             if (!mask) continue;
                             const Color them = ~c; // made the last move; to move before it
-                            UnMove preds[kMaxUnMoves];
-                            const int np = man_unmoves(i, b, them, symmetric, preds);
                             for (int k = 0; k < metrics; ++k) {
                                 if (!(mask >> k & 1)) continue;
                                 // A pair's fields are listed together, in slot order.
@@ -963,11 +960,14 @@ private:
                                 l.end = std::uint32_t(fields.size());
                                 ++hits;
                                 Cell* const x = cells_[k][them].data();
-                                for (int u = 0; u < np; ++u)
-                                    if (lost)
-                                        wrote |= won(x, preds[u].slot, win, k, them, n + 1);
-                                    else
-                                        lose_one_move(x, preds[u], i, them, k, n);
+                                if (lost)
+                                    for_each_man_unmove(i, b, them, symmetric, [&](UnMove u) {
+                                        wrote |= won(x, u.slot, win, k, them, n + 1);
+                                    });
+                                else
+                                    for_each_man_unmove(i, b, them, symmetric, [&](UnMove u) {
+                                        lose_one_move(x, u, i, them, k, n);
+                                    });
                             }
                         }
                     }
@@ -1026,9 +1026,8 @@ private:
 
     // Predecessor q of a lost cell: won in `level` plies unless won faster already. Its pair's
     // task is the one writer of the cell and of its run's level mask in this pass, so the update
-    // is a plain load and store, without a branch on the cell (whose outcome no predictor
-    // guesses: it cost more than the store). atomic_ref, relaxed, compiles to plain moves and
-    // lets the debug checks read along.
+    // is a plain load and store (atomic_ref, relaxed, compiles to plain moves and lets the debug
+    // checks read along).
     bool won(Cell* x, std::uint64_t q, Cell win, int k, Color c, int level) {
         std::atomic_ref<Cell> a(x[q]);
         const Cell cur = a.load(std::memory_order_relaxed);
