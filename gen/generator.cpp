@@ -987,21 +987,41 @@ private:
                         for (int k = 0; k < metrics; ++k) {
                             Cell* const x = cells_[k][e.mover].data();
                             const Listed& l = listed_[std::size_t(k)][c][std::size_t(e.from)];
-                            for (std::uint32_t u = l.begin; u < l.end; ++u) {
-                                const std::uint64_t i = from | (*l.arena)[u];
-                                if (gi_.man_on(i, e.on)) continue;
-                                GenBoard b;
-                                if (residue || !e.bitwise) {
-                                    gi_.decode_valid(i, b);
-                                    if (residue && mirrored(gi_.symmetric(b), e.to, e.ks)) continue;
-                                }
-                                const std::uint64_t slot = e.bitwise
-                                    ? std::uint64_t(q) << bits | gi_.step_fields(i, e.frame)
-                                    : gi_.with_king(i, b, e.mover, e.to);
+                            const std::uint32_t* fields = l.arena ? l.arena->data() : nullptr;
+                            auto apply = [&](std::uint64_t i, std::uint64_t slot) {
                                 if (lost)
                                     wrote |= won(x, slot, win, k, e.mover, n + 1);
                                 else
                                     lose_one_move(x, { slot, -1, e.to }, i, e.mover, k, n);
+                            };
+                            if (residue || !e.bitwise) {
+                                for (std::uint32_t u = l.begin; u < l.end; ++u) {
+                                    const std::uint64_t i = from | fields[u];
+                                    if (gi_.man_on(i, e.on)) continue;
+                                    GenBoard b;
+                                    gi_.decode_valid(i, b);
+                                    if (residue && mirrored(gi_.symmetric(b), e.to, e.ks)) continue;
+                                    apply(i, e.bitwise
+                                            ? std::uint64_t(q) << bits | gi_.step_fields(i, e.frame)
+                                            : gi_.with_king(i, b, e.mover, e.to));
+                                }
+                                continue;
+                            }
+                            // The predecessors' slots a batch at a time, their cells asked
+                            // for before any is read: a transformed edge scatters them over
+                            // q's cells, more than the nearest cache holds.
+                            constexpr std::uint32_t kBatch = 32;
+                            std::uint64_t src[kBatch], dst[kBatch];
+                            for (std::uint32_t u0 = l.begin; u0 < l.end; u0 += kBatch) {
+                                int m = 0;
+                                for (std::uint32_t u = u0; u < std::min(l.end, u0 + kBatch); ++u) {
+                                    const std::uint64_t i = from | fields[u];
+                                    src[m] = i;
+                                    dst[m] = std::uint64_t(q) << bits | gi_.step_fields(i, e.frame);
+                                    __builtin_prefetch(&x[dst[m]], 1);
+                                    m += !gi_.man_on(i, e.on);
+                                }
+                                for (int j = 0; j < m; ++j) apply(src[j], dst[j]);
                             }
                         }
                     }
