@@ -86,7 +86,8 @@ public:
     // in order; the residue and groups of three go through encode().
     std::uint64_t with_king(std::uint64_t i, const GenBoard& b, Color c, Square to) const {
         const KingStep step = king_step(b.king, c, to);
-        if (step.bitwise) return std::uint64_t(step.pair) << fieldBits_ | step_fields(i, step.frame);
+        if (step.bitwise)
+            return std::uint64_t(step.pair) << fieldBits_ | step_fields(i, step.frame);
         GenBoard a = b;
         a.king[c] = to;
         return encode(a);

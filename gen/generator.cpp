@@ -889,10 +889,11 @@ private:
         const int perTask = std::max(1, int(kBlock >> std::min(bits, kBlockShift)));
         const int tasks = (pairs + perTask - 1) / perTask;
         auto over_pairs = [&](int first, int last, auto&& fn) { // tasks first .. last - 1
-            tbb::parallel_for(tbb::blocked_range<int>(first, last), [&](const tbb::blocked_range<int>& r) {
-                for (int t = r.begin(); t != r.end(); ++t)
-                    fn(t * perTask, std::min(pairs, (t + 1) * perTask));
-            });
+            tbb::parallel_for(
+                tbb::blocked_range<int>(first, last), [&](const tbb::blocked_range<int>& r) {
+                    for (int t = r.begin(); t != r.end(); ++t)
+                        fn(t * perTask, std::min(pairs, (t + 1) * perTask));
+                });
         };
         // The lists' memory is bounded: pass 1 runs over the pairs a part at a time, and once the
         // lists hold more than a slot per 64 slots, pass 2 takes them and they are emptied (the
@@ -956,7 +957,8 @@ private:
                                 auto& fields = arena[std::size_t(k)][c];
                                 Listed& l = listed_[std::size_t(k)][c][std::size_t(i >> bits)];
                                 if (!l.arena) l = { &fields, std::uint32_t(fields.size()), 0 };
-                                fields.push_back(std::uint32_t(i & ((std::uint64_t(1) << bits) - 1)));
+                                fields.push_back(
+                                    std::uint32_t(i & ((std::uint64_t(1) << bits) - 1)));
                                 l.end = std::uint32_t(fields.size());
                                 ++hits;
                                 Cell* const x = cells_[k][them].data();
@@ -965,9 +967,8 @@ private:
                                         wrote |= won(x, u.slot, win, k, them, n + 1);
                                     });
                                 else
-                                    for_each_man_unmove(i, b, them, symmetric, [&](UnMove u) {
-                                        lose_one_move(x, u, i, them, k, n);
-                                    });
+                                    for_each_man_unmove(i, b, them, symmetric,
+                                        [&](UnMove u) { lose_one_move(x, u, i, them, k, n); });
                             }
                         }
                     }
@@ -1001,7 +1002,8 @@ private:
                                     GenBoard b;
                                     gi_.decode_valid(i, b);
                                     if (residue && mirrored(gi_.symmetric(b), e.to, e.ks)) continue;
-                                    apply(i, e.bitwise
+                                    apply(i,
+                                        e.bitwise
                                             ? std::uint64_t(q) << bits | gi_.step_fields(i, e.frame)
                                             : gi_.with_king(i, b, e.mover, e.to));
                                 }

@@ -208,8 +208,9 @@ TEST_CASE("Index round trip on random 5-men boards", "[index]") {
 
 // The generator's fast paths (gen_index.hpp: one field replaced, twins written in order, a king
 // step into another frame by bit operations on the fields) against the full encode() of the
-// moved board, which the golden digests tied to the first generator. Random slots of every
-// ending up to 5 men: twins, groups of three, Bia fields, the a1-h8 residue.
+// moved board, which the golden digests tied to the first generator; the level loop's test for a
+// man on a square against the board, and the pair a king step lands in against encode(). Random
+// slots of every ending up to 5 men: twins, groups of three, Bia fields, the a1-h8 residue.
 TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gives", "[index]") {
     std::mt19937_64 rng(9);
     int inStorageOrder = 0;
@@ -232,6 +233,11 @@ TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gi
                     if (choices & square_bb(Square(n))) return Square(n);
             };
             INFO(m.name() << " slot " << i);
+            // The level loop's test for a man on a square, on the slot's fields alone.
+            const Bitboard men = occ ^ square_bb(b.king[WHITE]) ^ square_bb(b.king[BLACK]);
+            for (int s = 0; s < 64; ++s)
+                REQUIRE(
+                    gi.man_on(i, gi.squares_fields(Square(s))) == bool(men & square_bb(Square(s))));
             for (int j = 0; j < gi.men(); ++j)
                 for (int n = 0; n < 3; ++n) {
                     const Bitboard empty
@@ -250,6 +256,9 @@ TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gi
                     a.king[c] = pop_lsb(to);
                     INFO("king " << int(c) << " to " << int(a.king[c]));
                     REQUIRE(gi.with_king(i, b, c, a.king[c]) == gi.encode(a));
+                    // The king pair the level loop's edge for this step lands in.
+                    REQUIRE(std::uint64_t(gi.king_step(b.king, c, a.king[c]).pair)
+                        == gi.encode(a) >> gi.field_bits());
                 }
         }
     }
