@@ -1053,10 +1053,9 @@ private:
     bool won(Cell* x, std::uint64_t q, Cell win, int k, Color c, int level) {
         std::atomic_ref<Cell> a(x[q]);
         const Cell cur = a.load(std::memory_order_relaxed);
-        const bool counter = Cell(cur - 1) < Cell(base_ - 1);
         const bool slowerWin
             = cur == kFarWin || (cur > win && cur < kFarLoss && ((cur - base_) & 1));
-        const bool take = counter | slowerWin;
+        const bool take = is_counter(cur) | slowerWin;
         a.store(take ? win : cur, std::memory_order_relaxed);
         std::uint64_t& m = levels_[std::size_t(k)][c][mask_word(q, level)];
         m |= std::uint64_t(take) << (level & 63);
@@ -1068,7 +1067,7 @@ private:
     void lose_one_move(Cell* x, UnMove pred, std::uint64_t i, Color them, int k, int n) {
         std::atomic_ref<Cell> a(x[pred.slot]);
         const Cell cur = a.load(std::memory_order_relaxed);
-        a.store(Cell(cur - (Cell(cur - 1) < Cell(base_ - 1))), std::memory_order_relaxed);
+        a.store(Cell(cur - is_counter(cur)), std::memory_order_relaxed);
         if (cur != 1) return; // 1: a counter at its last move
         GenBoard p;
         gi_.decode_valid(i, p);
