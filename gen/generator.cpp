@@ -237,6 +237,7 @@ public:
         , gi_(m)
         , index_(m) {
         metrics_ = stored_metrics(m);
+        if (options.dtm_only) metrics_.resize(1);
         for (Color c : { WHITE, BLACK }) hasRuea_[c] = m.count[c][RUEA] > 0;
         int maxMoves = 0;
         for (Color c : { WHITE, BLACK }) {
@@ -1552,8 +1553,8 @@ std::vector<Material> build_order(const std::vector<Material>& wanted) {
 
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options) {
     const auto start = std::chrono::steady_clock::now();
-    TableWriter writer(
-        m, encode(options.rules), table_path(tables.dir(), m), int(stored_metrics(m).size()));
+    const int metrics = options.dtm_only ? 1 : int(stored_metrics(m).size());
+    TableWriter writer(m, encode(options.rules), table_path(tables.dir(), m), metrics);
     TableStats stats = run_generation(m, tables, writer, options);
     writer.commit();
     if (options.progress) options.progress->finish();

@@ -55,6 +55,9 @@ struct GenOptions {
     // Debug: re-check every loss the counters find, and every position they leave undecided,
     // by forward move generation over the cells; a disagreement throws std::logic_error.
     bool check_counters = false;
+    // For benchmarks (bench/gen_dtm.cpp, what the counted metric costs): distance to mate alone.
+    // The file lacks the counted values, so it is no table to keep: probing them is refused.
+    bool dtm_only = false;
 };
 
 // The metrics a table of `m` stores: DTM, and the Bia phase (a Bia on the board) or board's

@@ -434,7 +434,8 @@ std::optional<CountedValue> Tablebase::probe_counted(
     if (!t) return std::nullopt;
     if (!t->has(metric))
         throw TableError("the table of " + t->index().material().name()
-            + " lacks its counted values (made by an older mktb): generate it again");
+            + " lacks its counted values (an older mktb, or distance to mate alone): generate it "
+              "again");
     if (t->rules() != encode(rules))
         throw RulesError("the table of " + t->index().material().name() + " was built with "
             + describe(decode_rules(t->rules())) + ", not " + describe(rules)

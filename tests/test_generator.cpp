@@ -144,6 +144,30 @@ TEST_CASE("Debug mode: every loss a counter finds agrees with forward move gener
     fs::remove_all(dir);
 }
 
+TEST_CASE("Distance to mate alone (the benchmarks' dtm_only) has the first generator's DTM values",
+    "[gen][golden]") {
+    // The counted metric left out changes no DTM value (board's honour in KRvKN, the Bia phase
+    // in KRvKP); such a file answers DTM and refuses its counted values.
+    const auto golden = golden_digests().at("default");
+    const std::string dir = test::temp_dir("dtm-only");
+    GenOptions options;
+    options.dtm_only = true;
+    for (const char* name : { "KRvKN", "KRvKP" }) {
+        const Material m = test::material(name);
+        copy_children(m, dir);
+        INFO(name);
+        generate(m, Tablebase(dir), options);
+        const std::string& full = golden.at(name);
+        CHECK(table_digest(*Tablebase(dir).table(m)) == full.substr(0, full.find(' ')));
+    }
+    const Tablebase tables(dir);
+    const Position pos = Position::from_fen("8/8/8/3k4/8/2n5/8/R3K3 w - - 0 1");
+    REQUIRE(tables.probe(pos));
+    CHECK_THROWS_AS(
+        tables.probe_counted(pos, fresh_count(pos, CountRules {}), CountRules {}), TableError);
+    fs::remove_all(dir);
+}
+
 TEST_CASE(
     "Stalemate is a draw, and a position whose only move is a capture is valued by it", "[gen]") {
     const Tablebase tables(test::tables_up_to_4_men());
