@@ -66,13 +66,12 @@ int main(int argc, char** argv) {
             return 1;
         }
         try {
-            for (const Material& c : m.children()) {
-                if (c.bare_kings()) continue;
-                const fs::path from = fs::absolute(table_path(dir, c.canonical()));
+            for (const Material& c : m.children()) { // canonical, bare kings left out
+                const fs::path from = fs::absolute(table_path(dir, c));
                 if (!fs::exists(from))
-                    throw TableError("the table of " + c.canonical().name() + " is missing from "
-                        + dir + ": generate it first");
-                fs::create_symlink(from, table_path(scratch.string(), c.canonical()));
+                    throw TableError("the table of " + c.name() + " is missing from " + dir
+                        + ": generate it first");
+                fs::create_symlink(from, table_path(scratch.string(), c));
             }
             const Tablebase tables(scratch.string());
             const TableStats stats = generate(m, tables, options);
