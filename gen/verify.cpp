@@ -9,8 +9,10 @@
 #include <atomic>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "generator.hpp"
@@ -109,6 +111,14 @@ private:
     std::array<std::array<Kind, 3>, PIECE_NB> kinds_ {};
 };
 
+// The preference (better()'s order as an integer) of a position whose successor holds `cell`.
+constexpr auto kSuccessorPreference = [] {
+    std::array<int, 256> p {};
+    for (unsigned cell = 0; cell < 256; ++cell)
+        p[cell] = preference(Value::from_cell(cell).parent());
+    return p;
+}();
+
 bool is_conversion(const Position& pos, Move m) { return is_promotion(m) || !pos.empty(to_sq(m)); }
 
 } // namespace
@@ -128,6 +138,15 @@ std::uint64_t verify(
     const std::size_t nm = metrics.size();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;
+    // The cells read directly, billions of times (value() checks residency on every call).
+    std::array<std::array<const std::uint8_t*, COLOR_NB>, 3> cells {};
+    std::array<bool, 3> wide {}; // 16-bit cells: 0xFF is in the long list
+    for (std::size_t k = 0; k < nm; ++k) {
+        for (Color c : { WHITE, BLACK })
+            if (!(cells[k][c] = table->resident_cells(metrics[k], c)))
+                throw std::logic_error("verify: a table part is not resident");
+        wide[k] = table->cell_bytes(metrics[k]) == 2;
+    }
     // Digit strides of the men alone in their group (Index::single_man_stride), per piece.
     std::array<std::uint64_t, PIECE_NB> stride {};
     for (Color c : { WHITE, BLACK })
@@ -169,30 +188,36 @@ std::uint64_t verify(
                     pos.set_side_to_move(c);
                     if (pos.attacked_by(c, pos.king_square(~c), pos.pieces())) continue;
                     // The value a one-ply search gives: mated or stalemated without moves, else
-                    // the best successor seen from this side.
+                    // the best successor seen from this side (the highest preference).
                     const MoveList moves = legal_moves(pos);
-                    std::array<Value, 3> expected;
-                    for (std::size_t k = 0; k < nm; ++k)
-                        expected[k]
-                            = pos.in_check() ? mated_value(m, metrics[k], rules, c) : Value::draw();
-                    for (int j = 0; j < moves.size; ++j) {
-                        const Move mv = moves.moves[std::size_t(j)];
-                        std::array<Value, 3> v;
+                    std::array<int, 3> best;
+                    best.fill(std::numeric_limits<int>::min());
+                    for (const Move mv : moves) {
                         if (is_conversion(pos, mv)) {
                             const Piece captured = pos.piece_on(to_sq(mv));
                             const auto u = pos.do_move(mv);
+                            std::array<Value, 3> v;
                             children.probe(metrics, pos, captured, is_promotion(mv), c, v);
-                            for (std::size_t k = 0; k < nm; ++k) v[k] = v[k].parent();
-                            pos.undo_move(mv, u);
-                        } else {
-                            // In-table successors are in the table's own orientation.
-                            const std::uint64_t slot = successor(mv);
                             for (std::size_t k = 0; k < nm; ++k)
-                                v[k] = table->value(metrics[k], ~c, slot).parent();
+                                best[k] = std::max(best[k], preference(v[k].parent()));
+                            pos.undo_move(mv, u);
+                            continue;
                         }
-                        for (std::size_t k = 0; k < nm; ++k)
-                            if (j == 0 || better(v[k], expected[k])) expected[k] = v[k];
+                        // In-table successors are in the table's own orientation.
+                        const std::uint64_t slot = successor(mv);
+                        for (std::size_t k = 0; k < nm; ++k) {
+                            const std::uint8_t cell = cells[k][~c][slot];
+                            best[k] = std::max(best[k],
+                                cell == 0xFF && wide[k]
+                                    ? preference(table->value(metrics[k], ~c, slot).parent())
+                                    : kSuccessorPreference[cell]);
+                        }
                     }
+                    std::array<Value, 3> expected;
+                    for (std::size_t k = 0; k < nm; ++k)
+                        expected[k] = moves.size ? from_preference(best[k])
+                            : pos.in_check()     ? mated_value(m, metrics[k], rules, c)
+                                                 : Value::draw();
                     for (std::size_t k = 0; k < nm; ++k) {
                         const Value stored = table->value(metrics[k], c, i);
                         if (stored == expected[k]) continue;

@@ -82,6 +82,23 @@ std::vector<Position> sample_positions(int perEnding) {
 
 } // namespace
 
+TEST_CASE("Values order as the rules say, and their preference converts back", "[probe]") {
+    // Minimax distance to mate: any win beats a draw beats any loss; the winner takes the
+    // fastest mate, the loser delays it longest.
+    const std::vector<Value> worst_to_best = { Value::mate_in_plies(0), Value::mate_in_plies(2),
+        Value::mate_in_plies(300), Value::draw(), Value::mate_in_plies(301),
+        Value::mate_in_plies(3), Value::mate_in_plies(1) };
+    for (std::size_t i = 0; i + 1 < worst_to_best.size(); ++i) {
+        CHECK(better(worst_to_best[i + 1], worst_to_best[i]));
+        CHECK_FALSE(better(worst_to_best[i], worst_to_best[i + 1]));
+        CHECK(preference(worst_to_best[i + 1]) > preference(worst_to_best[i]));
+    }
+    CHECK(from_preference(preference(Value::draw())) == Value::draw());
+    for (int plies = 0; plies < 0x10000; ++plies)
+        REQUIRE(from_preference(preference(Value::mate_in_plies(plies)))
+            == Value::mate_in_plies(plies));
+}
+
 TEST_CASE("Probes from several threads agree with one thread's, through evictions",
     "[probe][threads][gen]") {
     const std::vector<Position> positions = sample_positions(300);

@@ -131,6 +131,13 @@ public:
         return cached_value(m, stm, slot);
     }
     Value value(Color stm, std::uint64_t slot) const { return value(Metric::Dtm, stm, slot); }
+    // The resident cells of metric m for side stm to move (nullptr before make_resident()), for
+    // a reader of every cell (verify): 8 bits each, where 0xFF in a 16-bit part means "ask
+    // value()". Read without the residency check value() makes on every call.
+    const std::uint8_t* resident_cells(Metric m, Color stm) const {
+        return resident_.load(std::memory_order_acquire) & part(m, stm) ? cells_[int(m)][stm].data()
+                                                                        : nullptr;
+    }
     // Asks for the memory value(m, stm, slot) will read, without waiting: first the block
     // cache's set, then (`set_near`, once that has arrived) the block's cells. A packed table's
     // one-ply search asks for all its moves' cells in two rounds, then reads them.

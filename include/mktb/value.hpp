@@ -35,13 +35,17 @@ struct Value {
 };
 
 // Ordering from the side to move's view: any win beats a draw beats any loss; faster wins and
-// slower losses are better.
-constexpr bool better(Value a, Value b) {
-    auto rank = [](Value v) {
-        return v.is_win() ? 1'000'000 - v.plies : v.is_loss() ? -1'000'000 + v.plies : 0;
-    };
-    return rank(a) > rank(b);
+// slower losses are better. preference() is that order as an integer (a best move is a max),
+// and from_preference() its inverse.
+constexpr int preference(Value v) {
+    return v.is_win() ? 1'000'000 - v.plies : v.is_loss() ? -1'000'000 + v.plies : 0;
 }
+constexpr Value from_preference(int p) {
+    return p > 0 ? Value::mate_in_plies(1'000'000 - p)
+        : p < 0  ? Value::mate_in_plies(p + 1'000'000)
+                 : Value::draw();
+}
+constexpr bool better(Value a, Value b) { return preference(a) > preference(b); }
 
 std::string describe(Value v); // "mate in 12", "mated in 3", "checkmated", "draw"
 
