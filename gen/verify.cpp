@@ -33,7 +33,8 @@ namespace {
 // verify's time.
 class Children {
 public:
-    Children(const Material& m, const Tablebase& tables, const CountRules& rules)
+    // `size`: the verified table's index size.
+    Children(const Material& m, std::uint64_t size, const Tablebase& tables, const CountRules& rules)
         : prober_(tables.dir(), { std::size_t(512) << 20, rules })
         , rules_(rules) {
         // Every kind a legal move can make: a man captured, a Bia of the mover promoted, or both.
@@ -54,7 +55,7 @@ public:
                     --child.count[us][BIA], ++child.count[us][MET];
                 } else if (p == NO_PIECE)
                     continue; // a quiet move: no conversion
-                kinds_[std::size_t(captured)][std::size_t(promoter)] = kind_of(m, child);
+                kinds_[std::size_t(captured)][std::size_t(promoter)] = kind_of(m, size, child);
             }
     }
     // The value of each of `metrics` (the DTM of the child probed once for all of them) after a
@@ -87,7 +88,7 @@ private:
         bool swapped = false; // the child's stronger side is the parent's Black
         CountPhase phase = CountPhase::BareKings;
     };
-    Kind kind_of(const Material& m, const Material& child) const {
+    Kind kind_of(const Material& m, std::uint64_t size, const Material& child) const {
         Kind k;
         k.known = true;
         k.phase = count_phase(child);
@@ -103,6 +104,10 @@ private:
             && (!k.table->has(counted) || k.table->rules() != encode(rules_)))
             throw TableError("the table of " + child.canonical().name()
                 + " lacks the counted values for these counting options: generate it again");
+        // A child with fewer men is small and probed millions of times: resident, each probe
+        // is an array read, not a block cache lookup. A promotion's child (as many men) stays
+        // in the cache, which bounds verify's memory.
+        if (!k.table->packed() && k.table->index().size() * 4 <= size) k.table->make_resident();
         return k;
     }
     Prober prober_;
@@ -134,7 +139,7 @@ std::uint64_t verify(
     std::vector<Metric> metrics;
     for (Metric metric : { Metric::Dtm, Metric::Board, Metric::Bia })
         if (table->has(metric)) metrics.push_back(metric);
-    const Children children(m, tables, rules);
+    const Children children(m, index.size(), tables, rules);
     const std::size_t nm = metrics.size();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;
