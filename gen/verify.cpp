@@ -34,7 +34,8 @@ namespace {
 class Children {
 public:
     // `size`: the verified table's index size.
-    Children(const Material& m, std::uint64_t size, const Tablebase& tables, const CountRules& rules)
+    Children(
+        const Material& m, std::uint64_t size, const Tablebase& tables, const CountRules& rules)
         : prober_(tables.dir(), { std::size_t(512) << 20, rules })
         , rules_(rules) {
         // Every kind a legal move can make: a man captured, a Bia of the mover promoted, or both.
