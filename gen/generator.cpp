@@ -239,6 +239,9 @@ public:
         metrics_ = stored_metrics(m);
         if (options.dtm_only) metrics_.resize(1);
         for (Color c : { WHITE, BLACK }) hasRuea_[c] = m.count[c][RUEA] > 0;
+        bool twins = false;
+        for (int j = 0; j < gi_.men(); ++j) twins |= gi_.group_size(j) > 1;
+        chunkMan_ = twins ? -1 : gi_.low_man();
         int maxMoves = 0;
         for (Color c : { WHITE, BLACK }) {
             // An upper bound on the in-table moves of a side, + 1 for a drawing conversion.
@@ -726,11 +729,9 @@ private:
     }
 
     // ---- iterate ----
-    // A predecessor: its slot, the man moved back (-1: the king) and where from.
+    // A predecessor: its slot.
     struct UnMove {
         std::uint64_t slot;
-        int man;
-        Square from;
     };
     // Of each mirrored pair of un-moves of a board equal to its reflection, only one is made.
     static bool mirrored(bool symmetric, Square from, Square to) {
@@ -753,12 +754,12 @@ private:
                 const std::uint64_t rest = gi_.without_field(i, j);
                 for (; f;) {
                     const Square o = pop_lsb(f);
-                    fn(UnMove { rest | gi_.field(j, o), j, o });
+                    fn(UnMove { rest | gi_.field(j, o) });
                 }
             }
             for (; f;) {
                 const Square o = pop_lsb(f);
-                if (!mirrored(symmetric, o, s)) fn(UnMove { gi_.with_man(i, b, j, o), j, o });
+                if (!mirrored(symmetric, o, s)) fn(UnMove { gi_.with_man(i, b, j, o) });
             }
         }
     }
@@ -934,12 +935,17 @@ private:
                         i0 += kMaskSlots - 64;
                         continue;
                     }
-                    std::array<std::array<std::uint64_t, COLOR_NB>, kMaxMetrics> hit {};
+                    Hits hit {};
                     std::uint64_t any = 0;
                     for (int k = 0; k < metrics; ++k)
                         for (Color c : { WHITE, BLACK })
                             if (scan >> (2 * k + c) & 1)
                                 any |= hit[k][c] = match64(&cells_[k][c][i0], want);
+                    if (any && chunkMan_ >= 0 && !gi_.residue(i0)) {
+                        hits += std::uint64_t(std::popcount(any)); // progress only
+                        wrote |= unmove_chunk(i0, hit, lost, win, n, arena);
+                        continue;
+                    }
                     while (any) {
                         const int t = std::countr_zero(any);
                         any &= any - 1;
@@ -955,13 +961,7 @@ private:
                             const Color them = ~c; // made the last move; to move before it
                             for (int k = 0; k < metrics; ++k) {
                                 if (!(mask >> k & 1)) continue;
-                                // A pair's fields are listed together, in slot order.
-                                auto& fields = arena[std::size_t(k)][c];
-                                Listed& l = listed_[std::size_t(k)][c][std::size_t(i >> bits)];
-                                if (!l.arena) l = { &fields, std::uint32_t(fields.size()), 0 };
-                                fields.push_back(
-                                    std::uint32_t(i & ((std::uint64_t(1) << bits) - 1)));
-                                l.end = std::uint32_t(fields.size());
+                                list(arena, std::size_t(k), c, i);
                                 ++hits;
                                 Cell* const x = cells_[k][them].data();
                                 std::uint64_t* const mask = levels_[std::size_t(k)][them].data();
@@ -972,7 +972,7 @@ private:
                                     });
                                 else
                                     for_each_man_unmove(i, b, them, symmetric, [&](UnMove u) {
-                                        lose_one_move(x, base, u, i, them, k, n);
+                                        lose_one_move(x, base, u.slot, them, k, n);
                                     });
                             }
                         }
@@ -996,11 +996,11 @@ private:
                             const Cell base = base_;
                             const Listed& l = listed_[std::size_t(k)][c][std::size_t(e.from)];
                             const std::uint32_t* fields = l.arena ? l.arena->data() : nullptr;
-                            auto apply = [&](std::uint64_t i, std::uint64_t slot) {
+                            auto apply = [&](std::uint64_t slot) {
                                 if (lost)
                                     wrote |= won(x, mask, base, slot, win, n + 1);
                                 else
-                                    lose_one_move(x, base, { slot, -1, e.to }, i, e.mover, k, n);
+                                    lose_one_move(x, base, slot, e.mover, k, n);
                             };
                             if (residue || !e.bitwise) {
                                 for (std::uint32_t u = l.begin; u < l.end; ++u) {
@@ -1009,8 +1009,7 @@ private:
                                     GenBoard b;
                                     gi_.decode_valid(i, b);
                                     if (residue && mirrored(gi_.symmetric(b), e.to, e.ks)) continue;
-                                    apply(i,
-                                        e.bitwise
+                                    apply(e.bitwise
                                             ? std::uint64_t(q) << bits | gi_.step_fields(i, e.frame)
                                             : gi_.with_king(i, b, e.mover, e.to));
                                 }
@@ -1020,17 +1019,16 @@ private:
                             // for before any is read: a transformed edge scatters them over
                             // q's cells, more than the nearest cache holds.
                             constexpr std::uint32_t kBatch = 32;
-                            std::uint64_t src[kBatch], dst[kBatch];
+                            std::uint64_t dst[kBatch];
                             for (std::uint32_t u0 = l.begin; u0 < l.end; u0 += kBatch) {
                                 int m = 0;
                                 for (std::uint32_t u = u0; u < std::min(l.end, u0 + kBatch); ++u) {
                                     const std::uint64_t i = from | fields[u];
-                                    src[m] = i;
                                     dst[m] = std::uint64_t(q) << bits | gi_.step_fields(i, e.frame);
                                     __builtin_prefetch(&x[dst[m]], 1);
                                     m += !gi_.man_on(i, e.on);
                                 }
-                                for (int j = 0; j < m; ++j) apply(src[j], dst[j]);
+                                for (int j = 0; j < m; ++j) apply(dst[j]);
                             }
                         }
                     }
@@ -1070,19 +1068,177 @@ private:
         return take;
     }
 
-    // Predecessor `pred` of a won cell (slot i, `them` to move before it): one move fewer not
-    // known to lose; the decrement that reaches 0 writes the loss. One writer, base as above.
-    void lose_one_move(Cell* x, Cell base, UnMove pred, std::uint64_t i, Color them, int k, int n) {
-        std::atomic_ref<Cell> a(x[pred.slot]);
+    // Predecessor `pred` of a won cell (`them` to move in it): one move fewer not known to
+    // lose; the decrement that reaches 0 writes the loss. One writer, base as above.
+    void lose_one_move(Cell* x, Cell base, std::uint64_t pred, Color them, int k, int n) {
+        std::atomic_ref<Cell> a(x[pred]);
         const Cell cur = a.load(std::memory_order_relaxed);
         a.store(Cell(cur - is_counter(cur, base)), std::memory_order_relaxed);
-        if (cur != 1) return; // 1: a counter at its last move
+        if (cur == 1) lost(x, pred, them, k, n); // 1: a counter at its last move
+    }
+    // A counter that reached 0 at level n: the loss, in n + 1 plies or a losing conversion's
+    // longer distance.
+    void lost(Cell* x, std::uint64_t slot, Color them, int k, int n) {
         GenBoard p;
-        gi_.decode_valid(i, p);
-        (pred.man < 0 ? p.king[them] : p.man[std::size_t(pred.man)]) = pred.from;
+        gi_.decode_valid(slot, p);
         const int l = loss_plies(p, them, k, n);
         if (options_.check_counters) check_loss(p, them, k, n, l);
-        a.store(decided(k, them, pred.slot, l), std::memory_order_relaxed);
+        std::atomic_ref<Cell>(x[slot]).store(decided(k, them, slot, l), std::memory_order_relaxed);
+    }
+
+    // ---- pass 1 a chunk at a time ----
+    // Off the residue, with no identical men and no Bia in the lowest field (chunkMan_ >= 0),
+    // the 64 slots of an aligned chunk are the squares (lanes) of man chunkMan_ on one board of
+    // the others. A cell's un-moves by another man land, for every lane at once, in one chunk
+    // per square o the man comes from, at the same lanes (less those where chunkMan_ stands on
+    // o or blocks the way); chunkMan_'s own un-moves stay in the chunk. So pass 1 un-moves the
+    // cells of a chunk holding the level together: one board decoded, the un-moves' targets
+    // generated once, and each applied to a 64-bit mask of lanes.
+    using Hits = std::array<std::array<std::uint64_t, COLOR_NB>, kMaxMetrics>;
+    bool unmove_chunk(
+        std::uint64_t i0, const Hits& hit, bool lostLevel, Cell win, int n, auto& arena) {
+        const int low = chunkMan_;
+        GenBoard b;
+        gi_.decode_valid(i0, b); // chunkMan_ on a1, not counted
+        Bitboard occ = square_bb(b.king[WHITE]) | square_bb(b.king[BLACK]);
+        for (int j = 0; j < gi_.men(); ++j)
+            if (j != low) occ |= square_bb(b.man[std::size_t(j)]);
+        bool wrote = false;
+        for (std::size_t k = 0; k < metrics_.size(); ++k)
+            for (Color c : { WHITE, BLACK }) {
+                const std::uint64_t h = hit[k][c];
+                if (!h) continue;
+                for (std::uint64_t t = h; t; t &= t - 1)
+                    list(arena, k, c, i0 + std::uint64_t(std::countr_zero(t)));
+                const Color them = ~c; // made the last move; to move before it
+                Cell* const x = cells_[k][them].data();
+                std::uint64_t* const mask = levels_[k][them].data();
+                auto apply = [&](std::uint64_t chunk, std::uint64_t lanes) {
+                    if (lostLevel)
+                        wrote |= won_lanes(x, mask, chunk, lanes, win, n + 1);
+                    else
+                        lose_lanes(x, chunk, lanes, them, int(k), n);
+                };
+                for (int j = 0; j < gi_.men(); ++j) {
+                    if (gi_.color(j) != them) continue;
+                    const PieceType pt = gi_.type(j);
+                    if (j == low) {
+                        // Wins are idempotent: the union of every lane's un-moves, applied
+                        // once; each decrement is one move: a lane's un-moves at a time.
+                        Bitboard u = 0;
+                        for (Bitboard t = h; t;) {
+                            const Bitboard from = retro_quiets_bb(them, pt, pop_lsb(t), occ) & ~occ;
+                            if (lostLevel)
+                                u |= from;
+                            else
+                                apply(i0, from);
+                        }
+                        if (lostLevel) apply(i0, u);
+                        continue;
+                    }
+                    const Square s = b.man[std::size_t(j)];
+                    const std::uint64_t rest = gi_.without_field(i0, j);
+                    for (Bitboard f = retro_quiets_bb(them, pt, s, occ) & ~occ; f;) {
+                        const Square o = pop_lsb(f);
+                        if (const Bitboard lanes = h & ~(square_bb(o) | between_bb(s, o)))
+                            apply(rest | gi_.field(j, o), lanes);
+                    }
+                }
+            }
+        return wrote;
+    }
+    // won() on the lanes of the chunk at slot `chunk` (a multiple of 64): whether any was taken.
+    // In bytes, 16 lanes per SSE2 operation; one lane at a time in 16-bit cells or under the
+    // debug checks (which read the cells along, through atomic_ref).
+    bool won_lanes(Cell* x, std::uint64_t* mask, std::uint64_t chunk, std::uint64_t lanes,
+        Cell win, int level) const {
+        bool taken = false;
+#if defined(__SSE2__)
+        if constexpr (sizeof(Cell) == 1)
+            if (!options_.check_counters) {
+                const __m128i one = _mm_set1_epi8(1), w = _mm_set1_epi8(char(win));
+                const __m128i baseV = _mm_set1_epi8(char(base_));
+                const __m128i counterTop = _mm_set1_epi8(char(base_ - 2));
+                const __m128i windowTop = _mm_set1_epi8(char(kFarLoss - 1));
+                const __m128i farWin = _mm_set1_epi8(char(kFarWin));
+                int any = 0;
+                for (int q = 0; q < 4; ++q) {
+                    const unsigned bits = unsigned(lanes >> (16 * q)) & 0xFFFF;
+                    if (!bits) continue;
+                    auto* p = reinterpret_cast<__m128i*>(x + chunk + 16 * q);
+                    const __m128i cur = _mm_loadu_si128(p);
+                    // Unsigned a <= b as min(a, b) == a.
+                    const __m128i c1 = _mm_sub_epi8(cur, one); // a counter: 1 <= cur < base
+                    const __m128i counter = _mm_cmpeq_epi8(_mm_min_epu8(c1, counterTop), c1);
+                    const __m128i notAbove = _mm_cmpeq_epi8(_mm_min_epu8(cur, w), cur);
+                    const __m128i inWindow = _mm_cmpeq_epi8(_mm_min_epu8(cur, windowTop), cur);
+                    const __m128i odd
+                        = _mm_cmpeq_epi8(_mm_and_si128(_mm_sub_epi8(cur, baseV), one), one);
+                    const __m128i slower = _mm_or_si128(_mm_cmpeq_epi8(cur, farWin),
+                        _mm_andnot_si128(notAbove, _mm_and_si128(inWindow, odd)));
+                    const __m128i take
+                        = _mm_and_si128(_mm_or_si128(counter, slower), lane_bytes(bits));
+                    _mm_storeu_si128(p, _mm_or_si128(_mm_andnot_si128(take, cur), _mm_and_si128(take, w)));
+                    any |= _mm_movemask_epi8(take);
+                }
+                taken = any != 0;
+                mask[mask_word(chunk, level)] |= std::uint64_t(taken) << (level & 63);
+                return taken;
+            }
+#endif
+        for (; lanes; lanes &= lanes - 1)
+            taken |= won(x, mask, base_, chunk + std::uint64_t(std::countr_zero(lanes)), win, level);
+        return taken;
+    }
+    // lose_one_move() on the lanes of a chunk, as won_lanes().
+    void lose_lanes(Cell* x, std::uint64_t chunk, std::uint64_t lanes, Color them, int k, int n) {
+#if defined(__SSE2__)
+        if constexpr (sizeof(Cell) == 1)
+            if (!options_.check_counters) {
+                const __m128i one = _mm_set1_epi8(1);
+                const __m128i counterTop = _mm_set1_epi8(char(base_ - 2));
+                for (int q = 0; q < 4; ++q) {
+                    const unsigned bits = unsigned(lanes >> (16 * q)) & 0xFFFF;
+                    if (!bits) continue;
+                    auto* p = reinterpret_cast<__m128i*>(x + chunk + 16 * q);
+                    const __m128i cur = _mm_loadu_si128(p);
+                    const __m128i c1 = _mm_sub_epi8(cur, one);
+                    const __m128i counter = _mm_and_si128(
+                        _mm_cmpeq_epi8(_mm_min_epu8(c1, counterTop), c1), lane_bytes(bits));
+                    _mm_storeu_si128(p, _mm_add_epi8(cur, counter)); // counter lanes: -1
+                    // Counters at their last move: the losses.
+                    for (unsigned z = unsigned(_mm_movemask_epi8(
+                             _mm_and_si128(counter, _mm_cmpeq_epi8(cur, one))));
+                         z; z &= z - 1)
+                        lost(x, chunk + std::uint64_t(16 * q + std::countr_zero(z)), them, k, n);
+                }
+                return;
+            }
+#endif
+        for (; lanes; lanes &= lanes - 1)
+            lose_one_move(x, base_, chunk + std::uint64_t(std::countr_zero(lanes)), them, k, n);
+    }
+#if defined(__SSE2__)
+    // Byte lanes of a 16-bit lane mask: 0xFF where its bit is set.
+    static __m128i lane_bytes(unsigned bits) {
+        static constexpr auto kBytes = [] {
+            std::array<std::uint64_t, 256> t {};
+            for (unsigned b = 0; b < 256; ++b)
+                for (unsigned l = 0; l < 8; ++l)
+                    if (b >> l & 1) t[b] |= std::uint64_t(0xFF) << (8 * l);
+            return t;
+        }();
+        return _mm_set_epi64x(std::int64_t(kBytes[bits >> 8]), std::int64_t(kBytes[bits & 0xFF]));
+    }
+#endif
+    // Lists cell i (metric k, side c) for pass 2: a pair's fields are listed together, in slot
+    // order, in the arena of the pair's task.
+    void list(auto& arena, std::size_t k, Color c, std::uint64_t i) {
+        auto& fields = arena[k][c];
+        Listed& l = listed_[k][c][std::size_t(i >> gi_.field_bits())];
+        if (!l.arena) l = { &fields, std::uint32_t(fields.size()), 0 };
+        fields.push_back(std::uint32_t(i & ((std::uint64_t(1) << gi_.field_bits()) - 1)));
+        l.end = std::uint32_t(fields.size());
     }
 
     // ---- debug checks ----
@@ -1475,6 +1631,7 @@ private:
     Index index_; // the storage index the file is written in
     std::vector<Metric> metrics_;
     std::array<bool, COLOR_NB> hasRuea_ {}; // a side has a slider (its attacks depend on occupancy)
+    int chunkMan_ = -1; // the man of the chunks' lanes (pass 1 a chunk at a time); -1: none
     Cell base_ = 0;
     int offset_ = 0; // the window's first level (even)
     int span_ = 0; // the window holds levels offset_ .. offset_ + span_
