@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include "mktb/index.hpp"
@@ -135,14 +136,20 @@ public:
         const std::uint64_t x = (i & fieldsMask_) ^ on;
         return ((x - lowBits_) & ~x & highBits_) != 0;
     }
-    // The man whose field is the slot's lowest 6 bits and whose square it is (any square, not a
-    // Bia's): the 64 slots of an aligned chunk are his squares on one board of the others. -1
-    // when the lowest man is a Bia.
-    int low_man() const {
+    // The man of the lowest field, whose value is his square less `base` (0, or a Bia's first
+    // square), in `bits` bits (6, or 5 for a Bia): the 2^bits slots of an aligned chunk are
+    // his squares on one board of the others.
+    struct LowField {
+        int man;
+        int bits;
+        int base;
+    };
+    LowField low_field() const {
         for (int j = 0; j < men_; ++j)
             if (shift_[std::size_t(j)] == 0)
-                return fieldMask_[std::size_t(j)] == 63 && base_[std::size_t(j)] == 0 ? j : -1;
-        return -1;
+                return { j, std::popcount(unsigned(fieldMask_[std::size_t(j)])),
+                    base_[std::size_t(j)] };
+        return { -1, 0, 0 };
     }
     // No Bia and no identical men: every field is a square in radix 64 in the storage Index's
     // group order, and both indexes name a residue board by its smaller slot, so a slot here is

@@ -242,7 +242,7 @@ public:
         for (Color c : { WHITE, BLACK }) hasRuea_[c] = m.count[c][RUEA] > 0;
         bool twins = false;
         for (int j = 0; j < gi_.men(); ++j) twins |= gi_.group_size(j) > 1;
-        chunkMan_ = twins ? -1 : gi_.low_man();
+        if (!twins) low_ = gi_.low_field();
         int maxMoves = 0;
         for (Color c : { WHITE, BLACK }) {
             // An upper bound on the in-table moves of a side, + 1 for a drawing conversion.
@@ -944,9 +944,18 @@ private:
                                 any |= hit[k][c] = match64(&cells_[k][c][i0], want);
                     // A chunk with one or two cells at the level is done cell by cell: the
                     // lanes' operations cost more than they save there (KRMvKN 17.8 -> 17.0 s).
-                    if (chunkMan_ >= 0 && std::popcount(any) > 2 && !gi_.residue(i0)) {
+                    if (low_.man >= 0 && std::popcount(any) > 2 && !gi_.residue(i0)) {
                         hits += std::uint64_t(std::popcount(any)); // progress only
-                        wrote |= unmove_chunk(i0, hit, lost, win, n, arena);
+                        const int lanes = 1 << low_.bits;
+                        for (int sub = 0; sub < 64; sub += lanes) {
+                            Hits h;
+                            std::uint64_t here = 0;
+                            for (int k = 0; k < metrics; ++k)
+                                for (Color c : { WHITE, BLACK })
+                                    here |= h[k][c] = hit[k][c] >> sub & (~0ULL >> (64 - lanes));
+                            if (here)
+                                wrote |= unmove_chunk(i0 + std::uint64_t(sub), h, lost, win, n, arena);
+                        }
                         continue;
                     }
                     while (any) {
@@ -1090,19 +1099,22 @@ private:
     }
 
     // ---- pass 1 a chunk at a time ----
-    // Off the residue, with no identical men and no Bia in the lowest field (chunkMan_ >= 0),
-    // the 64 slots of an aligned chunk are the squares (lanes) of man chunkMan_ on one board of
-    // the others. A cell's un-moves by another man land, for every lane at once, in one chunk
-    // per square o the man comes from, at the same lanes (less those where chunkMan_ stands on
-    // o or blocks the way); chunkMan_'s own un-moves stay in the chunk. So pass 1 un-moves the
-    // cells of a chunk holding the level together: one board decoded, the un-moves' targets
-    // generated once, and each applied to a 64-bit mask of lanes.
+    // Off the residue, with no identical men (low_.man >= 0), the 2^low_.bits slots of an
+    // aligned chunk are the squares (lanes: a square less low_.base) of the man of the lowest
+    // field on one board of the others. A cell's un-moves by another man land, for every lane
+    // at once, in one chunk per square o the man comes from, at the same lanes (less those
+    // where the low man stands on o or blocks the way); the low man's own un-moves stay in the
+    // chunk. So pass 1 un-moves the cells of a chunk holding the level together: one board
+    // decoded, the un-moves' targets generated once, and each applied to a mask of lanes.
     using Hits = std::array<std::array<std::uint64_t, COLOR_NB>, kMaxMetrics>;
     bool unmove_chunk(
         std::uint64_t i0, const Hits& hit, bool lostLevel, Cell win, int n, auto& arena) {
-        const int low = chunkMan_;
+        const int low = low_.man;
+        const int base = low_.base; // lane l is square l + base
+        const std::uint64_t all = ~0ULL >> (64 - (1 << low_.bits));
+        auto lanes_of = [&](Bitboard squares) { return squares >> base & all; };
         GenBoard b;
-        gi_.decode_valid(i0, b); // chunkMan_ on a1, not counted
+        gi_.decode_valid(i0, b); // the low man on lane 0, not counted
         Bitboard occ = square_bb(b.king[WHITE]) | square_bb(b.king[BLACK]);
         for (int j = 0; j < gi_.men(); ++j)
             if (j != low) occ |= square_bb(b.man[std::size_t(j)]);
@@ -1128,9 +1140,11 @@ private:
                     if (j == low) {
                         // Wins are idempotent: the union of every lane's un-moves, applied
                         // once; each decrement is one move: a lane's un-moves at a time.
-                        Bitboard u = 0;
-                        for (Bitboard t = h; t;) {
-                            const Bitboard from = retro_quiets_bb(them, pt, pop_lsb(t), occ) & ~occ;
+                        std::uint64_t u = 0;
+                        for (std::uint64_t t = h; t; t &= t - 1) {
+                            const auto to = Square(std::countr_zero(t) + base);
+                            const std::uint64_t from
+                                = lanes_of(retro_quiets_bb(them, pt, to, occ) & ~occ);
                             if (lostLevel)
                                 u |= from;
                             else
@@ -1143,14 +1157,15 @@ private:
                     const std::uint64_t rest = gi_.without_field(i0, j);
                     for (Bitboard f = retro_quiets_bb(them, pt, s, occ) & ~occ; f;) {
                         const Square o = pop_lsb(f);
-                        if (const Bitboard lanes = h & ~(square_bb(o) | between_bb(s, o)))
+                        if (const std::uint64_t lanes
+                            = h & ~lanes_of(square_bb(o) | between_bb(s, o)))
                             apply(rest | gi_.field(j, o), lanes);
                     }
                 }
             }
         return wrote;
     }
-    // won() on the lanes of the chunk at slot `chunk` (a multiple of 64): whether any was taken.
+    // won() on the lanes of the chunk at slot `chunk` (aligned): whether any was taken.
     // In bytes, 16 lanes per SSE2 operation; one lane at a time in 16-bit cells or under the
     // debug checks (which read the cells along, through atomic_ref).
     bool won_lanes(Cell* x, std::uint64_t* mask, std::uint64_t chunk, std::uint64_t lanes,
@@ -1634,7 +1649,7 @@ private:
     Index index_; // the storage index the file is written in
     std::vector<Metric> metrics_;
     std::array<bool, COLOR_NB> hasRuea_ {}; // a side has a slider (its attacks depend on occupancy)
-    int chunkMan_ = -1; // the man of the chunks' lanes (pass 1 a chunk at a time); -1: none
+    GenIndex::LowField low_ { -1, 0, 0 }; // pass 1's chunks: their lanes' man (-1: none)
     Cell base_ = 0;
     int offset_ = 0; // the window's first level (even)
     int span_ = 0; // the window holds levels offset_ .. offset_ + span_
