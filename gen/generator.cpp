@@ -240,9 +240,9 @@ public:
         metrics_ = stored_metrics(m);
         if (options.dtm_only) metrics_.resize(1);
         for (Color c : { WHITE, BLACK }) hasRuea_[c] = m.count[c][RUEA] > 0;
-        bool twins = false;
-        for (int j = 0; j < gi_.men(); ++j) twins |= gi_.group_size(j) > 1;
-        if (!twins) low_ = gi_.low_field();
+        bool triplets = false; // three identical men: a step may reorder them through encode()
+        for (int j = 0; j < gi_.men(); ++j) triplets |= gi_.group_size(j) > 2;
+        if (!triplets) low_ = gi_.low_field();
         int maxMoves = 0;
         for (Color c : { WHITE, BLACK }) {
             // An upper bound on the in-table moves of a side, + 1 for a drawing conversion.
@@ -1099,7 +1099,7 @@ private:
     }
 
     // ---- pass 1 a chunk at a time ----
-    // Off the residue, with no identical men (low_.man >= 0), the 2^low_.bits slots of an
+    // Off the residue, with no three identical men (low_.man >= 0), the 2^low_.bits slots of an
     // aligned chunk are the squares (lanes: a square less low_.base) of the man of the lowest
     // field on one board of the others. A cell's un-moves by another man land, for every lane
     // at once, in one chunk per square o the man comes from, at the same lanes (less those
@@ -1134,9 +1134,29 @@ private:
                     else
                         lose_lanes(x, chunk, lanes, them, int(k), n);
                 };
+                auto apply_one = [&](std::uint64_t slot) {
+                    if (lostLevel)
+                        wrote |= won(x, mask, base_, slot, win, n + 1);
+                    else
+                        lose_one_move(x, base_, slot, them, int(k), n);
+                };
                 for (int j = 0; j < gi_.men(); ++j) {
                     if (gi_.color(j) != them) continue;
                     const PieceType pt = gi_.type(j);
+                    if (gi_.group_first(j) == gi_.group_first(low) && gi_.group_size(j) > 1) {
+                        // The low man's twins: an un-move may reorder the two fields, so the
+                        // predecessor's chunk depends on the lane: lane by lane.
+                        for (std::uint64_t t = h; t; t &= t - 1) {
+                            const std::uint64_t i = i0 + std::uint64_t(std::countr_zero(t));
+                            GenBoard bt = b;
+                            bt.man[std::size_t(low)] = Square(std::countr_zero(t) + base);
+                            const Bitboard o = occ | square_bb(bt.man[std::size_t(low)]);
+                            const Square s = bt.man[std::size_t(j)];
+                            for (Bitboard f = retro_quiets_bb(them, pt, s, o) & ~o; f;)
+                                apply_one(gi_.with_man(i, bt, j, pop_lsb(f)));
+                        }
+                        continue;
+                    }
                     if (j == low) {
                         // Wins are idempotent: the union of every lane's un-moves, applied
                         // once; each decrement is one move: a lane's un-moves at a time.
@@ -1153,13 +1173,14 @@ private:
                         if (lostLevel) apply(i0, u);
                         continue;
                     }
+                    // Another man's un-move (a twin pair's written back in order: the lanes
+                    // keep their field).
                     const Square s = b.man[std::size_t(j)];
-                    const std::uint64_t rest = gi_.without_field(i0, j);
                     for (Bitboard f = retro_quiets_bb(them, pt, s, occ) & ~occ; f;) {
                         const Square o = pop_lsb(f);
                         if (const std::uint64_t lanes
                             = h & ~lanes_of(square_bb(o) | between_bb(s, o)))
-                            apply(rest | gi_.field(j, o), lanes);
+                            apply(gi_.with_man(i0, b, j, o), lanes);
                     }
                 }
             }
