@@ -133,7 +133,8 @@ TEST_CASE("Debug mode: every loss a counter finds agrees with forward move gener
     GenOptions options;
     options.check_counters = true;
     // The 8-fold residue (KRvKR, KRRvK), identical men (KSSvK, KRRvK), Bia pushes and
-    // promotions for both sides (KSPvK, KPvKP), captures that bare or not (KNvKM).
+    // promotions for both sides (KSPvK, KPvKP), captures that bare or not (KNvKM); pass 1's
+    // chunks with a man, a Bia (KSPvK, KPvKP) and a twin (KRRvK, KSSvK) as their lanes.
     for (const char* name : { "KRvKR", "KRRvK", "KSSvK", "KSPvK", "KPvKP", "KNvKM" }) {
         const Material m = test::material(name);
         copy_children(m, dir);
