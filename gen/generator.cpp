@@ -11,9 +11,9 @@
 //            its predecessors won in n + 1, a win decrements their counters, and a counter that
 //            reaches 0 is a loss in n + 1 plies (later when a losing conversion holds out longer).
 //            Two passes a level, each king pair a slice with one task: the men's un-moves
-//            (they stay in the slice; 64 slots at a time, the squares of the lowest man, where
-//            that man is alone of his kind and not a Bia), then the kings', by the slice they
-//            land in, from lists of the cells that hold n
+//            (they stay in the slice; a chunk of 64 slots at a time, the squares of the lowest
+//            man, 32 for a Bia), then the kings', by the slice they land in, from lists of the
+//            cells that hold n
 //   output   the storage Index's slots, statistics, compression
 // Every metric (DTM and the ending's counted one) runs in the same level loop: one scan and one
 // un-move generation per cell serve each metric whose cell holds the level.
