@@ -954,7 +954,8 @@ private:
                                 for (Color c : { WHITE, BLACK })
                                     here |= h[k][c] = hit[k][c] >> sub & (~0ULL >> (64 - lanes));
                             if (here)
-                                wrote |= unmove_chunk(i0 + std::uint64_t(sub), h, lost, win, n, arena);
+                                wrote |= unmove_chunk(
+                                    i0 + std::uint64_t(sub), h, lost, win, n, arena);
                         }
                         continue;
                     }
@@ -1189,8 +1190,8 @@ private:
     // won() on the lanes of the chunk at slot `chunk` (aligned): whether any was taken.
     // In bytes, 16 lanes per SSE2 operation; one lane at a time in 16-bit cells or under the
     // debug checks (which read the cells along, through atomic_ref).
-    bool won_lanes(Cell* x, std::uint64_t* mask, std::uint64_t chunk, std::uint64_t lanes,
-        Cell win, int level) const {
+    bool won_lanes(Cell* x, std::uint64_t* mask, std::uint64_t chunk, std::uint64_t lanes, Cell win,
+        int level) const {
         bool taken = false;
 #if defined(__SSE2__)
         if constexpr (sizeof(Cell) == 1)
@@ -1217,7 +1218,8 @@ private:
                         _mm_andnot_si128(notAbove, _mm_and_si128(inWindow, odd)));
                     const __m128i take
                         = _mm_and_si128(_mm_or_si128(counter, slower), lane_bytes(bits));
-                    _mm_storeu_si128(p, _mm_or_si128(_mm_andnot_si128(take, cur), _mm_and_si128(take, w)));
+                    _mm_storeu_si128(
+                        p, _mm_or_si128(_mm_andnot_si128(take, cur), _mm_and_si128(take, w)));
                     any |= _mm_movemask_epi8(take);
                 }
                 taken = any != 0;
@@ -1226,7 +1228,8 @@ private:
             }
 #endif
         for (; lanes; lanes &= lanes - 1)
-            taken |= won(x, mask, base_, chunk + std::uint64_t(std::countr_zero(lanes)), win, level);
+            taken
+                |= won(x, mask, base_, chunk + std::uint64_t(std::countr_zero(lanes)), win, level);
         return taken;
     }
     // lose_one_move() on the lanes of a chunk, as won_lanes().
@@ -1246,8 +1249,8 @@ private:
                         _mm_cmpeq_epi8(_mm_min_epu8(c1, counterTop), c1), lane_bytes(bits));
                     _mm_storeu_si128(p, _mm_add_epi8(cur, counter)); // counter lanes: -1
                     // Counters at their last move: the losses.
-                    for (unsigned z = unsigned(_mm_movemask_epi8(
-                             _mm_and_si128(counter, _mm_cmpeq_epi8(cur, one))));
+                    for (unsigned z = unsigned(
+                             _mm_movemask_epi8(_mm_and_si128(counter, _mm_cmpeq_epi8(cur, one))));
                          z; z &= z - 1)
                         lost(x, chunk + std::uint64_t(16 * q + std::countr_zero(z)), them, k, n);
                 }
