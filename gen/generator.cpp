@@ -948,7 +948,7 @@ private:
                         hits += std::uint64_t(std::popcount(any)); // progress only
                         const int lanes = 1 << low_.bits;
                         for (int sub = 0; sub < 64; sub += lanes) {
-                            Hits h;
+                            Hits h {};
                             std::uint64_t here = 0;
                             for (int k = 0; k < metrics; ++k)
                                 for (Color c : { WHITE, BLACK })
