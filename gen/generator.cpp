@@ -945,7 +945,9 @@ private:
                     // A chunk with one or two cells at the level is done cell by cell: the
                     // lanes' operations cost more than they save there (KRMvKN 17.8 -> 17.0 s).
                     if (low_.man >= 0 && std::popcount(any) > 2 && !gi_.residue(i0)) {
-                        hits += std::uint64_t(std::popcount(any)); // progress only
+                        for (int k = 0; k < metrics; ++k) // the cells listed, as below
+                            for (Color c : { WHITE, BLACK })
+                                hits += std::uint64_t(std::popcount(hit[k][c]));
                         const int lanes = 1 << low_.bits;
                         for (int sub = 0; sub < 64; sub += lanes) {
                             Hits h {};
