@@ -1434,21 +1434,25 @@ private:
         TableWriter::DontCare dontCare; // bit per slot and side: no position
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
             const bool relative = metrics_[k] == Metric::Bia;
-            // The longest distance: the largest code in the window (a branch-free maximum the
-            // compiler vectorizes), or the longest retired.
+            // The longest distance: the largest code in the window, or the longest retired.
+            // The codes are rotated so that the four above the window (far, no position) come
+            // lowest: a plain unsigned maximum, which the compiler vectorizes (a select on
+            // x < kFarLoss it did not: a second per cell).
+            constexpr Cell kRotate = Cell(kInvalid - kFarLoss + 1);
             Cell top = 0;
             for (Color c : { WHITE, BLACK }) {
-                const Cells<Cell>& x = cells_[k][c];
+                const Cell* x = cells_[k][c].data();
                 top = std::max(top,
                     tbb::parallel_reduce(
-                        tbb::blocked_range<std::size_t>(0, x.size(), kBlock), Cell(0),
+                        tbb::blocked_range<std::size_t>(0, cells_[k][c].size(), kBlock), Cell(0),
                         [&](const tbb::blocked_range<std::size_t>& r, Cell m) {
                             for (std::size_t i = r.begin(); i != r.end(); ++i)
-                                m = std::max(m, x[i] < kFarLoss ? x[i] : Cell(0));
+                                m = std::max(m, Cell(x[i] + kRotate));
                             return m;
                         },
                         [](Cell a, Cell b) { return std::max(a, b); }));
             }
+            top = top >= kRotate ? Cell(top - kRotate) : Cell(0);
             const int maxCell
                 = std::max(top >= base_ ? plies(top) : -1, retiredTop_[std::size_t(k)]) + 1;
             const int cellBytes = maxCell <= 0xFF ? 1 : 2;

@@ -184,20 +184,16 @@ inline Bitboard quiets_bb(Color c, PieceType pt, Square s) {
     return detail::kTables.quiets[c][pt][s];
 }
 
+// Each ray cut behind its nearest blocker, without a branch (the blockers' bits are what the
+// positions vary in, so branches on them mispredict): a sentinel on the corner a ray runs
+// towards (h8 for north and east, a1 for south and west), whose own rays in that direction are
+// empty, stands in for "no blocker"; a real blocker there cuts nothing either.
 inline Bitboard rook_attacks(Square s, Bitboard occ) {
     const auto& rays = detail::kTables.rays;
-    Bitboard a = 0;
-    for (int d = 0; d < 2; ++d) { // north, east: nearest blocker is the lowest bit
-        Bitboard r = rays[d][s];
-        if (Bitboard b = r & occ) r ^= rays[d][lsb(b)];
-        a |= r;
-    }
-    for (int d = 2; d < 4; ++d) { // south, west: nearest blocker is the highest bit
-        Bitboard r = rays[d][s];
-        if (Bitboard b = r & occ) r ^= rays[d][msb(b)];
-        a |= r;
-    }
-    return a;
+    const Bitboard n = rays[0][s], e = rays[1][s], so = rays[2][s], w = rays[3][s];
+    constexpr Bitboard kH8 = Bitboard(1) << 63, kA1 = 1;
+    return (n ^ rays[0][lsb((n & occ) | kH8)]) | (e ^ rays[1][lsb((e & occ) | kH8)])
+        | (so ^ rays[2][msb((so & occ) | kA1)]) | (w ^ rays[3][msb((w & occ) | kA1)]);
 }
 
 // Squares attacked by a man of colour c and kind pt on s, given the occupancy.
