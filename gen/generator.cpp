@@ -1435,9 +1435,9 @@ private:
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
             const bool relative = metrics_[k] == Metric::Bia;
             // The longest distance: the largest code in the window, or the longest retired.
-            // The codes are rotated so that the four above the window (far, no position) come
-            // lowest: a plain unsigned maximum, which the compiler vectorizes (a select on
-            // x < kFarLoss it did not: a second per cell).
+            // The codes are rotated so that the four special ones (far, retired, no position)
+            // come lowest: a plain unsigned maximum, which the compiler vectorizes (a select on
+            // x < kFarLoss it did not).
             constexpr Cell kRotate = Cell(kInvalid - kFarLoss + 1);
             Cell top = 0;
             for (Color c : { WHITE, BLACK }) {

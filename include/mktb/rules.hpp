@@ -184,10 +184,10 @@ inline Bitboard quiets_bb(Color c, PieceType pt, Square s) {
     return detail::kTables.quiets[c][pt][s];
 }
 
-// Each ray cut behind its nearest blocker, without a branch (the blockers' bits are what the
-// positions vary in, so branches on them mispredict): a sentinel on the corner a ray runs
-// towards (h8 for north and east, a1 for south and west), whose own rays in that direction are
-// empty, stands in for "no blocker"; a real blocker there cuts nothing either.
+// Each ray cut behind its nearest blocker, without a branch on whether there is one: a sentinel
+// on the corner a ray runs towards (h8 for north and east, a1 for south and west), whose own
+// ray in that direction is empty, stands in for "no blocker"; a real blocker there cuts nothing
+// either.
 inline Bitboard rook_attacks(Square s, Bitboard occ) {
     const auto& rays = detail::kTables.rays;
     const Bitboard n = rays[0][s], e = rays[1][s], so = rays[2][s], w = rays[3][s];
