@@ -232,6 +232,19 @@ Value Table::long_value(Metric m, Color stm, std::uint64_t slot) const {
 
 void Table::make_resident(unsigned parts) const {
     std::lock_guard lock(residentMutex_);
+    // This reads the file front to back: read ahead while it does. Under the probes' MADV_RANDOM
+    // each 4 kB page not in the page cache was a read of its own (a 381 MB table that had left
+    // the page cache took 24 s to fault in, 0.45 s read ahead).
+    struct ReadAhead {
+        void* map;
+        std::size_t size;
+        ReadAhead(const std::uint8_t* m, std::size_t n)
+            : map(const_cast<std::uint8_t*>(m))
+            , size(n) {
+            ::madvise(map, size, MADV_SEQUENTIAL);
+        }
+        ~ReadAhead() { ::madvise(map, size, MADV_RANDOM); } // probes again
+    } readAhead(map_, size_);
     if (!checked_) {
         std::uint64_t stored;
         std::memcpy(&stored, map_ + size_ - sizeof stored, sizeof stored);
