@@ -176,6 +176,10 @@ struct Recipe {
     struct Read {
         Metric metric = Metric::Dtm;
         std::array<std::vector<Value>, COLOR_NB> value; // [child side to move][child cell]
+        // The child's resident cells for its side to move (Table::resident_cells), read
+        // without value()'s residency check; in a table of 16-bit cells 0xFF asks value().
+        const std::uint8_t* cells = nullptr;
+        bool wide = false;
     };
     std::array<Read, kMaxMetrics> read;
 };
@@ -507,6 +511,8 @@ private:
                     + "for these counting options: generate it again");
             // Read many million times: plain arrays, no cache; only the side to move read.
             r->table->make_resident(Table::part(m, childStm));
+            read.cells = r->table->resident_cells(m, childStm);
+            read.wide = r->table->cell_bytes(m) > 1;
             const unsigned cells = 1u << (8 * r->table->cell_bytes(m));
             for (Color stm : { WHITE, BLACK }) {
                 read.value[stm].resize(cells);
@@ -654,7 +660,9 @@ private:
         const Color stm = r.swapped ? c : ~c;
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
             const Recipe::Read& read = r.read[k];
-            v[k] = read.value[stm][r.table->value(read.metric, stm, slot).cell()].parent();
+            unsigned x = read.cells[slot];
+            if (read.wide && x == 0xFF) x = r.table->value(read.metric, stm, slot).cell();
+            v[k] = read.value[stm][x].parent();
         }
     }
 
@@ -686,9 +694,16 @@ private:
 
     // ---- init ----
     void init() {
+        // The cells are written by the loop below, each block by its task (a serial fill before
+        // it took KRMvKN's init about 0.3 s on one core, page faults included); the padding
+        // to a whole number of 64-slot chunks here.
+        const std::uint64_t padded = (gi_.size() + 63) & ~63ULL;
         for (std::size_t k = 0; k < metrics_.size(); ++k)
-            for (Color c : { WHITE, BLACK })
-                cells_[k][c].assign((gi_.size() + 63) & ~63ULL, kInvalid);
+            for (Color c : { WHITE, BLACK }) {
+                cells_[k][c].resize(padded);
+                std::fill(cells_[k][c].begin() + std::ptrdiff_t(gi_.size()), cells_[k][c].end(),
+                    kInvalid);
+            }
         for (std::size_t k = 0; k < metrics_.size(); ++k)
             for (Color c : { WHITE, BLACK })
                 levels_[k][c].assign(((gi_.size() + kMaskSlots - 1) >> kMaskShift) * kMaskWords, 0);
@@ -696,13 +711,21 @@ private:
             [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = begin; i < end; ++i) {
                     GenBoard b;
-                    if (!gi_.decode(i, b)) continue;
+                    if (!gi_.decode(i, b)) {
+                        for (std::size_t k = 0; k < metrics_.size(); ++k)
+                            for (Color c : { WHITE, BLACK }) cell(int(k), c, i) = kInvalid;
+                        continue;
+                    }
                     const Bitboard occ = occupancy(b, gi_.men());
                     const Bitboard att[COLOR_NB]
                         = { attacks_of(b, WHITE, occ), attacks_of(b, BLACK, occ) };
                     const bool symmetric = gi_.residue(i) && gi_.symmetric(b);
                     for (Color c : { WHITE, BLACK }) {
-                        if (att[c] & square_bb(b.king[~c])) continue; // the mover left check
+                        if (att[c] & square_bb(b.king[~c])) { // the mover left check
+                            for (std::size_t k = 0; k < metrics_.size(); ++k)
+                                cell(int(k), c, i) = kInvalid;
+                            continue;
+                        }
                         const MoveSummary s = summarize(b, c, occ, att[~c], symmetric);
                         for (std::size_t k = 0; k < metrics_.size(); ++k) {
                             const Value best = s.best[k];
@@ -1434,27 +1457,32 @@ private:
         TableWriter::DontCare dontCare; // bit per slot and side: no position
         for (std::size_t k = 0; k < metrics_.size(); ++k) {
             const bool relative = metrics_[k] == Metric::Bia;
-            // The longest distance: the largest code in the window, or the longest retired.
+            // The longest distance, or a bound on it that shows its cells fit in 8 bits: only
+            // that is asked below. Every value written was a level noted (maxLevel_), so that
+            // bound usually does; else the largest code in the window, or the longest retired.
             // The codes are rotated so that the four special ones (far, retired, no position)
             // come lowest: a plain unsigned maximum, which the compiler vectorizes (a select on
             // x < kFarLoss it did not).
-            constexpr Cell kRotate = Cell(kInvalid - kFarLoss + 1);
-            Cell top = 0;
-            for (Color c : { WHITE, BLACK }) {
-                const Cell* x = cells_[k][c].data();
-                top = std::max(top,
-                    tbb::parallel_reduce(
-                        tbb::blocked_range<std::size_t>(0, cells_[k][c].size(), kBlock), Cell(0),
-                        [&](const tbb::blocked_range<std::size_t>& r, Cell m) {
-                            for (std::size_t i = r.begin(); i != r.end(); ++i)
-                                m = std::max(m, Cell(x[i] + kRotate));
-                            return m;
-                        },
-                        [](Cell a, Cell b) { return std::max(a, b); }));
+            int maxCell = std::max(maxLevel_.load(), retiredTop_[std::size_t(k)]) + 1;
+            if (maxCell >= 0xFF) {
+                constexpr Cell kRotate = Cell(kInvalid - kFarLoss + 1);
+                Cell top = 0;
+                for (Color c : { WHITE, BLACK }) {
+                    const Cell* x = cells_[k][c].data();
+                    top = std::max(top,
+                        tbb::parallel_reduce(
+                            tbb::blocked_range<std::size_t>(0, cells_[k][c].size(), kBlock),
+                            Cell(0),
+                            [&](const tbb::blocked_range<std::size_t>& r, Cell m) {
+                                for (std::size_t i = r.begin(); i != r.end(); ++i)
+                                    m = std::max(m, Cell(x[i] + kRotate));
+                                return m;
+                            },
+                            [](Cell a, Cell b) { return std::max(a, b); }));
+                }
+                top = top >= kRotate ? Cell(top - kRotate) : Cell(0);
+                maxCell = std::max(top >= base_ ? plies(top) : -1, retiredTop_[std::size_t(k)]) + 1;
             }
-            top = top >= kRotate ? Cell(top - kRotate) : Cell(0);
-            const int maxCell
-                = std::max(top >= base_ ? plies(top) : -1, retiredTop_[std::size_t(k)]) + 1;
             const int cellBytes = maxCell <= 0xFF ? 1 : 2;
             // Stored cells. In place, the generation cells become the stored ones ("no
             // position", all ones, the don't-care slots): no second array, no encoding; unless
@@ -1484,23 +1512,93 @@ private:
             if (scatter && k == 0)
                 for (Color c : { WHITE, BLACK }) written[c].assign((size + 63) / 64, 0);
             tbb::enumerable_thread_specific<SpillCursor> cursors;
+            // The statistics: `weight` positions of side c to move with value v (a position's
+            // orbit, its images under the symmetries; or many positions' at once).
+            auto count = [&](Local& l, Color c, Value v, std::uint64_t weight) {
+                if (int(k) == countedMetric && !v.is_draw()
+                    && countedDecided[c][std::size_t(v.plies)])
+                    (v.is_win() ? l.side[c].counted_wins : l.side[c].counted_losses) += weight;
+                if (k != 0) return;
+                SideStats& s = l.side[c];
+                s.legal += weight;
+                if (v.is_draw()) {
+                    s.draws += weight;
+                    return;
+                }
+                (v.is_win() ? s.wins : s.losses) += weight;
+                auto& h = v.is_win() ? l.wins[c] : l.losses[c];
+                const auto moves = std::size_t(std::abs(v.mate_in_moves()));
+                if (h.size() <= moves) h.resize(moves + 1);
+                h[moves] += weight;
+            };
+            auto longest = [&](Local& l, Color c, int plies, std::uint64_t i, GenBoard& b,
+                               bool& decoded) {
+                // The longest mate: the position with the smallest slot in names' scheme.
+                SideStats& s = l.side[c];
+                if (k != 0 || plies < 0 || plies < s.longest_plies) return;
+                if (!decoded) gi_.decode_valid(i, b), decoded = true;
+                const std::uint64_t name
+                    = names.encode(b.king[WHITE], b.king[BLACK], b.man.data());
+                if (plies > s.longest_plies || name < l.longestSlot[c]) {
+                    s.longest_plies = plies;
+                    l.longestSlot[c] = name;
+                }
+            };
+            // 8-bit cells off the residue, kept in place (or read by the writer): a cell's value
+            // needs no board and its orbit is the ending's, so the cells are counted by code
+            // (the statistics taken once per block) and stored through a table of codes.
+            // Decisions retired to the spill take the general way.
+            constexpr int kCodes = sizeof(Cell) == 1 ? 256 : 1;
+            std::array<std::uint8_t, kCodes> storedOf {};
+            std::array<int, kCodes> pliesOf {}; // -1: a draw (a counter left undecided)
+            std::array<bool, kCodes> general {}; // no position, retired, beyond the window
+            for (int x = 0; x < kCodes; ++x) {
+                const auto cx = Cell(x);
+                general[std::size_t(x)]
+                    = cx == kInvalid || cx == kRetired || cx == kFarWin || cx == kFarLoss;
+                const Value v = in_window(cx) ? Value::mate_in_plies(plies(cx)) : Value::draw();
+                storedOf[std::size_t(x)] = std::uint8_t(v.cell());
+                pliesOf[std::size_t(x)] = v.is_draw() ? -1 : v.plies;
+            }
+            const bool byCode = sizeof(Cell) == 1 && !scatter;
+            const bool storeInPlace = inPlace && !fromCells;
+            const std::uint64_t plainOrbit = material_.symmetry() == Symmetry::MirrorOnly ? 2 : 8;
             auto pass = [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                 Local& l = locals.local();
                 SpillCursor& cursor = cursors.local();
+                std::array<std::array<std::uint64_t, kCodes>, COLOR_NB> codes {};
                 for (std::uint64_t i = begin; i < end; ++i) {
                     if (cells_[k][WHITE][i] == kInvalid && cells_[k][BLACK][i] == kInvalid)
                         continue;
-                    // A cell holds a value: the slot is a position; its board is needed
-                    // to encode it, or to tell a board equal to its reflection.
                     const bool residue = gi_.residue(i);
                     GenBoard b;
+                    if constexpr (sizeof(Cell) == 1) if (byCode && !residue) {
+                        bool decoded = false;
+                        for (Color c : { WHITE, BLACK }) {
+                            const Cell x = cells_[k][c][i];
+                            if (general[x]) {
+                                if (x == kInvalid) continue;
+                                const Value v = final_value(int(k), c, i, x, cursor);
+                                if (storeInPlace) cells_[k][c][i] = Cell(v.cell());
+                                count(l, c, v, plainOrbit);
+                                if (!v.is_draw()) longest(l, c, v.plies, i, b, decoded);
+                                continue;
+                            }
+                            ++codes[c][x];
+                            if (storeInPlace) cells_[k][c][i] = Cell(storedOf[x]);
+                            longest(l, c, pliesOf[x], i, b, decoded);
+                        }
+                        continue;
+                    }
+                    // A cell holds a value: the slot is a position; its board is needed
+                    // to encode it, or to tell a board equal to its reflection.
                     bool decoded = scatter || residue;
                     if (decoded) gi_.decode_valid(i, b);
                     const std::uint64_t slot
                         = scatter ? index_.encode(b.king[WHITE], b.king[BLACK], b.man.data()) : i;
-                    const int orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
-                        : residue && gi_.symmetric(b)                              ? 4
-                                                                                   : 8;
+                    const std::uint64_t orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
+                        : residue && gi_.symmetric(b)                                        ? 4
+                                                                                             : 8;
                     for (Color c : { WHITE, BLACK }) {
                         const Cell x = cells_[k][c][i];
                         if (x == kInvalid) continue;
@@ -1519,32 +1617,19 @@ private:
                                     .fetch_or(
                                         std::uint64_t(1) << (slot & 63), std::memory_order_relaxed);
                         }
-                        if (int(k) == countedMetric && !v.is_draw()
-                            && countedDecided[c][std::size_t(v.plies)])
-                            (v.is_win() ? l.side[c].counted_wins : l.side[c].counted_losses)
-                                += orbit;
-                        if (k != 0) continue;
-                        SideStats& s = l.side[c];
-                        s.legal += orbit;
-                        if (v.is_draw()) {
-                            s.draws += orbit;
-                            continue;
-                        }
-                        (v.is_win() ? s.wins : s.losses) += orbit;
-                        auto& h = v.is_win() ? l.wins[c] : l.losses[c];
-                        const auto moves = std::size_t(std::abs(v.mate_in_moves()));
-                        if (h.size() <= moves) h.resize(moves + 1);
-                        h[moves] += orbit;
-                        if (v.plies < s.longest_plies) continue;
-                        if (!decoded) gi_.decode_valid(i, b), decoded = true;
-                        const std::uint64_t name
-                            = names.encode(b.king[WHITE], b.king[BLACK], b.man.data());
-                        if (v.plies > s.longest_plies || name < l.longestSlot[c]) {
-                            s.longest_plies = v.plies;
-                            l.longestSlot[c] = name;
-                        }
+                        count(l, c, v, orbit);
+                        if (!v.is_draw()) longest(l, c, v.plies, i, b, decoded);
                     }
                 }
+                if (!byCode) return;
+                for (Color c : { WHITE, BLACK })
+                    for (int x = 0; x < kCodes; ++x)
+                        if (codes[c][std::size_t(x)])
+                            count(l, c,
+                                pliesOf[std::size_t(x)] < 0
+                                    ? Value::draw()
+                                    : Value::mate_in_plies(pliesOf[std::size_t(x)]),
+                                codes[c][std::size_t(x)] * plainOrbit);
             };
             const std::string phase = material_.name() + ": output";
             if (!scatter)
@@ -1581,14 +1666,20 @@ private:
                 for (Color c : { WHITE, BLACK }) {
                     dontCare[c].assign((size + 63) / 64, 0);
                     tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
+                        // One loop per case, so that the stored cells' compares vectorize.
+                        const std::uint64_t first = w * 64, n = std::min<std::uint64_t>(64, size - first);
                         std::uint64_t bits = 0;
-                        for (std::uint64_t i = w * 64; i < std::min(size, w * 64 + 64); ++i) {
-                            const std::uint64_t g = fromCells ? gen_slot(i) : kNone;
-                            if (fromCells       ? g == kNone || cells_[k][c][g] == kInvalid
-                                    : wideStore ? wide[c][i] == 0xFFFF
-                                                : narrow[c][i] == 0xFF)
-                                bits |= std::uint64_t(1) << (i & 63);
-                        }
+                        if (fromCells)
+                            for (std::uint64_t t = 0; t < n; ++t) {
+                                const std::uint64_t g = gen_slot(first + t);
+                                bits |= std::uint64_t(g == kNone || cells_[k][c][g] == kInvalid) << t;
+                            }
+                        else if (wideStore)
+                            for (std::uint64_t t = 0; t < n; ++t)
+                                bits |= std::uint64_t(wide[c][first + t] == 0xFFFF) << t;
+                        else
+                            for (std::uint64_t t = 0; t < n; ++t)
+                                bits |= std::uint64_t(narrow[c][first + t] == 0xFF) << t;
                         dontCare[c][w] = bits;
                     });
                 }
@@ -1596,7 +1687,8 @@ private:
             if (fromCells) { // stored cells block by block (no Bia: no DTM to code against)
                 writer.add(
                     metrics_[k], cellBytes,
-                    [&](Color c, std::uint64_t first, std::size_t n, std::uint8_t* out) {
+                    [&](Color c, std::uint64_t first, std::size_t n,
+                        std::uint8_t* out) -> const std::uint8_t* {
                         SpillCursor& cursor = cursors.local();
                         for (std::size_t t = 0; t < n; ++t) {
                             const std::uint64_t g = gen_slot(first + t);
@@ -1607,6 +1699,7 @@ private:
                             out[t * std::size_t(cellBytes)] = std::uint8_t(v);
                             if (cellBytes == 2) out[2 * t + 1] = std::uint8_t(v >> 8);
                         }
+                        return out;
                     },
                     dontCare);
                 for (Color c : { WHITE, BLACK }) Cells<Cell>().swap(cells_[k][c]);

@@ -127,9 +127,8 @@ void TableWriter::add(Metric metric, int cell_bytes,
     const std::span<const std::uint8_t>* dtm, int dtm_bytes) {
     add(
         metric, cell_bytes,
-        [&](Color c, std::uint64_t first, std::size_t n, std::uint8_t* out) {
-            const std::size_t w = std::size_t(cell_bytes);
-            std::copy_n(cells[c].data() + first * w, n * w, out);
+        [&](Color c, std::uint64_t first, std::size_t, std::uint8_t*) {
+            return cells[c].data() + first * std::size_t(cell_bytes);
         },
         dont_care, dtm, dtm_bytes);
 }
@@ -149,9 +148,6 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
     auto width_of = [&](Coding coding) {
         return coding == Coding::XorDtm ? std::max(width, dtmWidth) : width;
     };
-    auto is_dont_care = [&](Color c, std::uint64_t i) {
-        return !dont_care[c].empty() && (dont_care[c][i >> 6] >> (i & 63) & 1);
-    };
     // Block b's cells as stored under `coding` (little-endian). Plain: a don't-care slot repeats
     // the cell before it, which lengthens runs; XOR DTM: it stores 0 (the XOR of equal cells).
     auto code_block = [&](std::size_t b, Coding coding, std::vector<std::uint8_t>& raw,
@@ -161,20 +157,34 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
         const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
         const std::size_t w = width_of(coding);
         raw.resize(n * width);
-        cells(c, first, n, raw.data());
-        const std::uint8_t* in = raw.data();
+        const std::uint8_t* in = cells(c, first, n, raw.data());
         const std::uint8_t* base
             = coding == Coding::XorDtm ? dtm[c].data() + first * dtmWidth : nullptr;
         out.assign(n * w, 0);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            std::uint8_t* cell = out.data() + i * w;
-            if (is_dont_care(c, first + i)) {
-                if (!base && i > 0) std::copy_n(cell - w, w, cell);
+        // 64 slots (one word of the mask; a block is a whole number of words) at a time: the
+        // words with no don't-care slot, nearly all, copied whole.
+        static_assert(kBlockCells % 64 == 0);
+        for (std::uint64_t i0 = 0; i0 < n; i0 += 64) {
+            const std::uint64_t m = std::min<std::uint64_t>(64, n - i0);
+            const std::uint64_t dc
+                = dont_care[c].empty() ? 0 : dont_care[c][(first + i0) >> 6];
+            if (!dc && w == width && (!base || dtmWidth == width)) {
+                std::uint8_t* o = out.data() + i0 * w;
+                std::copy_n(in + i0 * width, m * width, o);
+                if (base)
+                    for (std::uint64_t t = 0; t < m * w; ++t) o[t] ^= base[i0 * w + t];
                 continue;
             }
-            std::copy_n(in + i * width, width, cell);
-            if (base)
-                for (std::size_t k = 0; k < dtmWidth; ++k) cell[k] ^= base[i * dtmWidth + k];
+            for (std::uint64_t i = i0; i < i0 + m; ++i) {
+                std::uint8_t* cell = out.data() + i * w;
+                if (dc >> (i & 63) & 1) {
+                    if (!base && i > 0) std::copy_n(cell - w, w, cell);
+                    continue;
+                }
+                std::copy_n(in + i * width, width, cell);
+                if (base)
+                    for (std::size_t k = 0; k < dtmWidth; ++k) cell[k] ^= base[i * dtmWidth + k];
+            }
         }
     };
     // Blocks are independent zstd frames (with zstd's own content checksum), compressed in

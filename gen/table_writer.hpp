@@ -33,10 +33,11 @@ public:
     TableWriter& operator=(const TableWriter&) = delete;
 
     using DontCare = std::array<std::vector<std::uint64_t>, COLOR_NB>;
-    // Writes the n cells of side c from slot `first` on to out (cell_bytes each, little-endian);
-    // called from several threads at once, for disjoint ranges.
-    using CellSource
-        = std::function<void(Color c, std::uint64_t first, std::size_t n, std::uint8_t* out)>;
+    // The n cells of side c from slot `first` on (cell_bytes each, little-endian): written to
+    // `scratch` (room for n), or found in the source's own array; returns where they are.
+    // Called from several threads at once, for disjoint ranges.
+    using CellSource = std::function<const std::uint8_t*(
+        Color c, std::uint64_t first, std::size_t n, std::uint8_t* scratch)>;
     void add(Metric metric, int cell_bytes, const CellSource& cells, const DontCare& dont_care,
         const std::span<const std::uint8_t>* dtm = nullptr, int dtm_bytes = 0);
     void add(Metric metric, int cell_bytes, const std::span<const std::uint8_t> cells[COLOR_NB],
