@@ -1549,7 +1549,7 @@ private:
             // (the statistics taken once per block) and stored through a table of codes.
             // Decisions retired to the spill take the general way.
             constexpr int kCodes = sizeof(Cell) == 1 ? 256 : 1;
-            std::array<std::uint8_t, kCodes> storedOf {};
+            std::array<std::uint16_t, kCodes> storedOf {}; // the stored cell of a code
             std::array<int, kCodes> pliesOf {}; // -1: a draw (a counter left undecided)
             std::array<bool, kCodes> general {}; // no position, retired, beyond the window
             for (int x = 0; x < kCodes; ++x) {
@@ -1557,7 +1557,7 @@ private:
                 general[std::size_t(x)]
                     = cx == kInvalid || cx == kRetired || cx == kFarWin || cx == kFarLoss;
                 const Value v = in_window(cx) ? Value::mate_in_plies(plies(cx)) : Value::draw();
-                storedOf[std::size_t(x)] = std::uint8_t(v.cell());
+                storedOf[std::size_t(x)] = std::uint16_t(v.cell());
                 pliesOf[std::size_t(x)] = v.is_draw() ? -1 : v.plies;
             }
             const bool byCode = sizeof(Cell) == 1 && !scatter;
@@ -1693,9 +1693,15 @@ private:
                         for (std::size_t t = 0; t < n; ++t) {
                             const std::uint64_t g = gen_slot(first + t);
                             const Cell x = g == kNone ? kInvalid : cells_[k][c][g];
-                            const unsigned v = x == kInvalid
-                                ? 0xFFFF
-                                : final_value(int(k), c, g, x, cursor).cell();
+                            unsigned v;
+                            if constexpr (sizeof(Cell) == 1)
+                                v = !general[x] ? storedOf[x]
+                                    : x == kInvalid
+                                    ? 0xFFFF
+                                    : final_value(int(k), c, g, x, cursor).cell();
+                            else
+                                v = x == kInvalid ? 0xFFFF
+                                                  : final_value(int(k), c, g, x, cursor).cell();
                             out[t * std::size_t(cellBytes)] = std::uint8_t(v);
                             if (cellBytes == 2) out[2 * t + 1] = std::uint8_t(v >> 8);
                         }
