@@ -1537,8 +1537,7 @@ private:
                 SideStats& s = l.side[c];
                 if (k != 0 || plies < 0 || plies < s.longest_plies) return;
                 if (!decoded) gi_.decode_valid(i, b), decoded = true;
-                const std::uint64_t name
-                    = names.encode(b.king[WHITE], b.king[BLACK], b.man.data());
+                const std::uint64_t name = names.encode(b.king[WHITE], b.king[BLACK], b.man.data());
                 if (plies > s.longest_plies || name < l.longestSlot[c]) {
                     s.longest_plies = plies;
                     l.longestSlot[c] = name;
@@ -1572,24 +1571,25 @@ private:
                         continue;
                     const bool residue = gi_.residue(i);
                     GenBoard b;
-                    if constexpr (sizeof(Cell) == 1) if (byCode && !residue) {
-                        bool decoded = false;
-                        for (Color c : { WHITE, BLACK }) {
-                            const Cell x = cells_[k][c][i];
-                            if (general[x]) {
-                                if (x == kInvalid) continue;
-                                const Value v = final_value(int(k), c, i, x, cursor);
-                                if (storeInPlace) cells_[k][c][i] = Cell(v.cell());
-                                count(l, c, v, plainOrbit);
-                                if (!v.is_draw()) longest(l, c, v.plies, i, b, decoded);
-                                continue;
+                    if constexpr (sizeof(Cell) == 1)
+                        if (byCode && !residue) {
+                            bool decoded = false;
+                            for (Color c : { WHITE, BLACK }) {
+                                const Cell x = cells_[k][c][i];
+                                if (general[x]) {
+                                    if (x == kInvalid) continue;
+                                    const Value v = final_value(int(k), c, i, x, cursor);
+                                    if (storeInPlace) cells_[k][c][i] = Cell(v.cell());
+                                    count(l, c, v, plainOrbit);
+                                    if (!v.is_draw()) longest(l, c, v.plies, i, b, decoded);
+                                    continue;
+                                }
+                                ++codes[c][x];
+                                if (storeInPlace) cells_[k][c][i] = Cell(storedOf[x]);
+                                longest(l, c, pliesOf[x], i, b, decoded);
                             }
-                            ++codes[c][x];
-                            if (storeInPlace) cells_[k][c][i] = Cell(storedOf[x]);
-                            longest(l, c, pliesOf[x], i, b, decoded);
+                            continue;
                         }
-                        continue;
-                    }
                     // A cell holds a value: the slot is a position; its board is needed
                     // to encode it, or to tell a board equal to its reflection.
                     bool decoded = scatter || residue;
@@ -1667,12 +1667,14 @@ private:
                     dontCare[c].assign((size + 63) / 64, 0);
                     tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
                         // One loop per case, so that the stored cells' compares vectorize.
-                        const std::uint64_t first = w * 64, n = std::min<std::uint64_t>(64, size - first);
+                        const std::uint64_t first = w * 64,
+                                            n = std::min<std::uint64_t>(64, size - first);
                         std::uint64_t bits = 0;
                         if (fromCells)
                             for (std::uint64_t t = 0; t < n; ++t) {
                                 const std::uint64_t g = gen_slot(first + t);
-                                bits |= std::uint64_t(g == kNone || cells_[k][c][g] == kInvalid) << t;
+                                bits |= std::uint64_t(g == kNone || cells_[k][c][g] == kInvalid)
+                                    << t;
                             }
                         else if (wideStore)
                             for (std::uint64_t t = 0; t < n; ++t)
@@ -1695,10 +1697,9 @@ private:
                             const Cell x = g == kNone ? kInvalid : cells_[k][c][g];
                             unsigned v;
                             if constexpr (sizeof(Cell) == 1)
-                                v = !general[x] ? storedOf[x]
-                                    : x == kInvalid
-                                    ? 0xFFFF
-                                    : final_value(int(k), c, g, x, cursor).cell();
+                                v = !general[x]     ? storedOf[x]
+                                    : x == kInvalid ? 0xFFFF
+                                                    : final_value(int(k), c, g, x, cursor).cell();
                             else
                                 v = x == kInvalid ? 0xFFFF
                                                   : final_value(int(k), c, g, x, cursor).cell();

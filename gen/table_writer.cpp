@@ -166,8 +166,7 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
         static_assert(kBlockCells % 64 == 0);
         for (std::uint64_t i0 = 0; i0 < n; i0 += 64) {
             const std::uint64_t m = std::min<std::uint64_t>(64, n - i0);
-            const std::uint64_t dc
-                = dont_care[c].empty() ? 0 : dont_care[c][(first + i0) >> 6];
+            const std::uint64_t dc = dont_care[c].empty() ? 0 : dont_care[c][(first + i0) >> 6];
             if (!dc && w == width && (!base || dtmWidth == width)) {
                 std::uint8_t* o = out.data() + i0 * w;
                 std::copy_n(in + i0 * width, m * width, o);
