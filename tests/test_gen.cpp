@@ -318,11 +318,14 @@ TEST_CASE("A metric coded against DTM reads back exactly, with 1- and 2-byte cel
                         store[k][c].push_back(std::uint8_t(cell(k, c, i) >> (8 * b)));
                 spans[k][c] = store[k][c];
             }
-        // Every 5th slot is "don't care" (its value is not asked below).
+        // Every 5th slot of every other word of 64 is "don't care" (its value is not asked
+        // below): the writer copies a word with none whole, and codes the others slot by slot.
+        auto dont_care = [](std::uint64_t i) { return i % 5 == 0 && (i / 64) % 2 == 0; };
         TableWriter::DontCare dontCare;
         for (Color c : { WHITE, BLACK }) {
             dontCare[c].assign((n + 63) / 64, 0);
-            for (std::uint64_t i = 0; i < n; i += 5) dontCare[c][i / 64] |= 1ULL << (i % 64);
+            for (std::uint64_t i = 0; i < n; ++i)
+                if (dont_care(i)) dontCare[c][i / 64] |= 1ULL << (i % 64);
         }
         TableWriter w(m, 0, table_path(dir, m), 2);
         w.add(Metric::Dtm, dtmBytes, spans[0], dontCare);
@@ -339,7 +342,7 @@ TEST_CASE("A metric coded against DTM reads back exactly, with 1- and 2-byte cel
             if (stage[0] == 'r') t.make_resident();
             for (Color c : { WHITE, BLACK })
                 for (std::uint64_t i = 0; i < n; ++i)
-                    if (i % 5 != 0
+                    if (!dont_care(i)
                         && (t.value(Metric::Dtm, c, i).cell() != cell(0, c, i)
                             || t.value(Metric::Bia, c, i).cell() != cell(1, c, i)))
                         FAIL("widths " << dtmBytes << "/" << biaBytes << ", slot " << i << ", "
