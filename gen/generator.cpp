@@ -1546,15 +1546,15 @@ private:
             // 8-bit cells off the residue, kept in place (or read by the writer): a cell's value
             // needs no board and its orbit is the ending's, so the cells are counted by code
             // (the statistics taken once per block) and stored through a table of codes.
-            // Decisions retired to the spill take the general way.
+            // A slot with a decision retired to the spill (or beyond the window) takes the
+            // general way.
             constexpr int kCodes = sizeof(Cell) == 1 ? 256 : 1;
             std::array<std::uint16_t, kCodes> storedOf {}; // the stored cell of a code
             std::array<int, kCodes> pliesOf {}; // -1: a draw (a counter left undecided)
-            std::array<bool, kCodes> general {}; // no position, retired, beyond the window
+            std::array<bool, kCodes> slow {}; // retired or beyond the window: final_value()
             for (int x = 0; x < kCodes; ++x) {
                 const auto cx = Cell(x);
-                general[std::size_t(x)]
-                    = cx == kInvalid || cx == kRetired || cx == kFarWin || cx == kFarLoss;
+                slow[std::size_t(x)] = cx == kRetired || cx == kFarWin || cx == kFarLoss;
                 const Value v = in_window(cx) ? Value::mate_in_plies(plies(cx)) : Value::draw();
                 storedOf[std::size_t(x)] = std::uint16_t(v.cell());
                 pliesOf[std::size_t(x)] = v.is_draw() ? -1 : v.plies;
@@ -1572,18 +1572,12 @@ private:
                     const bool residue = gi_.residue(i);
                     GenBoard b;
                     if constexpr (sizeof(Cell) == 1)
-                        if (byCode && !residue) {
+                        if (byCode && !residue && !slow[cells_[k][WHITE][i]]
+                            && !slow[cells_[k][BLACK][i]]) {
                             bool decoded = false;
                             for (Color c : { WHITE, BLACK }) {
                                 const Cell x = cells_[k][c][i];
-                                if (general[x]) {
-                                    if (x == kInvalid) continue;
-                                    const Value v = final_value(int(k), c, i, x, cursor);
-                                    if (storeInPlace) cells_[k][c][i] = Cell(v.cell());
-                                    count(l, c, v, plainOrbit);
-                                    if (!v.is_draw()) longest(l, c, v.plies, i, b, decoded);
-                                    continue;
-                                }
+                                if (x == kInvalid) continue;
                                 ++codes[c][x];
                                 if (storeInPlace) cells_[k][c][i] = Cell(storedOf[x]);
                                 longest(l, c, pliesOf[x], i, b, decoded);
@@ -1596,9 +1590,8 @@ private:
                     if (decoded) gi_.decode_valid(i, b);
                     const std::uint64_t slot
                         = scatter ? index_.encode(b.king[WHITE], b.king[BLACK], b.man.data()) : i;
-                    const std::uint64_t orbit = material_.symmetry() == Symmetry::MirrorOnly ? 2
-                        : residue && gi_.symmetric(b)                                        ? 4
-                                                                                             : 8;
+                    const std::uint64_t orbit
+                        = plainOrbit == 8 && residue && gi_.symmetric(b) ? 4 : plainOrbit;
                     for (Color c : { WHITE, BLACK }) {
                         const Cell x = cells_[k][c][i];
                         if (x == kInvalid) continue;
@@ -1697,9 +1690,9 @@ private:
                             const Cell x = g == kNone ? kInvalid : cells_[k][c][g];
                             unsigned v;
                             if constexpr (sizeof(Cell) == 1)
-                                v = !general[x]     ? storedOf[x]
-                                    : x == kInvalid ? 0xFFFF
-                                                    : final_value(int(k), c, g, x, cursor).cell();
+                                v = x == kInvalid ? 0xFFFF
+                                    : slow[x]     ? final_value(int(k), c, g, x, cursor).cell()
+                                                  : storedOf[x];
                             else
                                 v = x == kInvalid ? 0xFFFF
                                                   : final_value(int(k), c, g, x, cursor).cell();
