@@ -1,13 +1,21 @@
 // cmd_serve.cpp - `mktb serve`: one process that answers the HTTP API (JSON, docs/api.md) and
 // serves the web page (gen/web/) with its board diagrams (/board.svg, drawn by diagram.cpp).
 // Tables are read only through the public probing API; every handler is const on the Probers,
-// so requests run on httplib's thread pool without locks of ours.
+// so requests run on httplib's thread pool without locks of ours. No request may end the
+// process: text that is not UTF-8 is refused with 400 before any handler sees it, JSON is
+// written with invalid bytes replaced, and a request must arrive whole within a deadline.
+#include <arpa/inet.h>
+#include <chrono>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <httplib.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -26,7 +34,40 @@ namespace {
 void reply_json(httplib::Response& res, int status, const Json& body) {
     res.status = status;
     res.set_header("Access-Control-Allow-Origin", "*");
-    res.set_content(body.dump(), "application/json");
+    // Replace, not throw: a message may quote what the client sent.
+    res.set_content(body.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json");
+}
+
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF): what JSON can carry.
+bool valid_utf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = text[i];
+        const int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+        if (extra < 0 || i + extra >= text.size()) return false;
+        std::uint32_t code = extra ? c & (0x3F >> extra) : c;
+        for (int k = 1; k <= extra; ++k) {
+            const unsigned char d = text[i + k];
+            if ((d & 0xC0) != 0x80) return false;
+            code = code << 6 | (d & 0x3F);
+        }
+        static constexpr std::uint32_t kLeast[] = { 0, 0x80, 0x800, 0x10000 };
+        if (code < kLeast[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+            return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
+// What of a request is not UTF-8 ("the path", "parameter 'fen'"), or empty.
+std::string non_utf8_part(const httplib::Request& req) {
+    if (!valid_utf8(req.method)) return "the method";
+    if (!valid_utf8(req.path)) return "the path";
+    for (const auto& [key, value] : req.params) {
+        if (!valid_utf8(key)) return "a parameter's name";
+        if (!valid_utf8(value)) return "parameter '" + key + "'";
+    }
+    return {};
 }
 
 void reply_error(httplib::Response& res, int status, const std::string& message) {
@@ -43,12 +84,144 @@ std::string check_params(const httplib::Request& req, std::initializer_list<std:
     return {};
 }
 
+// A connection's socket as httplib reads and writes it, with a deadline on each request's
+// arrival: httplib bounds each read (5 s) but not a request, so a client that sends one
+// header line every few seconds would hold a worker as long as it likes.
+class DeadlineStream : public httplib::Stream {
+public:
+    using Clock = std::chrono::steady_clock;
+    static constexpr auto kWriteTimeout = std::chrono::seconds(5);
+
+    explicit DeadlineStream(int sock)
+        : sock_(sock) { }
+    void set_deadline(Clock::time_point deadline) { deadline_ = deadline; }
+    // Whether a read waited past the deadline (httplib then answers 400; the connection ends).
+    bool expired() const { return expired_; }
+    // Whether bytes arrive before `wait` has passed or `running` turns false.
+    bool wait_readable(std::chrono::milliseconds wait, const std::function<bool()>& running) {
+        if (start_ < end_) return true;
+        for (const auto until = Clock::now() + wait; running() && Clock::now() < until;)
+            if (poll_for(POLLIN, std::chrono::milliseconds(100))) return true;
+        return false;
+    }
+
+    bool is_readable() const override { return start_ < end_ || poll_for(POLLIN, remaining()); }
+    bool is_writable() const override { return poll_for(POLLOUT, kWriteTimeout); }
+    ssize_t read(char* ptr, std::size_t size) override {
+        if (start_ == end_) {
+            if (!poll_for(POLLIN, remaining())) {
+                expired_ = true;
+                return -1;
+            }
+            const ssize_t n = ::recv(sock_, buffer_, sizeof buffer_, 0);
+            if (n <= 0) return n;
+            start_ = 0, end_ = std::size_t(n);
+        }
+        const std::size_t n = std::min(size, end_ - start_);
+        std::memcpy(ptr, buffer_ + start_, n);
+        start_ += n;
+        return ssize_t(n);
+    }
+    ssize_t write(const char* ptr, std::size_t size) override {
+        if (!is_writable()) return -1;
+        return ::send(sock_, ptr, size, MSG_NOSIGNAL);
+    }
+    void get_remote_ip_and_port(std::string& ip, int& port) const override {
+        address(::getpeername, ip, port);
+    }
+    void get_local_ip_and_port(std::string& ip, int& port) const override {
+        address(::getsockname, ip, port);
+    }
+    socket_t socket() const override { return sock_; }
+
+private:
+    std::chrono::milliseconds remaining() const {
+        return std::max(std::chrono::duration_cast<std::chrono::milliseconds>(
+                            deadline_ - Clock::now()),
+            std::chrono::milliseconds(0));
+    }
+    bool poll_for(short events, std::chrono::milliseconds wait) const {
+        pollfd p { sock_, events, 0 };
+        int n;
+        do
+            n = ::poll(&p, 1, int(wait.count()));
+        while (n < 0 && errno == EINTR);
+        return n > 0;
+    }
+    template<class Name>
+    void address(Name name, std::string& ip, int& port) const {
+        sockaddr_storage a {};
+        socklen_t length = sizeof a;
+        char text[INET6_ADDRSTRLEN] = "";
+        port = 0;
+        if (name(sock_, reinterpret_cast<sockaddr*>(&a), &length) != 0) return;
+        if (a.ss_family == AF_INET) {
+            const auto& v4 = reinterpret_cast<const sockaddr_in&>(a);
+            ::inet_ntop(AF_INET, &v4.sin_addr, text, sizeof text);
+            port = ntohs(v4.sin_port);
+        } else if (a.ss_family == AF_INET6) {
+            const auto& v6 = reinterpret_cast<const sockaddr_in6&>(a);
+            ::inet_ntop(AF_INET6, &v6.sin6_addr, text, sizeof text);
+            port = ntohs(v6.sin6_port);
+        }
+        ip = text;
+    }
+
+    int sock_;
+    Clock::time_point deadline_ = Clock::now();
+    bool expired_ = false;
+    char buffer_[4096];
+    std::size_t start_ = 0, end_ = 0;
+};
+
+// httplib's server, each connection read through a DeadlineStream: a request that has not
+// arrived whole within `deadline` is dropped, so slow clients hold a worker for that long at
+// most. The pool is larger than httplib's 8 and the listen backlog longer than its 5 (Debian's
+// httplib is a compiled library: its CPPHTTPLIB_* settings cannot be changed from here).
+class GuardedHttp : public httplib::Server {
+public:
+    static constexpr int kWorkers = 64;
+    static constexpr int kBacklog = 1024;
+    static constexpr int kRequestsPerConnection = 100;
+    static constexpr auto kKeepAlive = std::chrono::seconds(5);
+
+    explicit GuardedHttp(std::chrono::milliseconds deadline)
+        : deadline_(deadline) {
+        new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
+    }
+
+    // After bind_to_port: listen again with a longer backlog (Linux updates it in place).
+    void lengthen_backlog() { ::listen(svr_sock_, kBacklog); }
+
+private:
+    bool process_and_close_socket(socket_t sock) override {
+        DeadlineStream stream(sock);
+        bool ok = true;
+        for (int served = 0; served < kRequestsPerConnection; ++served) {
+            // A kept-alive connection may wait for its next request; the deadline starts when
+            // its first byte arrives.
+            if (served && !stream.wait_readable(kKeepAlive, [this] { return is_running(); }))
+                break;
+            stream.set_deadline(DeadlineStream::Clock::now() + deadline_);
+            bool closed = false;
+            ok = process_request(stream, served + 1 == kRequestsPerConnection || !is_running(),
+                closed, [](httplib::Request&) { });
+            if (!ok || closed || stream.expired()) break;
+        }
+        ::shutdown(sock, SHUT_RDWR);
+        ::close(sock);
+        return ok;
+    }
+
+    const std::chrono::milliseconds deadline_;
+};
+
 class Server {
 public:
     explicit Server(TableSets tables)
         : tables_(std::move(tables)) { }
 
-    void routes(httplib::Server& http) {
+    void routes(GuardedHttp& http) {
         http.Get("/api/probe", [this](const auto& req, auto& res) { probe(req, res); });
         http.Get("/api/endings", [this](const auto& req, auto& res) { endings(req, res, {}); });
         http.Get(R"(/api/endings/([A-Za-z]+))",
@@ -67,6 +240,14 @@ public:
         http.set_error_handler([](const auto& req, auto& res) {
             if (res.body.empty())
                 reply_error(res, res.status, "no such page: " + req.method + " " + req.path);
+        });
+        // Before any handler (and before the 404 of an unknown path) the text is checked.
+        http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+            if (const std::string part = non_utf8_part(req); !part.empty()) {
+                reply_error(res, 400, part + " is not valid UTF-8");
+                return httplib::Server::HandlerResponse::Handled;
+            }
+            return httplib::Server::HandlerResponse::Unhandled;
         });
         http.set_exception_handler([](const auto&, auto& res, std::exception_ptr e) {
             std::string what = "internal error";
@@ -211,29 +392,34 @@ int serve_command(std::span<const std::string_view> args) {
     std::vector<std::string> dirs;
     std::string bind = "127.0.0.1";
     int port = 8080;
+    int deadline = 10; // seconds a request may take to arrive
     for (std::size_t i = 0; i < args.size(); ++i) {
         const bool hasValue = i + 1 < args.size();
         if (args[i] == "--tables" && hasValue) {
             dirs.emplace_back(args[++i]);
         } else if (args[i] == "--bind" && hasValue) {
             bind = std::string(args[++i]);
-        } else if (args[i] == "--port" && hasValue) {
+        } else if ((args[i] == "--port" || args[i] == "--request-deadline") && hasValue) {
+            const bool isPort = args[i] == "--port";
             const std::string text(args[++i]);
+            const int low = isPort ? 0 : 1, high = isPort ? 65535 : 3600;
+            int value = 0;
             try {
                 std::size_t used = 0;
-                port = std::stoi(text, &used);
-                if (used != text.size() || port < 0 || port > 65535) throw std::out_of_range(text);
+                value = std::stoi(text, &used);
+                if (used != text.size() || value < low || value > high)
+                    throw std::out_of_range(text);
             } catch (const std::exception&) {
-                std::fprintf(stderr,
-                    "mktb serve: --port takes 0 to 65535 (0: any free port), "
-                    "not '%s'\n",
-                    text.c_str());
+                std::fprintf(stderr, "mktb serve: %s takes %d to %d%s, not '%s'\n",
+                    std::string(args[i - 1]).c_str(), low, high,
+                    isPort ? " (0: any free port)" : " seconds", text.c_str());
                 return kExitBadInput;
             }
+            (isPort ? port : deadline) = value;
         } else {
             std::fprintf(stderr,
                 "mktb serve: unknown argument '%s'\nusage: mktb serve [--tables DIR]... [--port "
-                "N] [--bind ADDRESS]\n",
+                "N] [--bind ADDRESS] [--request-deadline SECONDS]\n",
                 std::string(args[i]).c_str());
             return kExitBadInput;
         }
@@ -254,7 +440,7 @@ int serve_command(std::span<const std::string_view> args) {
     sigaddset(&stopSignals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
 
-    httplib::Server http;
+    GuardedHttp http { std::chrono::seconds(deadline) };
     http.set_tcp_nodelay(true); // answers are one small write: no Nagle delay behind it
     Server server(std::move(tables));
     server.routes(http);
@@ -267,6 +453,7 @@ int serve_command(std::span<const std::string_view> args) {
             bind.c_str(), port);
         return kExitFailure;
     }
+    http.lengthen_backlog();
     std::string shown = bind.find(':') != std::string::npos ? "[" + bind + "]" : bind;
     std::printf("mktb serve: http://%s:%d/ (", shown.c_str(), bound);
     for (std::size_t i = 0; i < dirs.size(); ++i)

@@ -8,13 +8,20 @@
 - /api/endings lists every table with the statistics file beside it; /board.svg and /man/*.svg
   are well-formed SVG; the page's files are served with their types;
 - LOAD (bench/serve_load) sends a few thousand requests over several connections: no error;
+- text that is not UTF-8 (in the path, the method, a parameter's name or value) gets 400, and
+  the server lives on;
+- slow clients (a header line every 3 s) are cut at the request deadline and do not delay
+  others; 200 simultaneous connections are all answered quickly (the listen backlog);
 - a damaged table gets HTTP 500 naming the file, never an answer;
 - bad arguments stop the server with a message; SIGTERM stops it cleanly.
 """
 import json
 import os
 import signal
+import socket
 import subprocess
+import threading
+import time
 import sys
 import urllib.error
 import urllib.parse
@@ -54,7 +61,9 @@ def probe_cli(fen, *args):
     return json.loads(out)
 
 
-server = subprocess.Popen([mktb, "serve", "--tables", tables, "--port", "0"],
+DEADLINE = 3  # seconds a request may take to arrive (--request-deadline)
+server = subprocess.Popen([mktb, "serve", "--tables", tables, "--port", "0",
+                           "--request-deadline", str(DEADLINE)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 first = server.stdout.readline()
 port = int(first.split("http://127.0.0.1:")[1].split("/")[0])
@@ -136,6 +145,86 @@ try:
         status, body = api(path)
         check(f"{path}: status", status == code, f"{status} {body}")
         check(f"{path}: message", words in body.get("error", ""), body)
+
+    # 2b. Text that is not UTF-8 anywhere in a request: 400 naming the part, never a crash.
+    for path, part in [("/%ff", "the path"), ("/api/endings/%ff", "the path"),
+                       ("/api/probe?%ff=1", "a parameter's name"),
+                       ("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&count=%ff", "parameter 'count'"),
+                       ("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&line=%ff", "parameter 'line'"),
+                       ("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&counter_mate=%ff",
+                        "parameter 'counter_mate'"),
+                       ("/board.svg?fen=%ff", "parameter 'fen'"), ("/api/endings?%ff=1", "a parameter's name"),
+                       ("/api/probe?fen=%c3%28", "parameter 'fen'"),  # a broken two-byte sequence
+                       ("/api/probe?fen=%ed%a0%80", "parameter 'fen'")]:  # a surrogate
+        status, body = api(path)
+        check(f"{path}: 400", status == 400 and body.get("error") == f"{part} is not valid UTF-8",
+              f"{status} {body}")
+
+    def raw(data, timeout=10):
+        """The bytes the server answers to `data` sent on a fresh connection."""
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+            s.sendall(data)
+            out = b""
+            while chunk := s.recv(4096):
+                out += chunk
+            return out
+
+    for request in [b"GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n", b"\xff\xfe / HTTP/1.1\r\nHost: x\r\n\r\n",
+                    b"GET /api/endings/%ff HTTP/1.0\r\n\r\n"]:
+        answer = raw(request)
+        check(f"raw {request!r}: 400", answer.startswith(b"HTTP/1.1 400"), answer[:80])
+    check("alive after bad UTF-8", get("/api/endings")[0] == 200)
+
+    # 2c. Eight slow clients, each sending a header line every 3 s: cut at the deadline, and
+    # meanwhile every other request is answered at once.
+    cut_after = []
+
+    def slow_client():
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"GET /api/endings HTTP/1.1\r\n")
+            started = time.monotonic()
+            try:
+                for k in range(10):
+                    time.sleep(3 if k == 0 else 1)
+                    s.sendall(b"X-Slow: %d\r\n" % k)
+                cut_after.append(None)
+            except OSError:
+                cut_after.append(time.monotonic() - started)
+
+    slow = [threading.Thread(target=slow_client) for _ in range(8)]
+    for t in slow:
+        t.start()
+    time.sleep(0.5)
+    waits = []
+    for _ in range(20):
+        started = time.monotonic()
+        status, _, _ = get("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1")
+        waits.append(time.monotonic() - started)
+        check("answered beside slow clients", status == 200, status)
+    for t in slow:
+        t.join()
+    check("others answered at once while 8 clients are slow", max(waits) < 1.0, waits)
+    check("slow clients cut at the deadline",
+          all(c is not None and c < DEADLINE + 3 for c in cut_after), cut_after)
+
+    # 2d. 200 connections at once (the listen backlog): every one answered, the slowest fast.
+    latencies = []
+
+    def one_request():
+        started = time.monotonic()
+        answer = raw(b"GET /api/endings/KRvK HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        latencies.append((time.monotonic() - started, answer.startswith(b"HTTP/1.1 200")))
+
+    burst = [threading.Thread(target=one_request) for _ in range(200)]
+    for t in burst:
+        t.start()
+    for t in burst:
+        t.join()
+    slowest = max(latencies)[0]
+    check("200 simultaneous connections answered", all(ok for _, ok in latencies)
+          and len(latencies) == 200, sum(ok for _, ok in latencies))
+    check("200 simultaneous connections: the slowest under 0.9 s (no SYN retransmit)",
+          slowest < 0.9, slowest)
 
     # 3. The endings and their statistics.
     status, endings = api("/api/endings")
