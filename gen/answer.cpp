@@ -115,6 +115,31 @@ Json count_json(const Position& pos, CountState count, const CountRules& rules) 
 
 } // namespace
 
+std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+bool valid_utf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = text[i];
+        const int extra = c < 0x80 ? 0
+            : (c >> 5) == 0x6      ? 1
+            : (c >> 4) == 0xE      ? 2
+            : (c >> 3) == 0x1E     ? 3
+                                   : -1;
+        if (extra < 0 || i + extra >= text.size()) return false;
+        std::uint32_t code = extra ? c & (0x3F >> extra) : c;
+        for (int k = 1; k <= extra; ++k) {
+            const unsigned char d = text[i + k];
+            if ((d & 0xC0) != 0x80) return false;
+            code = code << 6 | (d & 0x3F);
+        }
+        static constexpr std::uint32_t kLeast[] = { 0, 0x80, 0x800, 0x10000 };
+        if (code < kLeast[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+            return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
 std::string parse_count(
     std::string_view text, const Position& pos, const CountRules& rules, CountState& out) {
     const auto colon = text.find(':');

@@ -14,6 +14,14 @@ namespace mktb::cli {
 
 using Json = nlohmann::ordered_json;
 
+// `j` as one line of JSON; bytes that are not UTF-8 (a message may quote what a user typed)
+// are replaced, never thrown about.
+std::string dump(const Json& j);
+
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF): what JSON can carry.
+bool valid_utf8(std::string_view text);
+
 // Parses "pieces:C" / "board:C", C the count the defender (pieces' honour) or the counter
 // (board's honour) last announced, into the count state of `pos`. Returns an error message
 // naming what is wrong, or an empty string.

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,16 @@ std::string moves_text(const CountedValue& c) {
     return std::to_string(c.moves_needed) + " of " + std::to_string(c.moves_available) + " moves";
 }
 
+// An error of the command: plain text on stderr, or with --json one JSON object there
+// ({"error": ...}), so that a program reading JSON reads its errors too. Returns `code`.
+int fail(bool json, int code, const std::string& message) {
+    if (json)
+        std::fprintf(stderr, "%s\n", dump(Json { { "error", message }, { "exit", code } }).c_str());
+    else
+        std::fprintf(stderr, "mktb probe: %s\n", message.c_str());
+    return code;
+}
+
 // The line, one move per row, with the count the losing side announces after each of its moves.
 void print_line(Position pos, CountState count, const CountRules& rules,
     const std::vector<Move>& pv, CountedValue::Result result) {
@@ -76,15 +87,13 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
         const std::optional<Value> value = prober.dtm(pos);
         const std::optional<std::vector<RankedMove>> moves = prober.rank_root(pos, count);
         if (!value || !moves) {
-            const Material m = Material::of(pos).canonical();
-            std::fprintf(stderr,
-                "mktb probe: no table for %s or an ending it converts into in %s (generate "
-                "them: mktb gen %s)\n",
-                m.name().c_str(), dir.c_str(), m.name().c_str());
-            return kExitNoTable;
+            const std::string m = Material::of(pos).canonical().name();
+            return fail(json, kExitNoTable,
+                "no table for " + m + " or an ending it converts into in " + dir
+                    + " (generate them: mktb gen " + m + ")");
         }
         if (json) {
-            std::printf("%s\n", answer_json(prober, pos, count, line)->dump().c_str());
+            std::printf("%s\n", dump(*answer_json(prober, pos, count, line)).c_str());
             return kExitOk;
         }
         const CountedValue here = *prober.counted(pos, count); // every phase has one
@@ -145,38 +154,92 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
         if (line) print_line(pos, count, rules, pv, here.result);
         return kExitOk;
     } catch (const TableError& e) {
-        std::fprintf(stderr, "mktb probe: %s\n", e.what());
-        return kExitFailure;
+        return fail(json, kExitFailure, e.what());
     }
 }
 
-// One line per position of `path` (a FEN per line; blank lines and lines starting with '#'
-// are skipped, and ';' starts a comment): the pure value, the counted answer under the FEN's
-// count (or the fresh one) and the best move, as text or as one JSON object per line. Every
-// line is answered; the exit code is the worst of them.
+// A line of an EPD or FEN file as a FEN: "BOARD SIDE - - bm Ke2; ...; c2 \"L P\";" (EPD, as
+// mktb teach writes it: the count in c2) becomes "BOARD SIDE - L P"; a FEN line is kept,
+// less a ';' comment. Throws FenError for a c2 that is not two numbers.
+std::string fen_of_line(std::string text) {
+    std::istringstream fields(text);
+    std::string field;
+    for (int n = 0; n < 5 && fields >> field; ++n)
+        if (n == 4 && std::isalpha(static_cast<unsigned char>(field[0]))) {
+            // EPD: four fields, then operations "opcode operands;".
+            std::istringstream in(text);
+            std::string board, side, castling, passant;
+            in >> board >> side >> castling >> passant;
+            // Makruk FENs have no en passant field: their fields 4-5 are the count.
+            std::string fen = board + " " + side + " " + castling, count;
+            const std::size_t c2 = text.find(" c2 \"");
+            if (c2 != std::string::npos) {
+                count = text.substr(c2 + 5, text.find('"', c2 + 5) - c2 - 5);
+                std::istringstream numbers(count);
+                int limit = -1, ply = -1;
+                if (!(numbers >> limit >> ply) || !(numbers >> std::ws).eof())
+                    throw FenError("c2 is \"" + count + "\", expected \"LIMIT PLY\" (the count)");
+                if (limit) fen += " " + std::to_string(limit) + " " + std::to_string(ply);
+            }
+            return fen;
+        }
+    return text.substr(0, text.find(';'));
+}
+
+// One answer per line of `path` (a FEN or an EPD record per line; blank lines and lines
+// starting with '#' are skipped): the pure value, the counted answer under the line's count (or
+// the fresh one) and the best move, as text or as one JSON object per line. A line that cannot
+// be answered (not UTF-8, longer than kLongestLine, not a position, no table) gets its own
+// error and the rest go on; the exit code is the worst of them. A NUL byte ends the reading:
+// the file is not text.
 int answer_file(const Prober& prober, const std::string& path, bool json) {
+    static constexpr std::size_t kLongestLine = 4096;
     std::ifstream in(path);
-    if (!in) {
-        std::fprintf(stderr, "mktb probe: cannot read %s\n", path.c_str());
-        return kExitBadInput;
-    }
+    if (!in) return fail(json, kExitBadInput, "cannot read " + path);
     int worst = kExitOk;
-    std::string text;
-    for (int number = 1; std::getline(in, text); ++number) {
-        text = text.substr(0, text.find(';'));
-        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-            text.pop_back();
-        if (text.find_first_not_of(" \t\r") == std::string::npos || text[0] == '#') continue;
+    for (int number = 1;; ++number) {
+        // getline with a bound: a longer line is read on only to its end, never stored.
+        std::string text;
+        bool tooLong = false, binary = false;
+        int c;
+        while ((c = in.get()) != EOF && c != '\n') {
+            binary |= c == '\0';
+            if (text.size() < kLongestLine)
+                text.push_back(char(c));
+            else
+                tooLong = true;
+            if (binary) break;
+        }
+        if (c == EOF && text.empty() && !tooLong) break;
         auto failed = [&](int code, const std::string& why) {
             worst = std::max(worst, code);
             if (json)
-                std::printf("%s\n",
-                    Json({ { "line", number }, { "fen", text }, { "error", why } }).dump().c_str());
+                std::printf("%s\n", dump(Json { { "line", number }, { "fen", text }, { "error", why } }).c_str());
+            else if (text.empty())
+                std::printf("%d: error: %s\n", number, why.c_str());
             else
                 std::printf("%d: %s: error: %s\n", number, text.c_str(), why.c_str());
         };
+        if (binary) {
+            text.clear();
+            failed(kExitBadInput, "a NUL byte: " + path + " is not a text file; reading stopped");
+            break;
+        }
+        if (tooLong) {
+            text.clear();
+            failed(kExitBadInput, "longer than " + std::to_string(kLongestLine) + " bytes");
+            continue;
+        }
+        if (!valid_utf8(text)) {
+            text.clear();
+            failed(kExitBadInput, "not valid UTF-8");
+            continue;
+        }
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+            text.pop_back();
+        if (text.find_first_not_of(" \t\r") == std::string::npos || text[0] == '#') continue;
         try {
-            const Position pos = Position::from_fen(text);
+            const Position pos = Position::from_fen(fen_of_line(text));
             const std::optional<Value> pure = prober.dtm(pos);
             const std::optional<CountedValue> counted = prober.counted(pos);
             const std::optional<std::vector<Move>> best = prober.best_moves(pos, View::Counted);
@@ -192,7 +255,7 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
                 j.update(*answer_json(prober, pos, prober.count_of(pos), false));
                 j.erase("moves");
                 j["best"] = move;
-                std::printf("%s\n", j.dump().c_str());
+                std::printf("%s\n", dump(j).c_str());
             } else
                 std::printf("%d: %s: %s; counted %s (%s); best %s\n", number, pos.fen().c_str(),
                     sentence(pos.side_to_move(), *pure).c_str(), result_name(counted->result),
@@ -202,6 +265,7 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
         } catch (const TableError& e) {
             failed(kExitFailure, e.what());
         }
+        std::fflush(stdout); // each answer as soon as it is known
     }
     return worst;
 }
@@ -211,12 +275,13 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
 int probe_command(std::span<const std::string_view> args) {
     std::string fen, dir, epd;
     std::string_view countText;
-    bool json = false, line = false;
+    // --json anywhere makes every error JSON too, those of the arguments before it included.
+    const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
+    bool line = false;
     CountRules rules;
     dir = default_tables_dir();
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--json") {
-            json = true;
         } else if (args[i] == "--line") {
             line = true;
         } else if (args[i] == "--tables" && i + 1 < args.size()) {
@@ -230,47 +295,38 @@ int probe_command(std::span<const std::string_view> args) {
                 apply_rule_option(args[i], i + 1 < args.size() ? args[i + 1] : "", rules);
                 ++i;
             } catch (const std::invalid_argument& e) {
-                std::fprintf(stderr, "mktb probe: %s\n", e.what());
-                return kExitBadInput;
+                return fail(json, kExitBadInput, e.what());
             }
         } else if (args[i].starts_with("--")) {
-            std::fprintf(stderr, "mktb probe: unknown option '%s'\n", std::string(args[i]).c_str());
-            return kExitBadInput;
+            return fail(json, kExitBadInput, "unknown option '" + std::string(args[i]) + "'");
         } else if (fen.empty()) {
             fen = std::string(args[i]);
         } else {
-            std::fprintf(stderr, "mktb probe: unexpected argument '%s' (quote the FEN)\n",
-                std::string(args[i]).c_str());
-            return kExitBadInput;
+            return fail(json, kExitBadInput,
+                "unexpected argument '" + std::string(args[i]) + "' (quote the FEN)");
         }
     }
-    if (fen.empty() == epd.empty()) {
-        std::fprintf(stderr,
-            "usage: mktb probe \"<FEN>\" [--json] [--line] [--count pieces:C|board:C] [--tables "
-            "DIR]\n       mktb probe --epd FILE [--json] [--tables DIR]\n       %s\n",
-            rule_options_usage().c_str());
-        return kExitBadInput;
-    }
+    if (fen.empty() == epd.empty())
+        return fail(json, kExitBadInput,
+            "give one FEN or --epd FILE\nusage: mktb probe \"<FEN>\" [--json] [--line] [--count "
+            "pieces:C|board:C] [--tables DIR]\n       mktb probe --epd FILE [--json] [--tables "
+            "DIR]\n       "
+                + rule_options_usage());
     if (!epd.empty()) {
-        if (!countText.empty() || line) {
-            std::fputs("mktb probe: --count and --line answer one FEN, not --epd\n", stderr);
-            return kExitBadInput;
-        }
+        if (!countText.empty() || line)
+            return fail(json, kExitBadInput, "--count and --line answer one FEN, not --epd");
         return answer_file(Prober(dir, { Tablebase::kDefaultCacheBytes, rules }), epd, json);
     }
     Position pos;
     try {
         pos = Position::from_fen(fen);
     } catch (const FenError& e) {
-        std::fprintf(stderr, "mktb probe: bad FEN: %s\n", e.what());
-        return kExitBadInput;
+        return fail(json, kExitBadInput, std::string("bad FEN: ") + e.what());
     }
     // The count: from --count, else from FEN fields 4-5, else the one the position starts now.
     CountState count;
-    if (const std::string error = count_to_follow(countText, pos, rules, count); !error.empty()) {
-        std::fprintf(stderr, "mktb probe: --count: %s\n", error.c_str());
-        return kExitBadInput;
-    }
+    if (const std::string error = count_to_follow(countText, pos, rules, count); !error.empty())
+        return fail(json, kExitBadInput, "--count: " + error);
     const Prober prober(dir, { Tablebase::kDefaultCacheBytes, rules });
     return answer(prober, pos, count, json, line);
 }

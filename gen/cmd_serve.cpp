@@ -34,29 +34,7 @@ namespace {
 void reply_json(httplib::Response& res, int status, const Json& body) {
     res.status = status;
     res.set_header("Access-Control-Allow-Origin", "*");
-    // Replace, not throw: a message may quote what the client sent.
-    res.set_content(body.dump(-1, ' ', false, Json::error_handler_t::replace), "application/json");
-}
-
-// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
-// U+10FFFF): what JSON can carry.
-bool valid_utf8(std::string_view text) {
-    for (std::size_t i = 0; i < text.size();) {
-        const unsigned char c = text[i];
-        const int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
-        if (extra < 0 || i + extra >= text.size()) return false;
-        std::uint32_t code = extra ? c & (0x3F >> extra) : c;
-        for (int k = 1; k <= extra; ++k) {
-            const unsigned char d = text[i + k];
-            if ((d & 0xC0) != 0x80) return false;
-            code = code << 6 | (d & 0x3F);
-        }
-        static constexpr std::uint32_t kLeast[] = { 0, 0x80, 0x800, 0x10000 };
-        if (code < kLeast[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
-            return false;
-        i += extra + 1;
-    }
-    return true;
+    res.set_content(dump(body), "application/json");
 }
 
 // What of a request is not UTF-8 ("the path", "parameter 'fen'"), or empty.

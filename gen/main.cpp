@@ -35,7 +35,11 @@ commands:
                                    distance to mate of a position, the answer
                                    under the count (FEN fields 4-5, --count, or
                                    a fresh count), every move with its values
-  serve [--tables DIR]... [--port N] [--bind ADDRESS]
+  probe --epd FILE [--json] [--tables DIR] [RULES]
+                                   one answer per line of FILE: FENs, or EPD as
+                                   mktb teach writes it (the count in c2); a bad
+                                   line gets its own error, the rest go on
+  serve [--tables DIR]... [--port N] [--bind ADDRESS] [--request-deadline S]
                                    the web page and the HTTP API (docs/api.md) on
                                    http://127.0.0.1:8080/ (--port 0: any free
                                    port); one --tables per rule set served
@@ -62,27 +66,34 @@ commands:
                                    positions (the first plays the side to move),
                                    adjudicated by the rules, written as PGN
 
+DIR defaults to $MKTB_TABLES, else ./tables.
+Exit codes: 0 done, 1 failed (missing or damaged table, verification mismatch),
+2 bad input, 3 no table for the material (probe).
 RULES: the counting options (docs/rules.md §4), defaults first (Fairy-Stockfish's):
   --limit-precedence min|khon_before_knights  --draw-when exceeded|reached
   --counter-mate win|draw  --board-honour first_opportunity|off
   --switch-to-pieces always|if_shorter
 A table records the options it was built with; probing it with others is refused.
-DIR defaults to $MKTB_TABLES, else ./tables.
-Exit codes: 0 done, 1 failed (missing or damaged table, verification mismatch),
-2 bad input, 3 no table for the material (probe).
 )";
 
-// "mktb CMD --help": the usage lines of CMD (from kUsage, up to the next command) and the
-// notes that follow the command list.
+// "mktb CMD --help": the usage entries of CMD (from kUsage: each with its continuation lines),
+// the notes on DIR and exit codes, and the RULES block where CMD takes RULES.
 std::string command_help(std::string_view cmd) {
     const std::string usage = kUsage;
-    const std::size_t at = usage.find("\n  " + std::string(cmd) + " ");
-    if (at == std::string::npos) return {};
-    std::size_t end = at + 1;
-    do end = usage.find('\n', end) + 1;
-    while (end < usage.size() && usage.compare(end, 6, "      ") == 0); // its continuation lines
-    return "usage: mktb " + usage.substr(at + 3, end - at - 3)
-        + usage.substr(usage.find("\nRULES:"));
+    std::string entries;
+    for (std::size_t at = usage.find("\n  " + std::string(cmd) + " "); at != std::string::npos;
+         at = usage.find("\n  " + std::string(cmd) + " ", at + 1)) {
+        std::size_t end = at + 1;
+        do end = usage.find('\n', end) + 1;
+        while (end < usage.size() && usage.compare(end, 6, "      ") == 0);
+        entries += (entries.empty() ? "usage: mktb " : "       mktb ")
+            + usage.substr(at + 3, end - at - 3);
+    }
+    if (entries.empty()) return {};
+    const std::size_t notes = usage.find("\nDIR defaults"), rules = usage.find("\nRULES:");
+    std::string help = entries + usage.substr(notes + 1, rules - notes);
+    if (entries.find("RULES") != std::string::npos) help += usage.substr(rules + 1);
+    return help;
 }
 
 } // namespace

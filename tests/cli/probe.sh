@@ -52,6 +52,38 @@ expect "--epd --json" '{"line":3,"fen":"k7/8/1K6/8/8/8/8/7R w - - 0 1","material
 expect "--epd --json" '"best":"h1h8"}' "$scratch/epdjson"
 expect "--epd --json" '{"line":6,"fen":"not a fen","error":"bad FEN' "$scratch/epdjson"
 
+# A line that is not UTF-8 or too long gets its own error and the rest go on; a NUL byte (a
+# binary file, /dev/zero) ends the reading with an error, in bounded memory.
+{ echo "k7/8/1K6/8/8/8/8/7R w - - 0 1"; printf '\377\376 bad\n'; head -c 5000 /dev/zero | tr '\0' a; echo
+  echo "8/8/8/8/8/2k5/2R5/6K1 b - - 0 1"; } > "$scratch/bad.epd"
+"$mktb" probe --epd "$scratch/bad.epd" --json --tables "$tables" > "$scratch/badjson" 2>&1
+status "--epd bad lines" 2 $?
+expect "--epd not UTF-8" '{"line":2,"fen":"","error":"not valid UTF-8"}' "$scratch/badjson"
+expect "--epd too long" '{"line":3,"fen":"","error":"longer than 4096 bytes"}' "$scratch/badjson"
+expect "--epd goes on" '{"line":1,"fen":"k7/8/1K6/8/8/8/8/7R w - - 0 1"' "$scratch/badjson"
+expect "--epd goes on" '{"line":4,"fen":"8/8/8/8/8/2k5/2R5/6K1 b - - 0 1"' "$scratch/badjson"
+( ulimit -v 1000000; timeout 20 "$mktb" probe --epd /dev/zero --tables "$tables" > "$scratch/zero" 2>&1 )
+status "--epd /dev/zero" 2 $?
+expect "--epd /dev/zero" "1: error: a NUL byte: /dev/zero is not a text file" "$scratch/zero"
+
+# The EPD mktb teach writes (operations after field 4, the count in c2) is read back.
+cat > "$scratch/teach.epd" <<'EPD'
+8/8/8/8/8/2k5/1R6/K7 w - - bm Kb1 Ka2; dm 16; id "KRvK.longest.1"; c0 "Draw under the count"; c2 "32 5";
+8/8/8/3k4/8/2P5/2S5/4K3 w - - bm Ke2; id "KSPvK.x"; c2 "0 0";
+EPD
+"$mktb" probe --epd "$scratch/teach.epd" --tables "$tables" > "$scratch/teach" 2>&1
+status "teach's EPD" 0 $?
+expect "teach's EPD, c2" "1: 8/8/8/8/8/2k5/1R6/K7 w - 32 5 1: White mates in 16; counted draw (16 of 14 moves)" "$scratch/teach"
+expect "teach's EPD, no count" "2: 8/8/8/3k4/8/2P5/2S5/4K3 w - - 0 1: White mates in 29" "$scratch/teach"
+"$mktb" probe --help > "$scratch/help" 2>&1
+expect "probe --help mentions --epd" "probe --epd FILE" "$scratch/help"
+# With --json the errors are JSON too (on stderr).
+"$mktb" probe "k7/K7/8/8/8/8/8/8 w - - 0 1" --json --tables "$tables" > /dev/null 2> "$scratch/jsonerr"
+status "--json error" 2 $?
+expect "--json error" '{"error":"bad FEN: ' "$scratch/jsonerr"
+"$mktb" probe --json --colour blue > /dev/null 2> "$scratch/jsonerr"
+expect "--json error" '{"error":"unknown option '"'"'--colour'"'"'","exit":2}' "$scratch/jsonerr"
+
 # Bad input: exit 2, the fault named.
 "$mktb" probe "k7/K7/8/8/8/8/8/8 w - - 0 1" --tables "$tables" > "$scratch/bad" 2>&1
 status "bad FEN" 2 $?
