@@ -7,7 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <tbb/global_control.h>
+#include <unistd.h>
 
 #include "cli.hpp"
 #include "gen_index.hpp"
@@ -30,6 +33,8 @@ struct Row {
     std::string longestFen; // a position of the longest mate; empty when there is none
 };
 bool read_rows(const std::string& path, Row rows[2]) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return false; // never open a FIFO
     std::ifstream in(path);
     if (!in) return false;
     std::stringstream ss;
@@ -201,9 +206,15 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
     return true;
 }
 
-// What is on disk where a table would be written.
-enum class OnDisk { None, OldFormat, OtherRules, Packed, Current };
+// What is on disk where a table would be written. A table of the current format and rules is
+// Current only when its whole-file checksum holds: a damaged one (a run killed or a disk
+// filled while it was copied in, two writers) is made again, never taken as done.
+enum class OnDisk { None, NotAFile, OldFormat, OtherRules, Packed, Damaged, Current };
 OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* found = nullptr) {
+    std::error_code ec;
+    const auto type = std::filesystem::symlink_status(path, ec).type();
+    if (type == std::filesystem::file_type::not_found) return OnDisk::None;
+    if (!std::filesystem::is_regular_file(path, ec)) return OnDisk::NotAFile;
     std::ifstream in(path, std::ios::binary);
     TableHeader h {};
     if (!in.read(reinterpret_cast<char*>(&h), sizeof h))
@@ -213,8 +224,47 @@ OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* 
         return OnDisk::OldFormat;
     if (found) *found = h.rules;
     if (h.version >= 6 && h.sides != kBothSides) return OnDisk::Packed;
-    return h.rules == encode(rules) ? OnDisk::Current : OnDisk::OtherRules;
+    if (h.rules != encode(rules)) return OnDisk::OtherRules;
+    // The last 8 bytes are the checksum of all before them.
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec || size < sizeof h + sizeof(std::uint64_t)) return OnDisk::Damaged;
+    in.seekg(0);
+    std::vector<std::uint8_t> chunk(1 << 20);
+    std::uint64_t sum = checksum64({}), left = size - sizeof(std::uint64_t);
+    while (left) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(left, chunk.size()));
+        if (!in.read(reinterpret_cast<char*>(chunk.data()), std::streamsize(n)))
+            return OnDisk::Damaged;
+        sum = checksum64(std::span(chunk.data(), n), sum);
+        left -= n;
+    }
+    std::uint64_t stored = 0;
+    if (!in.read(reinterpret_cast<char*>(&stored), sizeof stored) || stored != sum)
+        return OnDisk::Damaged;
+    return OnDisk::Current;
 }
+
+// The right to write tables into a directory: an exclusive flock() on the directory itself,
+// held while one ending is checked and written, and released by the kernel if the process
+// dies. Two runs into one directory take turns ending by ending: the second finds the first's
+// table done instead of writing the same temporary file beside it.
+class DirectoryLock {
+public:
+    explicit DirectoryLock(const std::string& dir)
+        : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+        if (fd_ < 0) throw TableError("cannot open " + dir + ": " + std::strerror(errno));
+        if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+        std::fprintf(stderr, "mktb: waiting for another mktb writing into %s\n", dir.c_str());
+        while (::flock(fd_, LOCK_EX) != 0)
+            if (errno != EINTR) throw TableError("cannot lock " + dir + ": " + std::strerror(errno));
+    }
+    ~DirectoryLock() { ::close(fd_); }
+    DirectoryLock(const DirectoryLock&) = delete;
+    DirectoryLock& operator=(const DirectoryLock&) = delete;
+
+private:
+    int fd_;
+};
 
 } // namespace
 
@@ -253,30 +303,40 @@ int gen_command(std::span<const std::string_view> args) {
         const Material& m = order[k];
         Row rows[2];
         progress.start_job(k);
-        std::uint32_t found = 0;
-        const OnDisk state = on_disk(table_path(o.tables, m), o.rules, &found);
-        if (state == OnDisk::OtherRules) {
-            // One directory per rule set: a table answers only under the options it was built with.
-            std::fprintf(stderr, "mktb gen: %s in %s was built with %s; %s\n", m.name().c_str(),
-                o.tables.c_str(), describe(decode_rules(found)).c_str(),
-                o.keepOtherRules
-                    ? "not replaced (--keep-other-rules): use another --tables directory"
-                    : ("generating it again with " + describe(o.rules)).c_str());
-            if (o.keepOtherRules) return kExitFailure;
-        }
-        if (state == OnDisk::Packed) // the larger endings' generation reads both sides
-            std::fprintf(stderr,
-                "mktb gen: %s in %s is packed (one side to move); generating it again in full\n",
-                m.name().c_str(), o.tables.c_str());
-        if (state == OnDisk::Current) { // on disk: skipped, not checked
-            progress.skip_job(k);
-            if (read_rows(stats_path(o.tables, m), rows))
-                print_rows(m.name(), rows);
-            else
-                std::printf("%-10s (on disk, no statistics file)\n", m.name().c_str());
-            continue;
-        }
         try {
+            const DirectoryLock lock(o.tables);
+            std::uint32_t found = 0;
+            const std::string path = table_path(o.tables, m);
+            const OnDisk state = on_disk(path, o.rules, &found);
+            const bool hasStats = read_rows(stats_path(o.tables, m), rows);
+            if (state == OnDisk::Current && hasStats) { // on disk, whole, with its statistics
+                progress.skip_job(k);
+                print_rows(m.name(), rows);
+                continue;
+            }
+            const char* why = nullptr;
+            switch (state) {
+            case OnDisk::NotAFile:
+                throw TableError(path + " is not a regular file (a FIFO, a device or a directory?): "
+                    "remove it");
+            case OnDisk::OtherRules:
+                // One directory per rule set: a table answers only under its own options.
+                if (o.keepOtherRules)
+                    throw TableError(m.name() + " in " + o.tables + " was built with "
+                        + describe(decode_rules(found))
+                        + "; not replaced (--keep-other-rules): use another --tables directory");
+                std::fprintf(stderr, "mktb gen: %s in %s was built with %s; generating it again with %s\n",
+                    m.name().c_str(), o.tables.c_str(), describe(decode_rules(found)).c_str(),
+                    describe(o.rules).c_str());
+                break;
+            case OnDisk::Packed: why = "is packed (one side to move)"; break;
+            case OnDisk::Damaged: why = "is damaged (its checksum does not hold)"; break;
+            case OnDisk::Current: why = "has no statistics file"; break;
+            default: break;
+            }
+            if (why)
+                std::fprintf(stderr, "mktb gen: %s in %s %s; generating it again\n",
+                    m.name().c_str(), o.tables.c_str(), why);
             GenOptions go;
             go.progress = &progress;
             go.rules = o.rules;
@@ -285,14 +345,15 @@ int gen_command(std::span<const std::string_view> args) {
             // 130th of the 142 endings up to 5 men.
             const Tablebase tables(o.tables);
             const TableStats stats = generate(m, tables, go);
-            const std::string path = stats_path(o.tables, m), tmp = path + ".tmp";
+            const std::string statsPath = stats_path(o.tables, m), tmp = statsPath + ".tmp";
             if (!(std::ofstream(tmp) << stats.to_json()).flush()) {
+                const int error = errno;
                 std::filesystem::remove(tmp, ec);
-                throw TableError("cannot write " + tmp + ": " + std::strerror(errno));
+                throw TableError("cannot write " + tmp + ": " + std::strerror(error));
             }
-            std::filesystem::rename(tmp, path, ec);
+            std::filesystem::rename(tmp, statsPath, ec);
             if (ec) throw TableError("cannot rename " + tmp + ": " + ec.message());
-            if (!read_rows(path, rows)) throw TableError(path + ": cannot be read back");
+            if (!read_rows(statsPath, rows)) throw TableError(statsPath + ": cannot be read back");
             print_rows(m.name(), rows);
             std::fflush(stdout);
         } catch (const TableError& e) {
@@ -399,6 +460,7 @@ int pack_command(std::span<const std::string_view> args) {
     std::uint64_t before = 0, after = 0;
     for (const Material& m : order) {
         try {
+            const DirectoryLock lock(o.out);
             const PackedTable p
                 = pack_table(table_path(o.tables, m), table_path(o.out, m), m, o.pack);
             // The statistics travel with the table (mktb serve's list of endings reads them).

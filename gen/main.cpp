@@ -1,4 +1,5 @@
 // main.cpp - the mktb program: dispatches to one subcommand per job.
+#include <csignal>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -99,6 +100,9 @@ std::string command_help(std::string_view cmd) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // A file-size limit (ulimit -f) is a full disk like any other: write() fails with EFBIG,
+    // the writer says so and removes its temporary file, instead of a silent SIGXFSZ kill.
+    std::signal(SIGXFSZ, SIG_IGN);
     std::vector<std::string_view> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         std::fputs(kUsage, args.empty() ? stderr : stdout);

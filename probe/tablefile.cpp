@@ -41,12 +41,18 @@ std::string table_path(const std::string& dir, const Material& m) {
 std::unique_ptr<Table> Table::open(
     const std::string& path, const Material& expected, BlockCache* cache, std::uint64_t id) {
     auto damaged = [&](const std::string& why) { return TableError(path + ": " + why); };
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO (or a device) of a table's name must not wait for a writer;
+    // only a regular file is read.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) throw damaged(std::string("cannot be opened: ") + std::strerror(errno));
     struct stat st { };
     if (::fstat(fd, &st) != 0) {
         ::close(fd);
         throw damaged("cannot be read");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw damaged("not a regular file (a FIFO, a device or a directory): not a table");
     }
     const std::size_t size = std::size_t(st.st_size);
     void* map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
