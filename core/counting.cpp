@@ -110,6 +110,37 @@ CountState count_after_move(
     return continued;
 }
 
+std::string count_error(const Position& pos, CountState count) {
+    const int limit = count.limit, ply = count.ply;
+    if (!limit) return ply ? "count ply " + std::to_string(ply) + " is given but no count runs" : "";
+    static constexpr int kLimits[] = { 16, 32, 44, 64, 88, 128 };
+    if (std::find(std::begin(kLimits), std::end(kLimits), limit) == std::end(kLimits))
+        return "count limit " + std::to_string(limit)
+            + " plies is not one of 16 32 44 64 88 128 (twice the counting limit)";
+    if (ply < 0) return "count ply " + std::to_string(ply) + " is negative";
+    if (ply > limit + 1)
+        return "count ply " + std::to_string(ply) + " is past the limit " + std::to_string(limit)
+            + " by more than the one ply that ends the game";
+    const CountPhase phase = count_phase(pos);
+    if (phase == CountPhase::NoCount)
+        return "a count is given but a Bia is on the board (no count runs while a Bia remains)";
+    if (phase == CountPhase::BoardHonour && limit != 128)
+        return "a board's honour count has limit 128 plies, not " + std::to_string(limit);
+    if (phase == CountPhase::PiecesHonour && limit < 128) {
+        const bool attackerToMove = pos.side_to_move() == *pieces_honour_attacker(pos);
+        const int men = popcount(pos.pieces());
+        if ((ply % 2 == 1) != attackerToMove)
+            return "count ply " + std::to_string(ply) + " is " + (ply % 2 ? "odd" : "even")
+                + ", but under pieces' honour it is odd with the attacker to move and even with "
+                  "the defender to move";
+        if (ply < 2 * men - (attackerToMove ? 1 : 0))
+            return "count ply " + std::to_string(ply) + " is below "
+                + std::to_string(2 * men - (attackerToMove ? 1 : 0)) + ": the count starts at the "
+                + std::to_string(men) + " men on the board and only rises";
+    }
+    return {};
+}
+
 int attacker_moves_left(CountState count, bool attacker_to_move, const CountRules& rules) {
     // The attacker moves at plies p, p + 2, ... (or p + 1, p + 3, ...) while they are <= limit.
     const int p = count.ply + (attacker_to_move ? 0 : 1);

@@ -2,6 +2,8 @@
 // mktb::Position (see mktb/position.hpp).
 #include "mktb/position.hpp"
 
+#include "mktb/counting.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>
@@ -149,9 +151,7 @@ std::string Position::validity_error() const {
         return "the kings stand next to each other";
     if (attacked_by(stm_, king_square(~stm_), pieces()))
         return std::string("the side not to move (") + kColorName[~stm_] + ") is in check";
-    if (count_.limit > 0 && pieces(BIA))
-        return "a count is given but a Bia is on the board (no count runs while a Bia remains)";
-    return {};
+    return count_error(*this, count_);
 }
 
 Position Position::from_fen(std::string_view fen) {
@@ -217,16 +217,7 @@ Position Position::from_fen(std::string_view fen) {
             + ", expected '-' or a number of plies");
     if (ply < 0)
         throw FenError("count ply (field 5) is " + quoted(plyText) + ", expected a number");
-    static constexpr int kLimits[] = { 0, 16, 32, 44, 64, 88, 128 };
-    if (std::find(std::begin(kLimits), std::end(kLimits), limit) == std::end(kLimits))
-        throw FenError("count limit (field 4) is " + std::to_string(limit)
-            + " plies, not one of 16 32 44 64 88 128 (twice the counting limit) or '-'");
-    if (limit == 0 && ply != 0)
-        throw FenError("count ply (field 5) is " + std::to_string(ply) + " but no count runs");
-    // Once ply > limit the game is drawn, so no later count state exists.
-    if (limit > 0 && ply > limit + 1)
-        throw FenError("count ply (field 5) " + std::to_string(ply) + " is past the limit "
-            + std::to_string(limit) + " by more than the one ply that ends the game");
+    // The count's own rule (count_error) is checked with the rest of the position below.
     pos.count_ = { limit, ply };
 
     if (f.size() > 5) {

@@ -50,19 +50,25 @@ std::string moves_text(const CountedValue& c) {
 
 // A move's counted result for the side that plays it, from `after` (the value after the move
 // for the side that plays it): "wins within the count (12 of 40 moves)" counts the move itself
-// in both figures, unless it converts (a new count, or none yet, starts after it).
+// in both figures, unless it converts (a new count, or none yet, starts after it). Where no
+// count runs (a Bia on the board) it says what holds: the count the conversion starts leaves
+// time, in so many moves.
 std::string counted_text(CountedValue after, bool conversion) {
-    switch (after.result) {
-    case CountedValue::Result::Win:
-        if (!conversion && after.moves_needed >= 0 && after.moves_available >= 0)
-            ++after.moves_needed, ++after.moves_available;
+    const bool won = after.result == CountedValue::Result::Win;
+    if (after.result == CountedValue::Result::Draw) return "draw under the count";
+    if (!conversion && won && after.moves_needed >= 0) {
+        ++after.moves_needed;
+        if (after.moves_available >= 0) ++after.moves_available;
+    }
+    if (after.moves_available < 0)
+        return won ? "wins: the count its conversion starts leaves time ("
+                + std::to_string(after.moves_needed) + " moves to mate or a winning conversion)"
+                   : "loses: the count the opponent's conversion starts leaves it time ("
+                + std::to_string(after.moves_needed) + " moves to mate or a winning conversion)";
+    if (won)
         return "wins within the count (" + std::string(conversion ? "then " : "")
             + moves_text(after) + ")";
-    case CountedValue::Result::Loss:
-        return "loses within the count (the opponent needs " + moves_text(after) + ")";
-    default:
-        return "draw under the count";
-    }
+    return "loses within the count (the opponent needs " + moves_text(after) + ")";
 }
 
 // "White mates in 23", "Black is checkmated", "Draw".
@@ -169,7 +175,7 @@ std::string parse_count(
     // just moved (it has just announced C); under pieces' honour it is the bare king.
     const bool attackerToMove = attacker ? pos.side_to_move() == *attacker : true;
     out = { limit, std::max(attackerToMove ? 2 * c - 1 : 2 * c, 0) };
-    return {};
+    return count_error(pos, out); // the FEN parser's rule: e.g. pieces:2 with three men is none
 }
 
 std::string count_to_follow(
@@ -184,11 +190,14 @@ bool announces_count(const Position& after, Color mover, CountState count) {
     return attacker ? mover == ~*attacker : Material::of(after).weaker_side() == mover;
 }
 
-std::string verdict(
-    const Position& pos, Value pure, const CountedValue& counted, const CountRules& rules) {
+std::string verdict(const Position& pos, Value pure, const CountedValue& counted,
+    const CountRules& rules, CountState count) {
     const Color stm = pos.side_to_move();
     const CountPhase phase = count_phase(pos);
     if (phase == CountPhase::BareKings) return "Draw: bare kings";
+    if (count_has_ended(count) && pure.plies != 0)
+        return "Draw: the count has run out (ply " + std::to_string(count.ply) + " of "
+            + std::to_string(count.limit) + "); the game is over";
     if (pure.is_draw()) return pure_verdict(pos, pure);
     if (pure.plies == 0) return pure_verdict(pos, pure);
     const Color winner = pure.is_win() ? stm : ~stm;
@@ -260,7 +269,7 @@ std::optional<Json> answer_json(
         { "dtm", signed_dtm(*value) },
         { "mate_in", value->is_draw() ? Json(nullptr) : Json(value->mate_in_moves()) },
         { "counted", counted_json(*here) }, { "count", count_json(pos, count, rules) },
-        { "rules", describe(rules) }, { "verdict", verdict(pos, *value, *here, rules) },
+        { "rules", describe(rules) }, { "verdict", verdict(pos, *value, *here, rules, count) },
         { "pure_verdict", pure_verdict(pos, *value) }, { "moves", std::move(list) } };
     if (with_line) {
         Json line = Json::array();

@@ -38,9 +38,10 @@ std::string count_to_follow(
 // (count.ply + 1) / 2 of count.limit / 2. For PGN comments and printed lines.
 bool announces_count(const Position& after, Color mover, CountState count);
 
-// The counted verdict in words: "White wins within the count: 13 of 41 moves needed".
-std::string verdict(
-    const Position& pos, Value pure, const CountedValue& counted, const CountRules& rules);
+// The counted verdict in words under `count`: "White wins within the count: 13 of 41 moves
+// needed", "Draw: the count has run out".
+std::string verdict(const Position& pos, Value pure, const CountedValue& counted,
+    const CountRules& rules, CountState count);
 
 // Everything mktb answers about `pos` under `count` (docs/api.md). nullopt when a table on the
 // way is absent; throws TableError for a damaged table.

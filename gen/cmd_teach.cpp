@@ -776,7 +776,7 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
             }
             const Value pure = *prober.dtm(p);
             const CountedValue counted = *prober.counted(p, p.count_state());
-            const std::string verdictText = verdict(p, pure, counted, t.rules());
+            const std::string verdictText = verdict(p, pure, counted, t.rules(), p.count_state());
             const LineText line = line_text(prober, item, t.rules());
             auto joined = [&](const std::vector<Move>& moves) {
                 std::string text;

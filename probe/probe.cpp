@@ -1,6 +1,8 @@
 // probe.cpp - the C++ probing API (see mktb/probe.hpp).
 #include "mktb/probe.hpp"
 
+#include <stdexcept>
+
 #include <algorithm>
 
 #include "mktb/movegen.hpp"
@@ -42,7 +44,12 @@ std::optional<Wdl> Prober::wdl(const Position& pos) const {
     return wdl_of(*v);
 }
 
+void Prober::check_count(const Position& pos, CountState count) {
+    if (std::string why = count_error(pos, count); !why.empty()) throw std::invalid_argument(why);
+}
+
 std::optional<CountedValue> Prober::counted(const Position& pos, CountState count) const {
+    check_count(pos, count);
     return tables_.probe_counted(pos, count, options_.rules);
 }
 
@@ -66,6 +73,11 @@ std::optional<std::vector<RankedMove>> Prober::rank_root(
         RankedMove move;
         CountedValue key; // the counted value, with a baring capture's distance taken as 0
     };
+    check_count(pos, count);
+    if (count_has_ended(count)) { // the game is over: no move is played from it
+        if (!tables_.probe(pos)) return std::nullopt;
+        return std::vector<RankedMove> {};
+    }
     std::vector<Ranked> ranked;
     for (Move m : legal_moves(pos)) {
         Position next = pos;
@@ -100,7 +112,17 @@ std::vector<Move> Prober::line(Position pos, CountState count, int max_plies) co
         const std::optional<std::vector<RankedMove>> ranked = rank_root(pos, count);
         if (!ranked || ranked->empty() || ranked->front().counted.result != here->result)
             break; // mated, or a table on the way is missing
-        const Move m = ranked->front().move;
+        // The winner keeps its fastest counted win; the loser, every move of which loses under
+        // the count, resists longest in pure distance to mate. Each ply then lowers the pure
+        // distance by one at most, so the line is never shorter than the pure mate: a mate
+        // score read from it is one the defender cannot beat by playing on.
+        Move m = ranked->front().move;
+        if (here->result == CountedValue::Result::Loss) {
+            const RankedMove* longest = &ranked->front();
+            for (const RankedMove& r : *ranked)
+                if (mktb::better(r.pure, longest->pure)) longest = &r;
+            m = longest->move;
+        }
         Position next = pos;
         next.do_move(m);
         count = count_after_move(pos, next, count, options_.rules);

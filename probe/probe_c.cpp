@@ -7,7 +7,9 @@
 #include <cstring>
 #include <filesystem>
 #include <new>
+#include <mutex>
 #include <string>
+#include <unordered_set>
 
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
@@ -15,6 +17,22 @@
 struct mktb_tablebase {
     mktb::Prober prober;
 };
+
+namespace {
+
+// The handles open now, so that mktb_close can tell a handle from one it has closed: a second
+// close of a handle is then harmless (it is reported, nothing is freed twice). Only open and
+// close take the lock; probes never look here.
+struct OpenHandles {
+    std::mutex mutex;
+    std::unordered_set<const mktb_tablebase*> handles;
+};
+OpenHandles& open_handles() {
+    static OpenHandles handles;
+    return handles;
+}
+
+} // namespace
 
 namespace {
 
@@ -141,6 +159,9 @@ mktb_status one_answer(
 
 } // namespace
 
+static_assert(MKTB_VERSION == MKTB_PROJECT_VERSION,
+    "mktb/probe.h's MKTB_VERSION_* must be the project's version (CMakeLists.txt)");
+
 extern "C" {
 
 uint32_t mktb_version(void) { return MKTB_VERSION; }
@@ -172,11 +193,25 @@ mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tableba
         if (!std::filesystem::is_directory(dir, ec))
             return fail(MKTB_BAD_ARGUMENT, std::string(dir) + " is not a directory of tables");
         *out = new mktb_tablebase { Prober(dir, o) };
+        OpenHandles& open = open_handles();
+        std::lock_guard lock(open.mutex);
+        open.handles.insert(*out);
         return MKTB_OK;
     });
 }
 
-void mktb_close(mktb_tablebase* tb) { delete tb; }
+void mktb_close(mktb_tablebase* tb) {
+    if (!tb) return;
+    {
+        OpenHandles& open = open_handles();
+        std::lock_guard lock(open.mutex);
+        if (!open.handles.erase(tb)) {
+            lastError = "mktb_close: not an open handle (closed already?)";
+            return;
+        }
+    }
+    delete tb;
+}
 
 mktb_status mktb_available(const mktb_tablebase* tb, const char* material) {
     if (!tb || !material) return fail(MKTB_BAD_ARGUMENT, "a NULL handle or material");
@@ -242,7 +277,9 @@ mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, 
     if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
     if (view != MKTB_VIEW_PURE && view != MKTB_VIEW_COUNTED)
         return fail(MKTB_BAD_ARGUMENT, "view is neither MKTB_VIEW_PURE nor MKTB_VIEW_COUNTED");
-    return probe(tb, pos, moves, [&](const Prober& p, const Position& position) {
+    // moves may be NULL with capacity 0: the call then tells the size needed.
+    return probe(tb, pos, moves || capacity ? static_cast<const void*>(moves) : count,
+        [&](const Prober& p, const Position& position) {
         const auto best
             = p.best_moves(position, view == MKTB_VIEW_COUNTED ? View::Counted : View::Pure);
         if (!best) return no_table(best);
@@ -253,7 +290,8 @@ mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, 
 mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
     mktb_root_move* moves, size_t capacity, size_t* count) {
     if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
-    return probe(tb, pos, moves, [&](const Prober& p, const Position& position) {
+    return probe(tb, pos, moves || capacity ? static_cast<const void*>(moves) : count,
+        [&](const Prober& p, const Position& position) {
         const auto ranked = p.rank_root(position);
         if (!ranked) return no_table(ranked);
         return fill(*ranked, moves, capacity, count, "legal moves", [](const RankedMove& r) {

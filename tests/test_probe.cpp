@@ -71,9 +71,11 @@ std::vector<Position> sample_positions(int perEnding) {
         for (int k = 0; k < perEnding; ++k) {
             Position pos = test::random_position_of(rng, index);
             const CountState fresh = fresh_count(pos, {});
+            // Plies played two at a time: under pieces' honour the ply's parity is the side to
+            // move's (count_error), so a state of one ply more would not be a real one.
             if (fresh.limit)
-                pos.set_count_state(
-                    { fresh.limit, fresh.ply + int(rng() % std::uint64_t(fresh.limit / 2)) });
+                pos.set_count_state({ fresh.limit,
+                    fresh.ply + 2 * int(rng() % std::uint64_t(fresh.limit / 4)) });
             out.push_back(pos);
         }
     }

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
         "default options", __LINE__);
     options.cache_bytes = 1u << 20; /* a 1 MiB cache */
     check(mktb_version() == MKTB_VERSION && MKTB_VERSION == 0x000200, "version", __LINE__);
+    check(strcmp(MKTB_PROJECT_VERSION_TEXT, "0.2.0") == 0, "one version", __LINE__);
     check(mktb_open(argv[1], &options, &tb) == MKTB_OK && tb, "open", __LINE__);
     /* The tables present: every ending up to 4 men, written either way round. */
     check(mktb_largest(tb) == 4, "largest: 4 men", __LINE__);
@@ -139,7 +140,55 @@ int main(int argc, char** argv) {
         check(strlen(mktb_last_error()) > 0, "an error message", __LINE__);
         check(strcmp(mktb_status_name(MKTB_NO_TABLE), "no table") == 0, "status name", __LINE__);
     }
+    /* Counts that cannot occur are refused, by the FEN parser and in a position passed whole
+     * (docs/rules.md 3.4: limits 16..128, ply at most limit + 1, parity and start N). */
+    {
+        mktb_position pos = fen("k7/8/1K6/8/8/8/8/7R w - 32 31 1");
+        mktb_wdl wdl;
+        mktb_counted c;
+        const uint16_t bad[][2] = { { 1000, 31 }, { 65535, 31 }, { 33, 31 }, { 32, 34 },
+            { 32, 30 } /* even with the attacker to move */, { 32, 1 } /* below 2N - 1 = 5 */,
+            { 0, 5 } };
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            pos.counting_limit = bad[i][0];
+            pos.counting_ply = bad[i][1];
+            check(mktb_probe_counted(tb, &pos, &c) == MKTB_BAD_POSITION, "impossible count",
+                __LINE__);
+        }
+        check(mktb_position_from_fen("k7/8/1K6/8/8/8/8/7R w - 32 34 1", &pos) == MKTB_BAD_POSITION
+                && strstr(mktb_last_error(), "past the limit") != NULL,
+            "FEN: ply limit + 2", __LINE__);
+        check(mktb_position_from_fen("k7/8/1K6/8/8/8/8/7R w - 32 0 1", &pos) == MKTB_BAD_POSITION,
+            "FEN: ply 0 in pieces' honour", __LINE__);
+        /* Ply limit + 1: the count has ended the game; a draw, and no move to rank. */
+        pos = fen("k7/8/1K6/8/8/8/8/7R w - 32 33 1");
+        {
+            mktb_root_move moves[4];
+            size_t n = 99;
+            check(mktb_probe_counted_wdl(tb, &pos, &wdl) == MKTB_OK && wdl == MKTB_DRAW,
+                "ended count: draw", __LINE__);
+            check(mktb_rank_root(tb, &pos, moves, 4, &n) == MKTB_OK && n == 0,
+                "ended count: no move", __LINE__);
+        }
+    }
+    /* A NULL buffer with capacity 0 asks for the size needed. */
+    {
+        mktb_position pos = fen("k7/8/1K6/8/8/8/8/7R w - - 0 1");
+        size_t n = 0;
+        check(mktb_rank_root(tb, &pos, NULL, 0, &n) == MKTB_BUFFER_TOO_SMALL && n == 20,
+            "rank_root: size needed", __LINE__);
+        n = 0;
+        check(mktb_best_moves(tb, &pos, MKTB_VIEW_PURE, NULL, 0, &n) == MKTB_BUFFER_TOO_SMALL
+                && n == 1,
+            "best_moves: size needed", __LINE__);
+        check(mktb_rank_root(tb, &pos, NULL, 5, &n) == MKTB_BAD_ARGUMENT,
+            "NULL buffer with a capacity", __LINE__);
+    }
     mktb_close(tb);
+    /* A second close of a handle is harmless (reported through mktb_last_error). */
+    mktb_close(tb);
+    check(strstr(mktb_last_error(), "not an open handle") != NULL, "double close", __LINE__);
     if (failures)
         fprintf(stderr, "%d failures\n", failures);
     else

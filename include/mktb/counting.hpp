@@ -90,6 +90,22 @@ CountState fresh_count(const Position& pos, const CountRules& rules);
 CountState count_after_move(
     const Position& before, const Position& after, CountState count, const CountRules& rules);
 
+// Why `count` cannot be the count state of `pos` (docs/rules.md §3.4), or empty: the one rule the
+// FEN parser, the C API and a count a person states are held to. A limit is 0 (no count, ply 0)
+// or one of 16 32 44 64 88 128; no count runs with a Bia on the board; board's honour counts to
+// 128; the ply is at most limit + 1 (the game has then ended: see count_has_ended). Under a
+// pieces' honour limit below 128 the ply is odd with the attacker to move, even with the
+// defender to move, and at least 2N - 1 or 2N for the N men on the board (the count starts at
+// the number of men and only rises). A limit of 128 in a pieces' honour position may be a board
+// count carried on (switch_to_pieces = if_shorter): its ply is not checked further.
+std::string count_error(const Position& pos, CountState count);
+
+// Whether the count has ended the game: ply past the limit. The position is then drawn, or
+// lost if the side to move is checkmated; no move is played from it.
+constexpr bool count_has_ended(CountState count) {
+    return count.limit > 0 && count.ply > count.limit;
+}
+
 // Attacker moves left under `count` (0: drawn by the count unless it is mate now).
 int attacker_moves_left(CountState count, bool attacker_to_move, const CountRules& rules);
 

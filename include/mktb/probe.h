@@ -19,7 +19,11 @@
  *
  * Thread safety: mktb_open and mktb_position_from_fen may be called from any thread. Every
  * probe call (mktb_probe_*, mktb_best_moves, mktb_rank_root) may be made by any number of
- * threads at once on one handle. mktb_close must not overlap any other call on its handle. */
+ * threads at once on one handle. mktb_close must not overlap any other call on its handle.
+ *
+ * Closing: mktb_close frees a handle; closing it again is harmless (nothing happens but
+ * mktb_last_error saying so), unless mktb_open has since returned the same address. Any other
+ * use of a closed handle (a probe) reads freed memory, as with free(): undefined behaviour. */
 #ifndef MKTB_PROBE_H
 #define MKTB_PROBE_H
 
@@ -115,8 +119,8 @@ typedef struct mktb_root_move {
  * of its first two fields. MKTB_BAD_ARGUMENT when dir is no directory. Thread-safe: any thread,
  * any number of handles. */
 mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tablebase** out);
-/* Frees the handle and its cache (NULL is allowed). Not thread-safe: no other call on this
- * handle may run or follow. */
+/* Frees the handle and its cache (NULL is allowed; a handle closed already is left alone).
+ * Not thread-safe for its handle: no other call on it may run at the same time or follow. */
 void mktb_close(mktb_tablebase* tb);
 
 /* Whether the directory holds the table of a material, written as a player would ("KRvKM",
@@ -145,13 +149,16 @@ enum { MKTB_VIEW_PURE = 0, MKTB_VIEW_COUNTED = 1 };
 /* Every move that keeps the best answer, under the count (MKTB_VIEW_COUNTED: the counted result
  * and distance) or without it (MKTB_VIEW_PURE: the fastest mate, the slowest loss, or every
  * drawing move), into moves[0 .. capacity); *count = how many there are (0: no legal move;
- * MKTB_BUFFER_TOO_SMALL when they exceed capacity). Thread-safe. */
+ * MKTB_BUFFER_TOO_SMALL when they exceed capacity). moves may be NULL with capacity 0: *count
+ * then tells the size needed (MKTB_BUFFER_TOO_SMALL, or MKTB_OK when there is no move).
+ * Thread-safe. */
 mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, int32_t view,
     mktb_move* moves, size_t capacity, size_t* count);
 
 /* Every legal move, best first (counted result, counted distance, then pure distance), into
  * moves[0 .. capacity); *count = the number of legal moves (MKTB_BUFFER_TOO_SMALL when it
- * exceeds capacity; 128 always suffices). Thread-safe. */
+ * exceeds capacity; 128 always suffices). moves may be NULL with capacity 0, as for
+ * mktb_best_moves. Thread-safe. */
 mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
     mktb_root_move* moves, size_t capacity, size_t* count);
 

@@ -6,7 +6,10 @@
 // follow. Tables are opened lazily (memory-mapped) and decompressed blocks live in one bounded
 // cache. Every const member may be called from any number of threads at once.
 // Errors: a table that is absent gives std::nullopt; a damaged one, or one built with other
-// counting options, throws TableError (its message names the file and the fault).
+// counting options, throws TableError (its message names the file and the fault). A count state
+// that cannot occur (count_error in mktb/counting.hpp: the FEN parser's rule) throws
+// std::invalid_argument naming the fault. A count past its limit (count_has_ended) has ended the
+// game: drawn unless the side to move is mated, and no move is ranked from it.
 #pragma once
 
 #include <cstdint>
@@ -64,11 +67,14 @@ public:
     std::optional<std::vector<Move>> best_moves(const Position& pos, View view) const;
 
     // A line that keeps the best counted result from `pos` under `count`: the winner takes the
-    // fastest counted win, the loser the slowest counted loss, until mate (empty for a counted
-    // draw). Moves in order.
+    // fastest counted win, the loser its longest resistance (the slowest pure mate; every move
+    // of it loses under the count), until mate (empty for a counted draw). Moves in order. Its
+    // length is never below the pure distance to mate, so a mate score read from it is one the
+    // defender cannot beat.
     std::vector<Move> line(Position pos, CountState count, int max_plies = 400) const;
 
 private:
+    static void check_count(const Position& pos, CountState count); // throws invalid_argument
     ProbeOptions options_;
     Tablebase tables_;
 };

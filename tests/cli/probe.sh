@@ -84,6 +84,38 @@ expect "--json error" '{"error":"bad FEN: ' "$scratch/jsonerr"
 "$mktb" probe --json --colour blue > /dev/null 2> "$scratch/jsonerr"
 expect "--json error" '{"error":"unknown option '"'"'--colour'"'"'","exit":2}' "$scratch/jsonerr"
 
+# The count's end, one rule: at ply limit + 1 the game is over (a draw, no move listed); from
+# ply limit - 1 (White's last move) every move's FEN is one the parser takes (docs/rules.md 3.4).
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - 32 33 1" --json --tables "$tables" > "$scratch/ended" 2>&1
+status "ended count" 0 $?
+expect "ended count" '"verdict":"Draw: the count has run out (ply 33 of 32); the game is over"' "$scratch/ended"
+expect "ended count: no move" '"moves":[]' "$scratch/ended"
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - 32 31 1" --json --tables "$tables" > "$scratch/last" 2>&1
+python3 -c 'import json,sys; [print(m["fen"]) for m in json.load(open(sys.argv[1]))["moves"]]' "$scratch/last" \
+  > "$scratch/last.fens"
+[ "$(wc -l < "$scratch/last.fens")" -eq 20 ] || { echo "FAILED: 20 moves at ply 31"; failures=$((failures + 1)); }
+while read -r f; do
+  "$mktb" probe "$f" --tables "$tables" > /dev/null 2>&1 || { echo "FAILED: a move's FEN is refused: $f"; failures=$((failures + 1)); }
+done < "$scratch/last.fens"
+# Impossible counts refused with the reason, by --count and by the FEN parser alike.
+for args in "--count pieces:2" "--count pieces:17"; do
+  "$mktb" probe "k7/8/1K6/8/8/8/8/7R b - - 0 1" $args --tables "$tables" > "$scratch/bad" 2>&1
+  status "impossible $args" 2 $?
+done
+expect "pieces:17 with the defender to move" "past the limit 32" "$scratch/bad"
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --count pieces:2 --tables "$tables" > "$scratch/bad" 2>&1
+expect "pieces:2 with three men" "the count starts at the 3 men on the board" "$scratch/bad"
+for fen in "k7/8/1K6/8/8/8/8/7R w - 32 0 1" "k7/8/1K6/8/8/8/8/7R w - 32 34 1" "k7/8/1K6/8/8/8/8/7R w - 33 31 1" \
+    "k7/8/8/8/8/8/m7/R3K3 w - 32 31 1"; do
+  "$mktb" probe "$fen" --tables "$tables" > "$scratch/bad" 2>&1
+  status "impossible count in $fen" 2 $?
+done
+expect "board count of 32 plies" "a board's honour count has limit 128 plies" "$scratch/bad"
+# A Bia ending: each move's counted text counts the move itself, as its pure text does, and
+# says what holds where no count runs yet (KSPvK, Ke2: mate in 29).
+"$mktb" probe "8/8/8/3k4/8/2P5/2S5/4K3 w - - 0 1" --json --tables "$tables" > "$scratch/bia" 2>&1
+expect "Bia ending's move text" '"text":{"pure":"mate in 29","counted":"wins: the count its conversion starts leaves time (29 moves to mate or a winning conversion)"}' "$scratch/bia"
+
 # Bad input: exit 2, the fault named.
 "$mktb" probe "k7/K7/8/8/8/8/8/8 w - - 0 1" --tables "$tables" > "$scratch/bad" 2>&1
 status "bad FEN" 2 $?

@@ -1,8 +1,11 @@
 #!/bin/sh
-# run.sh BUILD_DIR TABLES_DIR [SOURCE_DIR] - builds tests/consumer against mktb and runs it on the
-# tables: without SOURCE_DIR against the build installed into a scratch prefix
-# (find_package(mktb)), with it through add_subdirectory of the source tree. Either way oneTBB
-# must not be needed: CMake may not find it, and the program may not load it.
+# run.sh BUILD_DIR TABLES_DIR [SOURCE_DIR] - builds the consumers in tests/consumer against mktb
+# and runs them on the tables: the C++ one and the one in C alone (c/), without SOURCE_DIR
+# against the build installed into a scratch prefix (find_package(mktb), and for the C one also
+# pkg-config with a plain `cc`), with it through add_subdirectory of the source tree. With
+# SOURCE_DIR, mktb's probing libraries are also built shared (BUILD_SHARED_LIBS) and the C
+# consumer linked to them through pkg-config. oneTBB must never be needed: CMake may not find
+# it, and the programs may not load it.
 set -eu
 build=$1
 tables=$2
@@ -15,11 +18,34 @@ else
   cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
   how="-DCMAKE_PREFIX_PATH=$scratch/prefix"
 fi
-cmake -S "$here" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_DISABLE_FIND_PACKAGE_TBB=ON --no-warn-unused-cli "$how" >/dev/null
-cmake --build "$scratch/build" >/dev/null
-if ldd "$scratch/build/consumer" | grep -q tbb; then
-  echo "the consumer loads oneTBB: the probing library must not need it"
-  exit 1
+for kind in cxx c; do
+  src=$here
+  [ $kind = c ] && src=$here/c
+  cmake -S "$src" -B "$scratch/$kind" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_DISABLE_FIND_PACKAGE_TBB=ON --no-warn-unused-cli "$how" >/dev/null
+  cmake --build "$scratch/$kind" >/dev/null
+  if ldd "$scratch/$kind/consumer" | grep -q tbb; then
+    echo "the $kind consumer loads oneTBB: the probing library must not need it"
+    exit 1
+  fi
+  "$scratch/$kind/consumer" "$tables"
+done
+if [ $# -lt 3 ]; then
+  # pkg-config and a plain C compiler, static libraries.
+  PKG_CONFIG_PATH=$scratch/prefix/lib/pkgconfig:$scratch/prefix/lib/x86_64-linux-gnu/pkgconfig
+  export PKG_CONFIG_PATH
+  cc -std=c99 -o "$scratch/pc" "$here/c/consumer.c" $(pkg-config --cflags --libs mktb)
+  "$scratch/pc" "$tables"
+else
+  # Shared libraries (the probing libraries only), found through pkg-config.
+  cmake -S "$3" -B "$scratch/shared" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
+    -DMKTB_BUILD_GENERATOR=OFF -DCMAKE_INSTALL_PREFIX="$scratch/sprefix" >/dev/null
+  cmake --build "$scratch/shared" >/dev/null
+  cmake --install "$scratch/shared" >/dev/null
+  libdir=$(dirname "$(find "$scratch/sprefix" -name 'libmktb_probe.so' | head -1)")
+  PKG_CONFIG_PATH=$libdir/pkgconfig
+  export PKG_CONFIG_PATH
+  cc -std=c99 -o "$scratch/shared-pc" "$here/c/consumer.c" $(pkg-config --cflags --libs mktb)
+  ldd "$scratch/shared-pc" | grep -q libmktb_probe.so || { echo "not linked to the shared library"; exit 1; }
+  LD_LIBRARY_PATH=$libdir "$scratch/shared-pc" "$tables"
 fi
-"$scratch/build/consumer" "$tables"

@@ -10,6 +10,10 @@
 - MultiPV, go infinite held until stop, bad FEN and illegal moves reported with info string;
 - positions outside the tables handed to Fairy-Stockfish (the start position; another variant),
   its output passed through;
+- mate scores: never shorter than `mktb probe`'s pure distance to mate (a distance the defender
+  cannot beat), for the issue's board-count position and for the longest mates of every ending
+  up to 4 men (both sides, from the statistics files), every MultiPV line too;
+- a count past its limit (ply limit + 1) has ended the game: a draw, no mate score, no move;
 - an engine that does not start: said with info string, the tables still answer; a tables
   directory that is missing: a message and exit code 1.
 """
@@ -152,6 +156,61 @@ check("quit", e.quit() == 0)
 
 run = subprocess.run([mktb, "uci", "--tables", "/nonexistent/tables"], input="uci\n", capture_output=True, text=True, timeout=20)
 check("missing tables directory", run.returncode == 1 and "is not a directory" in run.stderr, run.stderr)
+
+# Mate scores against mktb probe's pure distances: the PV's defender resists longest.
+import glob
+import json
+import os
+
+
+def pure_mate_in(fen):
+    out = subprocess.run([mktb, "probe", fen, "--json", "--tables", tables], capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out)
+
+
+sample = ["8/8/3m4/8/2k5/8/8/R3K3 w - 128 40 1"]  # pure mate in 24, won within the count in 14
+for path in sorted(glob.glob(os.path.join(tables, "*.json"))):
+    with open(path) as f:
+        stats = json.load(f)
+    for side in stats.get("sides", {}).values():
+        fen = side.get("longest_mate_fen")
+        if fen and fen != "-":
+            sample.append(fen)
+e = Engine("--engine", "none")
+e.send("setoption name MultiPV value 3")
+checked = 0
+for fen in sample:
+    answer = pure_mate_in(fen)
+    if answer["mate_in"] is None:
+        continue
+    e.send(f"position fen {fen}")
+    e.send("go movetime 50")
+    lines = e.until("bestmove")
+    for line in lines:
+        if " score mate " not in line:
+            continue
+        words = line.split()
+        score = int(words[words.index("mate") + 1])
+        move = words[words.index("pv") + 1]
+        after = next(m for m in answer["moves"] if m["uci"] == move)
+        # The mover's pure distance in moves after this move (dtm there is the opponent's).
+        pure = (abs(after["dtm"]) + 1 + 1) // 2 if after["dtm"] is not None else None
+        if pure is None:
+            continue
+        checked += 1
+        check(f"{fen} {move}: score mate {score} not shorter than the pure mate in {pure}",
+              abs(score) >= pure, line)
+        if fen == sample[0] and words[words.index("multipv") + 1] == "1":
+            check("the issue's position: mate 24 or more", score >= 24, line)
+check("mate scores checked on a sample", checked > 50, checked)
+e.send("position fen k7/8/1K6/8/8/8/8/7R w - 32 33 1")
+e.send("go movetime 50")
+lines = e.until("bestmove")
+check("an ended count: a draw, no mate score, no move",
+      any("the count has run out" in l for l in lines) and not any("score mate" in l for l in lines)
+      and lines[-1] == "bestmove (none)", lines)
+e.quit()
 
 print(f"{len(failures)} failures" if failures else "all uci checks passed")
 sys.exit(1 if failures else 0)
