@@ -15,6 +15,7 @@
 #include "mktb/counting.hpp"
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
+#include "notation.hpp"
 
 namespace mktb::cli {
 
@@ -64,13 +65,17 @@ void print_line(Position pos, CountState count, const CountRules& rules,
     const Color loser
         = result == CountedValue::Result::Win ? ~pos.side_to_move() : pos.side_to_move();
     std::printf("line (the losing side announces its count):\n");
+    // Numbered as a game score from the FEN's move number: "1. Rd1", "1... Kc5".
+    const int first = pos.fullmove(), blackFirst = pos.side_to_move() == BLACK;
     for (std::size_t i = 0; i < pv.size(); ++i) {
         const Color mover = pos.side_to_move();
+        const std::string move = san(pos, pv[i]);
         Position next = pos;
         next.do_move(pv[i]);
         count = count_after_move(pos, next, count, rules);
         pos = next;
-        std::printf("  %3zu. %-6s", i / 2 + 1, move_to_uci(pv[i]).c_str());
+        std::printf("  %3d%s%-7s", first + int(i + blackFirst) / 2, mover == WHITE ? ". " : "... ",
+            move.c_str());
         if (mover == loser && count.limit)
             std::printf(" counts %d (of %d)", (count.ply + 1) / 2, count.limit / 2);
         std::printf("\n");
@@ -147,9 +152,13 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
         for (const RankedMove& m : *moves) {
             const RankedMove& top = moves->front();
             const bool best = m.pure == top.pure && m.counted.result == top.counted.result;
+            // The counted result with its distance: the winner's moves to mate (or to a winning
+            // conversion) after this move, of those the count leaves then.
+            std::string counted = result_name(m.counted.result);
+            if (m.counted.result != CountedValue::Result::Draw)
+                counted += " (" + moves_text(m.counted) + " after it)";
             std::printf("  %c %-6s %-22s counted: %s\n", best ? '*' : ' ',
-                move_to_uci(m.move).c_str(), sentence(stm, m.pure).c_str(),
-                result_name(m.counted.result));
+                move_to_uci(m.move).c_str(), sentence(stm, m.pure).c_str(), counted.c_str());
         }
         if (line) print_line(pos, count, rules, pv, here.result);
         return kExitOk;

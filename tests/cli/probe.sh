@@ -116,6 +116,13 @@ expect "board count of 32 plies" "a board's honour count has limit 128 plies" "$
 "$mktb" probe "8/8/8/3k4/8/2P5/2S5/4K3 w - - 0 1" --json --tables "$tables" > "$scratch/bia" 2>&1
 expect "Bia ending's move text" '"text":{"pure":"mate in 29","counted":"wins: the count its conversion starts leaves time (29 moves to mate or a winning conversion)"}' "$scratch/bia"
 
+# --line in SAN, numbered from the FEN's move (Black first: "1... Ke7"); the move list gives the
+# counted distance (docs/rules.md 3.4's example: 40 attacker moves left, mate in 12).
+"$mktb" probe "8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1" --line --tables "$tables" > "$scratch/line" 2>&1
+expect "--line in SAN" "    1... Ke7     counts 5 (of 44)" "$scratch/line"
+expect "--line in SAN" "    2. Kc6" "$scratch/line"
+expect "counted distance" "* d7e7   White mates in 12      counted: loss (12 of 40 moves after it)" "$scratch/line"
+
 # Bad input: exit 2, the fault named.
 "$mktb" probe "k7/K7/8/8/8/8/8/8 w - - 0 1" --tables "$tables" > "$scratch/bad" 2>&1
 status "bad FEN" 2 $?
