@@ -36,7 +36,13 @@ Json counted_json(const CountedValue& c) {
 
 // The value after a move, for the side to move there (the opponent of the mover).
 Value after_move(Value mover) { return mover.is_draw() ? mover : Value { mover.plies - 1 }; }
+// The counted value after a move from its RankedMove view (which counts the move itself when
+// the mover wins), for the side to move there.
 CountedValue after_move(CountedValue mover) {
+    if (mover.result == CountedValue::Result::Win) {
+        if (mover.moves_needed > 0) --mover.moves_needed;
+        if (mover.moves_available > 0) --mover.moves_available;
+    }
     mover.result = CountedValue::Result(-int(mover.result));
     return mover;
 }
@@ -48,27 +54,22 @@ std::string moves_text(const CountedValue& c) {
     return std::to_string(c.moves_needed) + " of " + std::to_string(c.moves_available) + " moves";
 }
 
-// A move's counted result for the side that plays it, from `after` (the value after the move
-// for the side that plays it): "wins within the count (12 of 40 moves)" counts the move itself
-// in both figures, unless it converts (a new count, or none yet, starts after it). Where no
-// count runs (a Bia on the board) it says what holds: the count the conversion starts leaves
-// time, in so many moves.
-std::string counted_text(CountedValue after, bool conversion) {
-    const bool won = after.result == CountedValue::Result::Win;
-    if (after.result == CountedValue::Result::Draw) return "draw under the count";
-    if (!conversion && won && after.moves_needed >= 0) {
-        ++after.moves_needed;
-        if (after.moves_available >= 0) ++after.moves_available;
-    }
-    if (after.moves_available < 0)
+// A move's counted result for the side that plays it, from its RankedMove view (the move
+// itself counted): "wins within the count (12 of 40 moves)"; after a conversion the figures of
+// the count it starts ("then 11 of 39 moves"). Where no count runs (a Bia on the board) it says
+// what holds: the count the conversion starts leaves time, in so many moves.
+std::string counted_text(CountedValue mover, bool conversion) {
+    const bool won = mover.result == CountedValue::Result::Win;
+    if (mover.result == CountedValue::Result::Draw) return "draw under the count";
+    if (mover.moves_available < 0)
         return won ? "wins: the count its conversion starts leaves time ("
-                + std::to_string(after.moves_needed) + " moves to mate or a winning conversion)"
+                + std::to_string(mover.moves_needed) + " moves to mate or a winning conversion)"
                    : "loses: the count the opponent's conversion starts leaves it time ("
-                + std::to_string(after.moves_needed) + " moves to mate or a winning conversion)";
-    if (won)
-        return "wins within the count (" + std::string(conversion ? "then " : "")
-            + moves_text(after) + ")";
-    return "loses within the count (the opponent needs " + moves_text(after) + ")";
+                + std::to_string(mover.moves_needed) + " moves to mate or a winning conversion)";
+    if (!won) return "loses within the count (the opponent needs " + moves_text(mover) + ")";
+    if (conversion) // the move is not one of the new count's
+        return "wins within the count (then " + moves_text(after_move(mover)) + ")";
+    return "wins within the count (" + moves_text(mover) + ")";
 }
 
 // "White mates in 23", "Black is checkmated", "Draw".

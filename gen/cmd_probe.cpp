@@ -152,11 +152,12 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
         for (const RankedMove& m : *moves) {
             const RankedMove& top = moves->front();
             const bool best = m.pure == top.pure && m.counted.result == top.counted.result;
-            // The counted result with its distance: the winner's moves to mate (or to a winning
-            // conversion) after this move, of those the count leaves then.
+            // The counted result with its distance (RankedMove's view: the winner's moves to
+            // mate or to a winning conversion, of those the count leaves it, this move included
+            // when the mover wins).
             std::string counted = result_name(m.counted.result);
             if (m.counted.result != CountedValue::Result::Draw)
-                counted += " (" + moves_text(m.counted) + " after it)";
+                counted += " (" + moves_text(m.counted) + ")";
             std::printf("  %c %-6s %-22s counted: %s\n", best ? '*' : ' ',
                 move_to_uci(m.move).c_str(), sentence(stm, m.pure).c_str(), counted.c_str());
         }

@@ -19,6 +19,18 @@ CountedValue parent(CountedValue c) {
     return c;
 }
 
+// A root move's values in the one view of RankedMove: the mover's, each counting the move
+// itself (its distance in plies; under the count the winner's moves, and the moves the count
+// leaves it, both one more when the mover is the winner).
+RankedMove mover_view(Move m, Value child, CountedValue childCounted) {
+    CountedValue c = parent(childCounted);
+    if (c.result == CountedValue::Result::Win) {
+        if (c.moves_needed >= 0) ++c.moves_needed;
+        if (c.moves_available >= 0) ++c.moves_available;
+    }
+    return { m, child.parent(), c };
+}
+
 } // namespace
 
 bool better(const CountedValue& a, const CountedValue& b) {
@@ -93,7 +105,7 @@ std::optional<std::vector<RankedMove>> Prober::rank_root(
             && count_phase(next) == CountPhase::PiecesHonour
             && !options_.rules.has(RuleOption::SwitchIfShorter))
             key.moves_needed = 0;
-        ranked.push_back({ { m, v->parent(), parent(*c) }, key });
+        ranked.push_back({ mover_view(m, *v, *c), key });
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
         if (better(a.key, b.key) || better(b.key, a.key)) return better(a.key, b.key);

@@ -76,6 +76,11 @@ int main(int argc, char** argv) {
         check(strcmp(moves[0].move.uci, "h1h8") == 0 && moves[0].pure.plies == 1
                 && moves[0].counted.wdl == MKTB_WIN,
             "ranked first", __LINE__);
+        /* One view, the move itself counted: mate in 1 of the 14 moves the fresh count leaves
+         * (L = 16, N = 3, the attacker to move: 16 - 3 + 1, docs/rules.md 3.1). */
+        check(moves[0].pure.wdl == MKTB_WIN && moves[0].counted.moves_needed == 1
+                && moves[0].counted.moves_available == 14,
+            "the mover's view, the move counted", __LINE__);
         check(mktb_rank_root(tb, &pos, moves, 3, &n) == MKTB_BUFFER_TOO_SMALL && n == 20,
             "too small a buffer", __LINE__);
         check(mktb_best_moves(tb, &pos, 2, best, 128, &n) == MKTB_BAD_ARGUMENT, "no such view",

@@ -108,10 +108,15 @@ typedef struct mktb_move {
     char uci[6]; /* "e3e4", "g5g6m" (a promotion), NUL-terminated */
 } mktb_move;
 
+/* A root move's values in one view: the mover's, each counting the move itself. pure.plies is
+ * the mover's distance to mate with this move included (a mating move: 1). counted.wdl is the
+ * mover's result under the count; moves_needed (the winner's moves to mate or to a winning
+ * conversion) and moves_available (the moves the count leaves the winner) both include this
+ * move when the mover is the winner. */
 typedef struct mktb_root_move {
     mktb_move move;
-    mktb_dtm pure; /* for the side that plays the move */
-    mktb_counted counted; /* likewise, under the count after the move */
+    mktb_dtm pure;
+    mktb_counted counted;
 } mktb_root_move;
 
 /* Opens the tables in `dir` (it lists the directory; no table is read yet; tables added to it

@@ -30,11 +30,16 @@ struct ProbeOptions {
     CountRules rules; // the counting options; a table built with others is refused
 };
 
-// A legal move with its values, both for the side that plays it.
+// A legal move with its values in one view: both are the mover's, and both count the move
+// itself. pure: the mover's distance to mate in plies, this move included (Rh8# is a win in 1).
+// counted: the result for the mover under the count; moves_needed is the winner's moves to mate
+// (or to a winning conversion) and moves_available the moves the count leaves the winner, each
+// including this move when the mover is the winner (so a win is moves_needed <= moves_available;
+// after a conversion the count it starts). Probe the position after the move for its own view.
 struct RankedMove {
     Move move = MOVE_NONE;
     Value pure; // distance to mate, no counting
-    CountedValue counted; // under the count after the move
+    CountedValue counted; // under the count
 };
 
 // Which answer best_moves() keeps: the pure game value, or the result under the count.

@@ -121,7 +121,9 @@ expect "Bia ending's move text" '"text":{"pure":"mate in 29","counted":"wins: th
 "$mktb" probe "8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1" --line --tables "$tables" > "$scratch/line" 2>&1
 expect "--line in SAN" "    1... Ke7     counts 5 (of 44)" "$scratch/line"
 expect "--line in SAN" "    2. Kc6" "$scratch/line"
-expect "counted distance" "* d7e7   White mates in 12      counted: loss (12 of 40 moves after it)" "$scratch/line"
+expect "counted distance" "* d7e7   White mates in 12      counted: loss (12 of 40 moves)" "$scratch/line"
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$tables" > "$scratch/moves" 2>&1
+expect "counted distance, the move counted" "* h1h8   White mates in 1       counted: win (1 of 14 moves)" "$scratch/moves"
 
 # Bad input: exit 2, the fault named.
 "$mktb" probe "k7/K7/8/8/8/8/8/8 w - - 0 1" --tables "$tables" > "$scratch/bad" 2>&1
