@@ -36,6 +36,19 @@ std::string describe(const CountRules& r) {
     return out;
 }
 
+std::string describe_difference(const CountRules& built, const CountRules& asked) {
+    std::string out;
+    for (std::size_t i = 0; i < kRuleOptions.size(); ++i) {
+        const RuleOption o = RuleOption(i);
+        if (built.has(o) == asked.has(o)) continue;
+        const RuleOptionInfo& info = kRuleOptions[i];
+        auto value = [&](const CountRules& r) { return r.has(o) ? info.alternative : info.default_value; };
+        if (!out.empty()) out += ", ";
+        out.append(info.name).append("=").append(value(built)).append(", not ").append(value(asked));
+    }
+    return out;
+}
+
 std::optional<RuleOption> find_rule_option(std::string_view name) {
     std::string spelled(name);
     std::replace(spelled.begin(), spelled.end(), '-', '_');

@@ -323,10 +323,12 @@ int gen_command(std::span<const std::string_view> args) {
                 // One directory per rule set: a table answers only under its own options.
                 if (o.keepOtherRules)
                     throw TableError(m.name() + " in " + o.tables + " was built with "
-                        + describe(decode_rules(found))
+                        + describe_difference(decode_rules(found), o.rules)
                         + "; not replaced (--keep-other-rules): use another --tables directory");
-                std::fprintf(stderr, "mktb gen: %s in %s was built with %s; generating it again with %s\n",
-                    m.name().c_str(), o.tables.c_str(), describe(decode_rules(found)).c_str(),
+                std::fprintf(stderr,
+                    "mktb gen: %s in %s was built with %s; generating it again with %s\n",
+                    m.name().c_str(), o.tables.c_str(),
+                    describe_difference(decode_rules(found), o.rules).c_str(),
                     describe(o.rules).c_str());
                 break;
             case OnDisk::Packed: why = "is packed (one side to move)"; break;

@@ -203,6 +203,7 @@ private:
             if (best.empty() || prober_.dtm(pos)->is_draw()) break;
             line.push_back(best.front());
             pos.do_move(best.front());
+            pos.set_count_state({}); // no count: this line ignores it (and do_move keeps none)
         }
         return line;
     }
@@ -672,6 +673,9 @@ std::string page_head(const std::string& title, const std::string& css) {
 // "(only move)" marks.
 struct LineText {
     std::string html, pgn;
+    // A pure line that runs past the count's end: the PGN game ends there (a draw) and the rest
+    // of the mate is a comment.
+    bool countEnded = false;
 };
 
 LineText line_text(const Prober& prober, const Item& item, const CountRules& rules) {
@@ -683,13 +687,16 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
         : prober.counted(pos, count)->result == CountedValue::Result::Loss;
     const Color winner = losing ? ~pos.side_to_move() : pos.side_to_move();
     int number = 1;
+    bool openComment = false;
     for (std::size_t i = 0; i < item.line.size(); ++i) {
         const Move m = item.line[i];
         const Color stm = pos.side_to_move();
         bool only = false;
         if (stm == winner) { // the only move keeping the win (pure or counted, as the line)
             int winning = 0;
-            const std::vector<RankedMove> moves = *prober.rank_root(pos, count);
+            // A pure line is judged without the count (which it may outlive).
+            const std::vector<RankedMove> moves
+                = *prober.rank_root(pos, item.pureLine ? CountState {} : count);
             for (const RankedMove& r : moves)
                 winning += item.pureLine ? r.pure.is_win()
                                          : r.counted.result == CountedValue::Result::Win;
@@ -701,21 +708,34 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
         const std::string move = san(pos, m);
         Position next = pos;
         next.do_move(m);
-        count = count_after_move(pos, next, count, rules);
-        next.set_count_state(count);
+        if (!out.countEnded) count = count_after_move(pos, next, count, rules);
+        next.set_count_state(out.countEnded ? CountState {} : count);
         out.html += prefix + move + (only ? "!" : "") + " ";
-        out.pgn += prefix + move + (only ? " $8" : "") + " ";
-        if (announces_count(next, stm, count) && count.ply <= count.limit + 1) {
-            const std::string c = count.ply > count.limit
-                ? std::string("the count has run out: a draw under the count")
-                : "count " + std::to_string((count.ply + 1) / 2) + " of "
-                    + std::to_string(count.limit / 2);
+        if (out.countEnded) // the game is over: the rest of the pure mate, in the comment
+            out.pgn += (stm == WHITE || i == 0 ? prefix : "") + move + " ";
+        else
+            out.pgn += prefix + move + (only ? " $8" : "") + " ";
+        if (!out.countEnded && count_has_ended(count) && !is_checkmate(next)) {
+            // The count ends the game here: a draw, whatever the pure line goes on to show.
+            out.countEnded = true;
+            out.html += "(the count has run out: a draw under the count; without it the mate "
+                        "would go on) ";
+            openComment = i + 1 < item.line.size();
+            if (openComment)
+                out.pgn += "{the count has run out: the game is drawn here; without the count "
+                           "the mate would go on: ";
+            else
+                out.pgn += "{the count has run out: the game is drawn here} ";
+        } else if (announces_count(next, stm, count) && !out.countEnded) {
+            const std::string c = "count " + std::to_string((count.ply + 1) / 2) + " of "
+                + std::to_string(count.limit / 2);
             out.html += "(" + c + ") ";
             out.pgn += "{" + c + "} ";
         }
         if (stm == BLACK) ++number;
         pos = next;
     }
+    if (openComment) out.pgn.back() = '}', out.pgn += ' '; // the rest of the mate, closed
     return out;
 }
 
@@ -808,7 +828,8 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
             epd << " id \"" << item.id << "\"; c0 \"" << verdictText << "\"; c1 \"" << item.claim
                 << "\"; c2 \"" << p.count_state().limit << ' ' << p.count_state().ply << "\";\n";
             const bool mates = !item.line.empty();
-            const std::string result = !mates                                ? "*"
+            const std::string result = !mates ? "*"
+                : line.countEnded             ? "1/2-1/2"
                 : (item.line.size() % 2 == 1) == (p.side_to_move() == WHITE) ? "1-0"
                                                                              : "0-1";
             pgn << "[Event \"mktb " << name << ": " << theme.title << "\"]\n[Site \"?\"]\n[Round \""

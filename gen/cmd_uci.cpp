@@ -139,10 +139,20 @@ private:
         say("id name mktb " MKTB_VERSION_TEXT " (Makruk tablebases)"
             + (engineName_.empty() ? std::string() : " + " + engineName_));
         say("id author the mktb authors");
+        // The engine's options, less what this wrapper does not honour: the Syzygy options
+        // (chess tables; the Makruk tables are ours), and UCI_Variant's default, which is
+        // makruk here whatever the engine's is.
         bool multipv = false, variant = false;
         for (const std::string& o : engineOptions_) {
+            if (o.starts_with("option name Syzygy")) continue;
             multipv |= o.starts_with("option name MultiPV ");
-            variant |= o.starts_with("option name UCI_Variant ");
+            if (o.starts_with("option name UCI_Variant ")) {
+                variant = true;
+                const std::size_t d = o.find(" default "), end = o.find(' ', d + 9);
+                if (d != std::string::npos && end != std::string::npos)
+                    say(o.substr(0, d) + " default makruk" + o.substr(end));
+                continue;
+            }
             say(o);
         }
         if (!multipv) say("option name MultiPV type spin default 1 min 1 max 256");

@@ -457,8 +457,9 @@ std::optional<CountedValue> Tablebase::probe_counted(
               "again");
     if (t->rules() != encode(rules))
         throw RulesError("the table of " + t->index().material().name() + " was built with "
-            + describe(decode_rules(t->rules())) + ", not " + describe(rules)
-            + ": probe with those options or generate it again");
+            + describe_difference(decode_rules(t->rules()), rules)
+            + ": probe with the options it was built with, or generate tables under yours into "
+              "a directory of their own (mktb gen ... --tables ANOTHER_DIR)");
     const std::optional<Value> v = value_of(*t, metric, pos);
     if (!v) return std::nullopt;
     return metric == Metric::Bia ? counted_bia_phase(*v) : counted_board_honour(*v, count, rules);

@@ -58,6 +58,8 @@ constexpr std::uint32_t encode(const CountRules& r) { return r.bits; }
 constexpr CountRules decode_rules(std::uint32_t bits) { return { bits }; }
 // "limit_precedence=min draw_when=exceeded counter_mate=win ..."
 std::string describe(const CountRules& r);
+// The options in which `built` differs from `asked`, named: "counter_mate=win, not draw".
+std::string describe_difference(const CountRules& built, const CountRules& asked);
 // The option named `name` (spec spelling; '-' may stand for '_'), if there is one.
 std::optional<RuleOption> find_rule_option(std::string_view name);
 // Sets option `name` (spec spelling; '-' may stand for '_') to `value`. Returns an error

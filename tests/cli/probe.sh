@@ -125,6 +125,13 @@ expect "counted distance" "* d7e7   White mates in 12      counted: loss (12 of 
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$tables" > "$scratch/moves" 2>&1
 expect "counted distance, the move counted" "* h1h8   White mates in 1       counted: win (1 of 14 moves)" "$scratch/moves"
 
+# Other counting options: the message names the option that differs, not all five, and its
+# advice does not send the user to overwrite this directory's tables.
+"$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - - 0 1" --counter-mate draw --tables "$tables" > "$scratch/rules" 2>&1
+status "rules mismatch" 1 $?
+expect "rules mismatch" "was built with counter_mate=win, not draw: probe with the options it was built with, or generate tables under yours into a directory of their own" "$scratch/rules"
+grep -q "limit_precedence" "$scratch/rules" && { echo "FAILED: rules mismatch names every option"; failures=$((failures + 1)); }
+
 # Bad input: exit 2, the fault named.
 "$mktb" probe "k7/K7/8/8/8/8/8/8 w - - 0 1" --tables "$tables" > "$scratch/bad" 2>&1
 status "bad FEN" 2 $?

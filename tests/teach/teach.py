@@ -118,7 +118,10 @@ try:
                 drawing = [u for u, m in moves.items() if m["counted"]["category"] == "draw"]
                 check(f"{what}: one drawing move", drawing == c["best"] and a["counted"]["category"] == "draw", drawing)
             elif t == "zugzwang":
-                other = c["fen"].replace(" w ", " b ", 1)
+                # Black to move instead, with no count given (the FEN's count is White's: its
+                # parity would not fit, and results without counting need none).
+                board = c["fen"].split()[0]
+                other = f"{board} b - - 0 1"
                 b = probe(other)
                 rank = {"loss": -1, "draw": 0, "win": 1}
                 white_with_move = rank[a["category"]]
@@ -140,6 +143,13 @@ try:
         check(f"{ending}: one EPD line per position", len(epd) == len(claims)
               and all(' id "' in l and ' c0 "' in l and ' c2 "' in l for l in epd), len(epd))
         check(f"{ending}: one PGN game per position", pgn.count("[Event ") == len(claims))
+        # A game ends where the count ends it: a draw, the rest of the pure mate in a comment
+        # (docs/rules.md 3.1: the defender's move counted L + 1 draws), never a win after it.
+        for game in pgn.split("[Event ")[1:]:
+            movetext = game.split("\n\n", 1)[1]
+            if "the count has run out" in movetext:
+                check(f"{ending}: the count ends the game", game.count('[Result "1/2-1/2"]') == 1
+                      and movetext.rstrip().endswith("} 1/2-1/2"), movetext[-200:])
         for c in claims:
             ET.parse(os.path.join(out, c["diagram"]))
             diagrams += 1

@@ -85,6 +85,11 @@ e.send("uci")
 lines = e.until("uciok")
 check("id name", any(l.startswith("id name mktb") and "Fairy-Stockfish" in l for l in lines), lines[:3])
 check("counting options", "option name counter_mate type combo default win var win var draw" in lines)
+# Only options it honours: no Syzygy options (chess tables), UCI_Variant's default is makruk.
+check("no Syzygy options", not any("Syzygy" in l for l in lines), [l for l in lines if "Syzygy" in l])
+variant = [l for l in lines if l.startswith("option name UCI_Variant ")]
+check("UCI_Variant default makruk", len(variant) == 1 and " default makruk " in variant[0]
+      and " var makruk" in variant[0], variant)
 e.send("isready")
 check("readyok", e.until("readyok")[-1] == "readyok")
 
