@@ -273,9 +273,15 @@ std::optional<Json> answer_json(
         { "rules", describe(rules) }, { "verdict", verdict(pos, *value, *here, rules, count) },
         { "pure_verdict", pure_verdict(pos, *value) }, { "moves", std::move(list) } };
     if (with_line) {
-        Json line = Json::array();
-        for (Move m : prober.line(pos, count)) line.push_back(move_to_uci(m));
+        Json line = Json::array(), inSan = Json::array();
+        Position p = pos;
+        for (Move m : prober.line(pos, count)) {
+            line.push_back(move_to_uci(m));
+            inSan.push_back(san(p, m));
+            p.do_move(m);
+        }
         j["line"] = std::move(line);
+        j["line_san"] = std::move(inSan);
     }
     return j;
 }

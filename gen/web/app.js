@@ -11,6 +11,14 @@ const RULES = {
   board_honour: ['first_opportunity', 'off'],
   switch_to_pieces: ['always', 'if_shorter'],
 };
+// The same options in words, for people (docs/rules.md §4).
+const RULE_WORDS = {
+  limit_precedence: ['Limit with a Khon and two Ma', { min: 'the smaller: 32 (Fairy-Stockfish)', khon_before_knights: "the Khon's: 44" }],
+  draw_when: ['The count draws when the defender', { exceeded: 'completes the move after the limit', reached: 'reaches the limit (Cambodian)' }],
+  counter_mate: ['A mate by the counting side', { win: 'wins', draw: 'only draws' }],
+  board_honour: ["Board's honour", { first_opportunity: 'claimed at the first opportunity', off: 'not counted' }],
+  switch_to_pieces: ["Baring the counter starts pieces' honour", { always: 'always', if_shorter: 'only if it ends sooner' }],
+};
 const NAMES = { K: 'Khun', M: 'Met', S: 'Khon', N: 'Ma', R: 'Ruea', P: 'Bia' };
 const $ = (id) => document.getElementById(id);
 
@@ -62,8 +70,9 @@ function loadFen(text) {
     }
     if (f !== 8) throw new Error(`rank ${8 - i} does not have 8 squares`);
   });
+  if (fields[1] !== 'w' && fields[1] !== 'b') throw new Error(`the side to move is '${fields[1] || ''}': w or b`);
   state.board = board;
-  state.side = fields[1] === 'b' ? 'b' : 'w';
+  state.side = fields[1];
   const limit = fields[3];
   state.countFields = limit && limit !== '-' && limit !== '0' ? `${limit} ${fields[4] || 0}` : null;
   $('count-kind').value = state.countFields ? 'fen' : 'fresh';
@@ -122,6 +131,11 @@ function describeCount(count) {
 
 function showAnswer(answer) {
   $('verdict').textContent = answer.verdict;
+  // A count set by hand goes into the FEN box too, so that a copied FEN keeps it.
+  if (answer.count.running && countParam()) $('fen').value = `${placement()} ${state.side} - ${answer.count.limit} ${answer.count.ply} 1`;
+  const line = answer.line_san || [];
+  $('line').hidden = !line.length;
+  $('line').textContent = line.length ? `The line that keeps the result: ${numbered(line)}` : '';
   $('pure').textContent = `Without counting: ${answer.pure_verdict}.`;
   $('count-info').textContent = describeCount(answer.count);
   const body = $('moves').querySelector('tbody');
@@ -145,7 +159,20 @@ function showAnswer(answer) {
   }
 }
 
+// "1. Rd1 Kc5 2. Ke2" from SAN moves, Black first: "1... Kc5".
+function numbered(moves) {
+  let n = 1, white = state.side === 'w', text = '';
+  moves.forEach((m, i) => {
+    if (white) text += `${n}. `; else if (i === 0) text += `${n}... `;
+    text += `${m} `;
+    if (!white) n++;
+    white = !white;
+  });
+  return text.trim();
+}
+
 function clearAnswer(verdict) {
+  $('line').hidden = true;
   state.answer = null;
   $('verdict').textContent = verdict;
   $('pure').textContent = '';
@@ -172,9 +199,12 @@ async function refresh(push = false) {
     return;
   }
   try {
-    const response = await fetch(`/api/probe?${query({ fen: fen(), count: countParam(), ...ruleParams() })}`);
+    const response = await fetch(`/api/probe?${query({ fen: fen(), count: countParam(), line: 1, ...ruleParams() })}`);
     const body = await response.json();
     if (response.ok) answer = body; else error = body.error;
+    // Outside the tables: which tables would answer, and how to make them.
+    if (response.status === 404 && body.material)
+      error += `. The table of ${body.material} and those of the endings it converts into would answer: make them with "mktb gen ${body.material} --tables DIR" and serve DIR.`;
   } catch (e) {
     error = `the server did not answer (${e.message})`;
   }
@@ -243,10 +273,11 @@ function setup() {
   }
   for (const [name, values] of Object.entries(RULES)) {
     const label = document.createElement('label');
-    label.textContent = `${name} `;
+    label.textContent = `${RULE_WORDS[name][0]}: `;
+    label.title = name; // the option's name in docs/rules.md and the API
     const select = document.createElement('select');
     select.id = `rule-${name}`;
-    for (const v of values) select.add(new Option(v, v));
+    for (const v of values) select.add(new Option(RULE_WORDS[name][1][v], v));
     select.addEventListener('change', () => refresh());
     label.appendChild(select);
     $('rules').appendChild(label);

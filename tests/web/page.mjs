@@ -59,6 +59,10 @@ try {
   check('moves listed, best first', rows.length === krvk.moves.length && rows[0].uci === 'h1h8' && rows[0].best, JSON.stringify(rows[0]));
   check('moves in SAN', rows[0].text.startsWith('Rh8#'), rows[0].text);
   check('moves in the API order', rows.map((r) => r.uci).join() === krvk.moves.map((m) => m.uci).join());
+  // The winning line (the API's line=1) in SAN, and the legend of '*'.
+  await page.waitForFunction(() => !document.querySelector('#line').hidden);
+  check('winning line shown', (await page.textContent('#line')).includes('1. Rh8#'), await page.textContent('#line'));
+  check('legend of *', (await page.textContent('#legend')).includes('* marks the moves that keep the best result'));
   await page.screenshot({ path: `${outDir}/page.png`, fullPage: true });
 
   // Play Rh8 from the list: mate, and the count runs on in the FEN.
@@ -86,6 +90,13 @@ try {
   const board60 = await api('k7/8/8/8/8/8/m7/R3K3 w - - 0 1', '&count=board:60');
   await waitVerdict(board60.verdict);
   check('count in the address', page.url().includes('count=board%3A60'), page.url());
+  // The count set by hand is written into the FEN box: the counter (Black) has just announced
+  // 60, so countingPly = 2c - 1 = 119 (docs/rules.md 3.4).
+  await page.waitForFunction(() => document.querySelector('#fen').value === 'k7/8/8/8/8/8/m7/R3K3 w - 128 119 1');
+  check('count in the FEN box', (await fenShown()) === 'k7/8/8/8/8/8/m7/R3K3 w - 128 119 1', await fenShown());
+  // The rules in words, not option names.
+  const ruleLabels = await page.$$eval('#rules label', (ls) => ls.map((l) => l.textContent).join(' | '));
+  check('rules in words', !ruleLabels.includes('first_opportunity') && ruleLabels.includes("Board's honour: claimed at the first opportunity"), ruleLabels);
 
   // Other counting rules: no tables of them here, said on the page; back to the defaults.
   expected = 404;
@@ -103,6 +114,17 @@ try {
   await page.click('#fen-form button');
   await page.waitForFunction(() => !document.querySelector('#error').hidden);
   check('bad FEN reported', (await page.textContent('#error')).includes('Cannot read the FEN'));
+  // A side to move other than w or b is refused, not read as White.
+  await page.fill('#fen', 'k7/8/1K6/8/8/8/8/7R x - - 0 1');
+  await page.click('#fen-form button');
+  await page.waitForFunction(() => document.querySelector('#error').textContent.includes("the side to move is 'x'"));
+  // Outside the tables: which tables would answer, and how to make them.
+  expected = 404;
+  await page.fill('#fen', '8/8/8/3k4/8/8/8/RRS1K3 w - - 0 1');
+  await page.click('#fen-form button');
+  await page.waitForFunction(() => document.querySelector('#error').textContent.includes('mktb gen KRRSvK'));
+  await page.waitForTimeout(200);
+  expected = null;
   expected = 400;
   await page.fill('#fen', 'kK6/8/8/8/8/8/8/7R w - - 0 1');
   await page.click('#fen-form button');
@@ -119,6 +141,16 @@ try {
     return !doc.querySelector('parsererror') && doc.querySelectorAll('rect[data-square]').length;
   });
   check('board.svg parses as XML', parsed === 64, parsed);
+
+  // On a narrow screen the verdict comes above the editor.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}/?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1`);
+  await waitVerdict(krvk.verdict);
+  const verdictTop = await page.$eval('#verdict', (e) => e.getBoundingClientRect().top);
+  const boardTop = await page.$eval('#board', (e) => e.getBoundingClientRect().top);
+  check('narrow screen: the verdict above the board', verdictTop < boardTop, `${verdictTop} vs ${boardTop}`);
+  await page.screenshot({ path: `${outDir}/page-narrow.png`, fullPage: true });
+  await page.setViewportSize({ width: 1200, height: 900 });
 
   // The endings pages.
   await page.goto(`${base}/endings`);
