@@ -46,11 +46,13 @@ struct Item {
 };
 
 struct Theme {
-    Theme(std::string k, std::string t, std::string r)
+    Theme(std::string k, std::string t, std::string r, std::string a)
         : key(std::move(k))
         , title(std::move(t))
-        , rule(std::move(r)) { }
+        , rule(std::move(r))
+        , task(std::move(a)) { }
     std::string key, title, rule;
+    std::string task; // what the worksheet asks of each position, without giving it away
     std::vector<Item> items;
 };
 
@@ -231,14 +233,24 @@ private:
                                                      : "draw";
     }
 
-    // Adds `item` unless the theme is full or a position with the same kings is in it already
+    // Whether two positions are nearly one: the same side to move and the boards differ by one
+    // man moved (two squares), or the same kings' squares. A theme keeps one of them.
+    static bool near_identical(const Position& a, const Position& b) {
+        if (a.king_square(WHITE) == b.king_square(WHITE)
+            && a.king_square(BLACK) == b.king_square(BLACK))
+            return true;
+        if (a.side_to_move() != b.side_to_move()) return false;
+        int differ = 0;
+        for (int s = 0; s < 64; ++s) differ += a.piece_on(Square(s)) != b.piece_on(Square(s));
+        return differ <= 2;
+    }
+
+    // Adds `item` unless the theme is full or a nearly identical position is in it already
     // (spread over the table rather than clustered).
     bool add(Theme& theme, Item item) {
         if (int(theme.items.size()) >= perTheme_) return false;
         for (const Item& other : theme.items)
-            if (other.pos.king_square(WHITE) == item.pos.king_square(WHITE)
-                && other.pos.king_square(BLACK) == item.pos.king_square(BLACK))
-                return false;
+            if (near_identical(other.pos, item.pos)) return false;
         item.id = material_.name() + "." + theme.key + "." + std::to_string(theme.items.size() + 1);
         theme.items.push_back(std::move(item));
         return true;
@@ -284,10 +296,12 @@ private:
         // 1-2. The longest mates, pure and under a fresh count, per side to move.
         Theme longest { "longest", "Longest mates",
             "The positions where the side to move needs the most moves to mate, without counting "
-            "(the fastest mate is the solution)." };
+            "(the fastest mate is the solution).",
+            "Find the fastest mate." };
         Theme longestCounted { "longest-counted", "Longest wins within the count",
             "The positions whose win within a fresh count takes the most moves: mate, or under "
-            "board's honour a capture that bares the defender into a won pieces' honour count." };
+            "board's honour a capture that bares the defender into a won pieces' honour count.",
+            "Find the move that wins within the count, and play the win out." };
         const int half = (perTheme_ + 1) / 2;
         for (Color stm : { WHITE, BLACK }) {
             const int quota = stm == WHITE ? half : perTheme_;
@@ -324,7 +338,8 @@ private:
         // 3. Only-move wins: exactly one move keeps the win within the count.
         Theme only { "only-move", "Only-move wins",
             "Won within a fresh count, and every move but one throws that win away; difficulty: "
-            "how many of the winner's moves along the main line are only moves (study-like)." };
+            "how many of the winner's moves along the main line are only moves (study-like).",
+            "Find the only move that keeps the win within the count." };
         std::vector<Item> onlyItems;
         for (int i = 0; i < std::min<int>(budget, int(counted_wins_.kept.size())); ++i) {
             const Position& p = counted_wins_.kept[std::size_t(i)];
@@ -348,7 +363,8 @@ private:
         // 4. Count-critical.
         Theme critical { "count-critical", "Wins the count takes away",
             "Won without counting but drawn under the fresh count (the fewest moves short first); "
-            "and won within the count only by a move that is not the fastest mate." };
+            "and won within the count only by a move that is not the fastest mate.",
+            "Does the count leave time to win? If it does, find the move that wins within it." };
         for (int i = 0; i < std::min<int>(budget, int(counted_wins_.kept.size())); ++i) {
             const Position& p = counted_wins_.kept[std::size_t(i)];
             const std::vector<RankedMove> moves = ranked(p);
@@ -400,7 +416,8 @@ private:
         // 5. Defence.
         Theme defence { "defence", "Defence",
             "Lost positions where only one move holds out longest (the pure distance to mate), and "
-            "positions drawn under the count where only one move keeps the draw." };
+            "positions drawn under the count where only one move keeps the draw.",
+            "Find the best defence: the one move that holds out longest, or keeps the draw." };
         for (int i = 0; i < std::min<int>(budget, int(pure_losses_.kept.size())); ++i) {
             if (int(defence.items.size()) >= half) break;
             const Position& p = pure_losses_.kept[std::size_t(i)];
@@ -413,7 +430,8 @@ private:
                         longestLoss = r.pure.plies, atLongest = 0, m = r.move;
                     atLongest += r.pure.plies == longestLoss;
                 }
-            if (atLongest != 1 || moves.size() < 3) continue;
+            // A defence whose one move takes a free man teaches nothing.
+            if (atLongest != 1 || moves.size() < 3 || !p.empty(to_sq(m))) continue;
             Item item = make_item(p,
                 "only " + san(p, m) + " holds out longest (" + describe(Value { longestLoss })
                     + ")");
@@ -429,7 +447,7 @@ private:
             int drawing = 0;
             for (const RankedMove& r : moves)
                 drawing += r.counted.result == CountedValue::Result::Draw;
-            if (drawing != 1 || moves.size() < 3) continue;
+            if (drawing != 1 || moves.size() < 3 || !p.empty(to_sq(moves.front().move))) continue;
             Item item = make_item(
                 p, "only " + san(p, moves.front().move) + " keeps the draw under the count");
             item.best = { moves.front().move };
@@ -441,7 +459,8 @@ private:
         // 6. Mutual zugzwang.
         Theme zugzwang { "zugzwang", "Mutual zugzwang",
             "Whoever is to move does worse than if the other side were to move (results without "
-            "counting): the diagram shows White to move." };
+            "counting): the diagram shows White to move.",
+            "What is the result with White to move, and with Black to move?" };
         for (const Position& p : zugzwang_.kept) {
             Position other = p;
             other.set_side_to_move(BLACK);
@@ -462,7 +481,8 @@ private:
         Theme traps { "trap", "Traps",
             "Won within the count (or drawn under it), and a natural move - a capture, a check, "
             "or the king move that comes closest to the other king - throws the win (or the "
-            "draw) away." };
+            "draw) away.",
+            "Find the move that keeps the result, and the tempting move that throws it away." };
         for (const Reservoir* pool : { &counted_wins_, &counted_draws_ })
             for (int i = 0; i < std::min<int>(budget, int(pool->kept.size())); ++i) {
                 if (int(traps.items.size()) >= (pool == &counted_wins_ ? half : perTheme_)) break;
@@ -481,6 +501,9 @@ private:
                     }
                 }
                 if (!trap) continue;
+                // A trap that simply hangs a man is no trap: the opponent's answer that keeps
+                // the result it gains may not be a capture.
+                if (hangs_a_man(p, trap->move)) continue;
                 Item item = make_item(p,
                     "the " + why + " " + san(p, trap->move) + " looks natural but "
                         + (goal == WIN ? "throws the win within the count away"
@@ -512,6 +535,18 @@ private:
         if (v.is_draw()) return "draw";
         const Color winner = v.is_win() ? stm : ~stm;
         return std::string(kColorName[winner]) + " wins";
+    }
+
+    // Whether `m` simply hangs a man: among the opponent's best answers (under the count) is a
+    // capture (Mf5+ answered by Kxf5).
+    bool hangs_a_man(const Position& pos, Move m) const {
+        Position next = pos;
+        next.do_move(m);
+        next.set_count_state(count_after_move(pos, next, pos.count_state(), rules_));
+        const std::vector<RankedMove> replies = *prober_.rank_root(next, next.count_state());
+        for (Move r : counted_best(replies))
+            if (!next.empty(to_sq(r))) return true;
+        return false;
     }
 
     // "capture", "check", "king approach" when `m` is natural in `pos`, else empty.
@@ -567,6 +602,27 @@ std::string escape(const std::string& text) {
 }
 
 // Writes a file whole or not at all (a temporary name, then a rename); throws naming the file.
+// A caption's first letter as a capital ("only Rd1 keeps..." -> "Only Rd1 keeps...").
+std::string capitalized(std::string text) {
+    if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = char(text[0] - 'a' + 'A');
+    return text;
+}
+
+// The men with their Thai names and the letters diagrams and FENs use (diagrams/men/*.svg).
+std::string men_legend() {
+    static const std::pair<char, const char*> kMen[]
+        = { { 'K', "Khun (K): the king" }, { 'M', "Met (M): one step diagonally" },
+              { 'S', "Khon (S): one step diagonally or straight ahead" },
+              { 'N', "Ma (N): the knight" }, { 'R', "Ruea (R): the rook" },
+              { 'P', "Bia (P): the pawn, promotes to a Met on the sixth rank" } };
+    std::string html = "<div class=\"legend\"><b>The men</b> (White's light, Black's dark):<ul>";
+    for (const auto& [letter, words] : kMen)
+        html += std::string("<li><img src=\"diagrams/men/") + letter + ".svg\" alt=\"\" "
+            "width=\"24\" height=\"24\"><img src=\"diagrams/men/" + char(letter - 'A' + 'a')
+            + ".svg\" alt=\"\" width=\"24\" height=\"24\"> " + words + "</li>";
+    return html + "</ul></div>\n";
+}
+
 void write_file(const fs::path& path, const std::string& content) {
     const fs::path tmp = path.string() + ".tmp";
     {
@@ -646,6 +702,10 @@ details { margin-top: 0.3rem; }
 summary { cursor: pointer; color: #1f6f3a; }
 .line { font-family: ui-monospace, monospace; font-size: 0.85rem; }
 .disagree { color: #a0141e; font-weight: 600; }
+.histogram { max-width: 100%; height: auto; }
+.legend ul { list-style: none; padding: 0; margin: 0.3rem 0; display: flex; flex-wrap: wrap; gap: 0.2rem 1.2rem; }
+.legend img { vertical-align: middle; }
+.key li { margin: 0.4rem 0; }
 @media print {
   @page { size: A4; margin: 15mm; }
   body { margin: 0; max-width: none; font-size: 11pt; }
@@ -655,10 +715,6 @@ summary { cursor: pointer; color: #1f6f3a; }
 }
 )CSS";
 
-// Opens every solution before printing: a closed <details> prints nothing of its content.
-const char* kPrintScript
-    = "<script>window.addEventListener('beforeprint',()=>document.querySelectorAll('details')"
-      ".forEach(d=>d.open=true));</script>";
 
 std::string page_head(const std::string& title, const std::string& css) {
     return "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
@@ -673,6 +729,7 @@ std::string page_head(const std::string& title, const std::string& css) {
 // "(only move)" marks.
 struct LineText {
     std::string html, pgn;
+    std::string brief; // for the answer key: the first moves, no counts but where it ends
     // A pure line that runs past the count's end: the PGN game ends there (a draw) and the rest
     // of the mate is a comment.
     bool countEnded = false;
@@ -711,6 +768,12 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
         if (!out.countEnded) count = count_after_move(pos, next, count, rules);
         next.set_count_state(out.countEnded ? CountState {} : count);
         out.html += prefix + move + (only ? "!" : "") + " ";
+        static constexpr std::size_t kBriefPlies = 24;
+        if (i < kBriefPlies)
+            out.brief += prefix + move + (only ? "!" : "") + " ";
+        else if (i == kBriefPlies)
+            out.brief += "... (the whole line, " + std::to_string((item.line.size() + 1) / 2)
+                + " moves, in the PGN) ";
         if (out.countEnded) // the game is over: the rest of the pure mate, in the comment
             out.pgn += (stm == WHITE || i == 0 ? prefix : "") + move + " ";
         else
@@ -720,6 +783,7 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
             out.countEnded = true;
             out.html += "(the count has run out: a draw under the count; without it the mate "
                         "would go on) ";
+            if (i < kBriefPlies) out.brief += "(the count runs out here) ";
             openComment = i + 1 < item.line.size();
             if (openComment)
                 out.pgn += "{the count has run out: the game is drawn here; without the count "
@@ -744,12 +808,28 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
     const Material& m = t.material();
     const Prober& prober = t.prober();
     const std::string name = m.name();
-    std::ostringstream html, epd, pgn;
+    std::ostringstream html, epd, pgn, worksheet, key;
     Json claims = Json::array();
+    // The men's pictures for the legends.
+    fs::create_directories(dir / "diagrams" / "men");
+    for (char letter : std::string("KMSNRPkmsnrp"))
+        write_file(dir / "diagrams" / "men" / (std::string(1, letter) + ".svg"), man_svg(letter));
+    // For print: the worksheet (diagrams and tasks, no solution) and its answer key apart.
+    worksheet << page_head("mktb: " + name + " worksheet", "report.css")
+              << "<nav><a href=\"" << name << ".html\">" << name << "</a></nav>\n<h1>" << name
+              << ": worksheet</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
+              << ". The answers: <a href=\"" << name << ".answers.html\">answer key</a>.</p>\n"
+              << men_legend() << "<div class=\"themes\">\n";
+    key << page_head("mktb: " + name + " answer key", "report.css") << "<nav><a href=\"" << name
+        << ".html\">" << name << "</a></nav>\n<h1>" << name
+        << ": answer key</h1>\n<p>For the <a href=\"" << name
+        << ".worksheet.html\">worksheet</a>; distances in moves.</p>\n<div class=\"key\">\n";
     html << page_head("mktb: " + name, "report.css")
          << "<nav><a href=\"index.html\">All endings</a>"
          << " &middot; <a href=\"" << name << ".epd\">EPD</a> &middot; <a href=\"" << name
-         << ".pgn\">PGN</a></nav>\n<h1>" << name
+         << ".pgn\">PGN</a> &middot; print: <a href=\"" << name
+         << ".worksheet.html\">worksheet</a>, <a href=\"" << name
+         << ".answers.html\">answer key</a></nav>\n<h1>" << name
          << "</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
          << ".</p>\n<h2>What the ending holds</h2>\n<table>\n"
          << "<tr><th>Side to move</th><th>Positions</th><th>Wins</th><th>Draws</th><th>Losses</th>"
@@ -771,7 +851,7 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
             html << histogram_svg(
                 t.figures()[c], std::string(kColorName[c]) + " to move: positions won in N moves")
                  << "\n";
-    html << "<div class=\"themes\">\n";
+    html << men_legend() << "<div class=\"themes\">\n";
     fs::create_directories(dir / "diagrams");
     for (const Theme& theme : t.themes()) {
         html << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title) << " ("
@@ -779,6 +859,13 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
              << "</p>\n";
         if (theme.items.empty()) html << "<p>No position of this ending fits.</p>\n";
         html << "<div class=\"positions\">\n";
+        if (!theme.items.empty()) {
+            worksheet << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
+                      << "</h2>\n<p class=\"rule\">" << escape(theme.task)
+                      << "</p>\n<div class=\"positions\">\n";
+            key << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
+                << "</h2>\n<ol>\n";
+        }
         for (const Item& item : theme.items) {
             const Position& p = item.pos;
             const std::string fen = p.fen();
@@ -806,7 +893,8 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
             const std::string best = joined(item.best), avoid = joined(item.avoid);
             html << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
                  << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
-                 << kColorName[p.side_to_move()] << " to move.</b> " << escape(item.claim)
+                 << kColorName[p.side_to_move()] << " to move.</b> "
+                 << escape(capitalized(item.claim))
                  << ".<br>Difficulty: " << escape(item.hardness) << ".<br><span class=\"line\">"
                  << escape(fen) << "</span>"
                  << "<details><summary>Solution</summary>"
@@ -818,6 +906,19 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
                  << (avoid.empty() ? "" : "<p>Not: " + escape(avoid) + "</p>")
                  << (line.html.empty() ? "" : "<p class=\"line\">" + escape(line.html) + "</p>")
                  << "</details></figcaption></figure>\n";
+            worksheet << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
+                      << "\" width=\"280\" height=\"270\"><figcaption><b>"
+                      << (&item - theme.items.data()) + 1 << ".</b> "
+                      << kColorName[p.side_to_move()] << " to move.<br><span class=\"line\">"
+                      << escape(fen) << "</span></figcaption></figure>\n";
+            key << "<li><b>" << escape(capitalized(item.claim)) << ".</b> "
+                << escape(verdictText) << "."
+                << (best.empty() ? "" : " Best: " + escape(best) + ".")
+                << (avoid.empty() ? "" : " Not: " + escape(avoid) + ".")
+                << (line.brief.empty() ? ""
+                                       : "<br><span class=\"line\">" + escape(line.brief)
+                                + "</span>")
+                << "</li>\n";
             // EPD: the board, side, and castling/en passant fields (none in Makruk), then the
             // operations; c2 holds FEN fields 4-5 (Fairy-Stockfish's count).
             const std::string board = fen.substr(0, fen.find(' ', fen.find(' ') + 1));
@@ -847,8 +948,16 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
                 { "solution_diagram", solutionSvg.empty() ? Json(nullptr) : Json(solutionSvg) } });
         }
         html << "</div>\n</section>\n";
+        if (!theme.items.empty()) {
+            worksheet << "</div>\n</section>\n";
+            key << "</ol>\n</section>\n";
+        }
     }
-    html << "</div>\n" << kPrintScript << "\n</body>\n</html>\n";
+    html << "</div>\n</body>\n</html>\n";
+    worksheet << "</div>\n</body>\n</html>\n";
+    key << "</div>\n</body>\n</html>\n";
+    write_file(dir / (name + ".worksheet.html"), worksheet.str());
+    write_file(dir / (name + ".answers.html"), key.str());
     write_file(dir / (name + ".html"), html.str());
     write_file(dir / (name + ".epd"), epd.str());
     write_file(dir / (name + ".pgn"), pgn.str());

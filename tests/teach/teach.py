@@ -134,9 +134,40 @@ try:
                 after = {"win": "loss", "draw": "draw", "loss": "win"}[goal]  # keeping the result
                 check(f"{what}: trap loses the result", trap["counted"]["category"] != after
                       and c["avoid"] == [f["trap"]], (goal, trap["counted"]))
+                # Not a move that simply hangs a man: no best answer to it is a capture.
+                answer = probe(trap["fen"])
+                check(f"{what}: the trap does not hang a man",
+                      not any(m["best"] and m["capture"] for m in answer["moves"]),
+                      [m["san"] for m in answer["moves"] if m["best"]])
+            if t == "defence":
+                check(f"{what}: the defence does not just take a free man",
+                      not any(moves[b]["capture"] for b in c["best"]), c["best"])
             if c["line"]:
                 end = replay(c["fen"], c["line"], what)
                 check(f"{what}: line ends in mate", end["checkmate"], end["fen"])
+        # No two nearly identical positions in one theme: the same side to move and one man
+        # moved (two squares), or the same kings' squares.
+        def squares(fen):
+            out = {}
+            for r, rank in enumerate(fen.split()[0].split("/")):
+                f = 0
+                for ch in rank:
+                    if ch.isdigit():
+                        f += int(ch)
+                    else:
+                        out[(7 - r) * 8 + f] = ch
+                        f += 1
+            return out
+        for i, x in enumerate(claims):
+            for y in claims[i + 1:]:
+                if x["theme"] != y["theme"]:
+                    continue
+                a, b = squares(x["fen"]), squares(y["fen"])
+                kings = all([s for s, m in a.items() if m == k] == [s for s, m in b.items() if m == k] for k in "Kk")
+                differ = sum(a.get(s) != b.get(s) for s in range(64))
+                same_side = x["fen"].split()[1] == y["fen"].split()[1]
+                check(f"{x['id']} and {y['id']}: not nearly identical", not kings and not (same_side and differ <= 2),
+                      (x["fen"], y["fen"]))
         # The diagrams, the EPD and the PGN.
         epd = open(os.path.join(out, ending + ".epd")).read().splitlines()
         pgn = open(os.path.join(out, ending + ".pgn")).read()

@@ -1,10 +1,12 @@
 // report.mjs REPORT_DIR OUT_DIR - the teaching report as a reader sees it, in Debian's chromium
 // (headless, playwright-core): the overview lists every ending and links the taught ones; an
 // ending's page shows every diagram (each image loads), its histogram, a solution revealed by a
-// click; the regulation page; no console error on any page; a screenshot and a printed PDF
-// (A4, one theme per page) land in OUT_DIR.
+// click, a legend of the men, captions with capitals, histograms within the page; the worksheet
+// (no solution) and its answer key (one answer per position, a few pages) printed apart;
+// distances in moves everywhere; the regulation page; no console error on any page; screenshots
+// and printed PDFs (A4) land in OUT_DIR.
 import { chromium } from 'playwright-core';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const [report, outDir] = process.argv.slice(2);
@@ -44,7 +46,38 @@ try {
   await page.emulateMedia({ media: 'print' });
   await page.pdf({ path: `${outDir}/KSMvK.pdf`, format: 'A4' });
   check('printed', statSync(`${outDir}/KSMvK.pdf`).size > 10000);
+  check('a legend of the men with their Thai names', (await page.textContent('.legend')).includes('Khon (S)'));
+  const captions = await page.$$eval('figcaption', (cs) => cs.map((c) => c.textContent.replace(/^(White|Black) to move\. /, '')));
+  check('captions start with a capital', captions.every((c) => /^[A-Z]/.test(c)), JSON.stringify(captions.filter((c) => !/^[A-Z]/.test(c))));
+  const histogramFits = await page.$$eval('svg.histogram', (s) => s.every((h) => h.getBoundingClientRect().width <= document.body.clientWidth));
+  check('histograms fit the printed page', histogramFits);
+  // Worksheet and answer key apart: the worksheet holds no solution, the key one per position.
+  const positions = (await page.$$('figure')).length;
+  await page.setViewportSize({ width: 794, height: 1123 }); // an A4 page at 96 dpi, as printed
+  await page.goto(url('KSMvK.worksheet.html'));
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
+  const sheet = await page.textContent('body');
+  check('worksheet: every position', (await page.$$('figure')).length === positions, positions);
+  check('worksheet: no solution', !sheet.includes('Best:') && !sheet.includes('Not:') && (await page.$$('details')).length === 0);
+  check('worksheet: the men legend', sheet.includes('Ruea (R)'));
+  await page.screenshot({ path: `${outDir}/worksheet.png`, fullPage: false });
+  await page.pdf({ path: `${outDir}/KSMvK.worksheet.pdf`, format: 'A4' });
+  await page.goto(url('KSMvK.answers.html'));
+  const answers = await page.$$eval('.key li', (lis) => lis.map((l) => l.textContent));
+  check('answer key: one answer per position', answers.length === positions, `${answers.length} of ${positions}`);
+  check('answer key: the solutions', answers.filter((a) => a.includes('Best:')).length >= positions / 2);
+  await page.screenshot({ path: `${outDir}/answer-key.png`, fullPage: false });
+  await page.pdf({ path: `${outDir}/KSMvK.answers.pdf`, format: 'A4' });
+  // The page counts: the answer key is a few pages, not a diagram per solution.
+  const pdfPages = (file) => (readFileSync(file, 'latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+  check('answer key: a few pages', pdfPages(`${outDir}/KSMvK.answers.pdf`) <= 4, pdfPages(`${outDir}/KSMvK.answers.pdf`));
   await page.emulateMedia({ media: 'screen' });
+  await page.setViewportSize({ width: 1100, height: 1400 });
+  // Distances in moves on every page (the overview and the ending pages alike).
+  for (const name of ['index.html', 'KSMvK.html', 'KSMvK.answers.html']) {
+    await page.goto(url(name));
+    check(`${name}: distances in moves`, !(await page.textContent('body')).includes(' plies'));
+  }
   await page.goto(url('regulation.html'));
   check('regulation page', (await page.$$('table tr')).length >= 10);
 } catch (e) {
