@@ -264,6 +264,14 @@ try:
                              capture_output=True, text=True)
         print(run.stdout, end="")
         check("load test", run.returncode == 0 and ", 0 errors" in run.stdout, run.stdout)
+        # The same load while 16 slow clients trickle their headers: no error, none held up.
+        run = subprocess.run([load, "--port", str(port), "--connections", "8", "--requests", "3000",
+                              "--slow", "16"], capture_output=True, text=True, timeout=120)
+        print(run.stdout, end="")
+        check("load test beside slow clients", run.returncode == 0 and ", 0 errors (16 slow" in run.stdout,
+              run.stdout)
+        worst = float(run.stdout.split("max ")[1].split()[0]) if "max " in run.stdout else 1e9
+        check("nobody held up by the slow clients (max latency under 1 s)", worst < 1e6, worst)
         status, _ = api("/api/endings")
         check("alive after the load", status == 200, status)
 finally:
