@@ -149,6 +149,13 @@ echo "options of other commands: refused ($out)"
 for cmd in perft gen verify digest probe pack; do
   "$mktb" $cmd --help | grep -q "^usage: mktb $cmd" || fail "mktb $cmd --help"
 done
+# The RULES block only where the options apply.
+for cmd in perft verify digest pack serve uci; do
+  "$mktb" $cmd --help | grep -q "RULES" && fail "mktb $cmd --help shows the counting options it does not take"
+done
+for cmd in gen probe teach positions match; do
+  "$mktb" $cmd --help | grep -q "^RULES: the counting options" || fail "mktb $cmd --help lacks its RULES"
+done
 
 # 6. Packed tables: one side to move, the other searched one ply deep at probe time.
 "$mktb" pack KRvKM KSPvK KRvKP --tables "$dir/t" --out "$dir/packed" > "$dir/pack.txt" \
