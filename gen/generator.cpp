@@ -992,13 +992,13 @@ private:
                         gi_.decode_valid(i, b);
                         const bool symmetric = gi_.residue(i) && gi_.symmetric(b);
                         for (Color c : { WHITE, BLACK }) {
-                            unsigned mask = 0;
+                            unsigned metricsHit = 0;
                             for (int k = 0; k < metrics; ++k)
-                                mask |= unsigned(hit[k][c] >> t & 1) << k;
-                            if (!mask) continue;
+                                metricsHit |= unsigned(hit[k][c] >> t & 1) << k;
+                            if (!metricsHit) continue;
                             const Color them = ~c; // made the last move; to move before it
                             for (int k = 0; k < metrics; ++k) {
-                                if (!(mask >> k & 1)) continue;
+                                if (!(metricsHit >> k & 1)) continue;
                                 list(arena, std::size_t(k), c, i);
                                 ++hits;
                                 Cell* const x = cells_[k][them].data();
@@ -1624,11 +1624,11 @@ private:
                                     : Value::mate_in_plies(pliesOf[std::size_t(x)]),
                                 codes[c][std::size_t(x)] * plainOrbit);
             };
-            const std::string phase = material_.name() + ": output";
+            const std::string phaseName = material_.name() + ": output";
             if (!scatter)
-                parallel_blocks(gi_.size(), options_.progress, phase, pass);
+                parallel_blocks(gi_.size(), options_.progress, phaseName, pass);
             else {
-                if (options_.progress) options_.progress->phase(phase, gi_.size());
+                if (options_.progress) options_.progress->phase(phaseName, gi_.size());
                 constexpr std::uint64_t kChunk = std::uint64_t(1) << 24;
                 for (std::uint64_t first = 0; first < gi_.size(); first += kChunk) {
                     const std::uint64_t last = std::min(gi_.size(), first + kChunk);
