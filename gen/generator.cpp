@@ -966,7 +966,7 @@ private:
                             if (scan >> (2 * k + c) & 1)
                                 any |= hit[k][c] = match64(&cells_[k][c][i0], want);
                     // A chunk with one or two cells at the level is done cell by cell: the
-                    // lanes' operations cost more than they save there (KRMvKN 17.8 -> 17.0 s).
+                    // lanes' operations cost more than they save there.
                     if (low_.man >= 0 && std::popcount(any) > 2 && !gi_.residue(i0)) {
                         for (int k = 0; k < metrics; ++k) // the cells listed, as below
                             for (Color c : { WHITE, BLACK })
@@ -1495,7 +1495,7 @@ private:
             // Otherwise the cells are scattered to their storage slots, into arrays left
             // untouched until written (the slots no position reaches never are): storage order
             // follows the generation's king pairs, so those arrays grow as the generation cells
-            // read are given back, a chunk at a time (KRRvKS: 2.39 -> 1.99 GB).
+            // read are given back, a chunk at a time, so the two never peak together.
             const bool scatter = !inPlace && !fromCells;
             std::array<Cells<std::uint16_t>, COLOR_NB> wide;
             std::array<Cells<std::uint8_t>, COLOR_NB> narrow;
