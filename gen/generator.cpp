@@ -966,7 +966,7 @@ private:
                             if (scan >> (2 * k + c) & 1)
                                 any |= hit[k][c] = match64(&cells_[k][c][i0], want);
                     // A chunk with one or two cells at the level is done cell by cell: the
-                    // lanes' operations cost more than they save there (KRMvKN 17.8 -> 17.0 s).
+                    // lanes' operations cost more than they save there.
                     if (low_.man >= 0 && std::popcount(any) > 2 && !gi_.residue(i0)) {
                         for (int k = 0; k < metrics; ++k) // the cells listed, as below
                             for (Color c : { WHITE, BLACK })
@@ -992,13 +992,13 @@ private:
                         gi_.decode_valid(i, b);
                         const bool symmetric = gi_.residue(i) && gi_.symmetric(b);
                         for (Color c : { WHITE, BLACK }) {
-                            unsigned mask = 0;
+                            unsigned metricsHit = 0;
                             for (int k = 0; k < metrics; ++k)
-                                mask |= unsigned(hit[k][c] >> t & 1) << k;
-                            if (!mask) continue;
+                                metricsHit |= unsigned(hit[k][c] >> t & 1) << k;
+                            if (!metricsHit) continue;
                             const Color them = ~c; // made the last move; to move before it
                             for (int k = 0; k < metrics; ++k) {
-                                if (!(mask >> k & 1)) continue;
+                                if (!(metricsHit >> k & 1)) continue;
                                 list(arena, std::size_t(k), c, i);
                                 ++hits;
                                 Cell* const x = cells_[k][them].data();
@@ -1495,7 +1495,7 @@ private:
             // Otherwise the cells are scattered to their storage slots, into arrays left
             // untouched until written (the slots no position reaches never are): storage order
             // follows the generation's king pairs, so those arrays grow as the generation cells
-            // read are given back, a chunk at a time (KRRvKS: 2.39 -> 1.99 GB).
+            // read are given back, a chunk at a time, so the two never peak together.
             const bool scatter = !inPlace && !fromCells;
             std::array<Cells<std::uint16_t>, COLOR_NB> wide;
             std::array<Cells<std::uint8_t>, COLOR_NB> narrow;
@@ -1624,11 +1624,11 @@ private:
                                     : Value::mate_in_plies(pliesOf[std::size_t(x)]),
                                 codes[c][std::size_t(x)] * plainOrbit);
             };
-            const std::string phase = material_.name() + ": output";
+            const std::string phaseName = material_.name() + ": output";
             if (!scatter)
-                parallel_blocks(gi_.size(), options_.progress, phase, pass);
+                parallel_blocks(gi_.size(), options_.progress, phaseName, pass);
             else {
-                if (options_.progress) options_.progress->phase(phase, gi_.size());
+                if (options_.progress) options_.progress->phase(phaseName, gi_.size());
                 constexpr std::uint64_t kChunk = std::uint64_t(1) << 24;
                 for (std::uint64_t first = 0; first < gi_.size(); first += kChunk) {
                     const std::uint64_t last = std::min(gi_.size(), first + kChunk);

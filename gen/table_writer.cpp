@@ -20,10 +20,10 @@ namespace mktb {
 
 namespace {
 
-// zstd level 1: the generated tables are the generator's and verifier's working files; `mktb
-// pack` makes the small ones to ship (level 12). Against level 6 (session 14, 2 threads): the
-// output phase 4.9 -> 2.8 s on KRMvKN, 11.4 -> 8.1 s on KSSvKM, 9.5 -> 6.0 s on KRPvKN, for
-// files 3 %, 4 % and 4 % larger (the 4-men set 9 %). The format does not depend on the level.
+// zstd level 1: the generated tables are the generator's and verifier's working files, written
+// and read again at once; `mktb pack` makes the small ones to ship (level 12). A higher level
+// here costs the output phase much more time than the few percent of size it saves
+// (docs/measurements.md). The format does not depend on the level.
 constexpr int kZstdLevel = 1;
 
 // Ends a table file whose blocks are written after room for the header and block index: writes

@@ -260,8 +260,7 @@ void Table::make_resident(unsigned parts) const {
     }
     // The file's pages read here are not needed again (a probe of another part maps its block
     // back in): dropped after the checksum and after each part, they do not add up with the
-    // cells in the process's memory (KSMvKM's verification: 2.60 -> 2.05 GB; KSMvKP's generation
-    // held 0.7 GB of KSMvKM's file).
+    // cells in the process's memory (a generation that reads a large child would hold both).
     auto drop_pages = [&] { ::madvise(const_cast<std::uint8_t*>(map_), size_, MADV_DONTNEED); };
     drop_pages();
     unsigned have = resident_.load(std::memory_order_relaxed);
@@ -387,7 +386,7 @@ std::optional<Value> Tablebase::restore(
                               : Value::draw(); // stalemate
     // The quiet moves' slots first, the block cache's lines they need asked for at once (their
     // sets, then their blocks' cells): the lookups that follow wait for memory together, not
-    // one after the other (KRMvKN, a packed probe 1.7 -> 0.9 us with the sets alone).
+    // one after the other.
     const Color them = ~pos.side_to_move();
     std::array<std::uint64_t, 256> slots;
     for (int j = 0; j < moves.size; ++j) {

@@ -8,8 +8,8 @@
 // file's header): scheme 1, White's groups then Black's, each in the order R S N M P; scheme 2,
 // Black's groups (the weaker side's) then White's. Scheme 2 compresses most 5-men endings
 // better: the cells of a run change less when the defender's man, which decides most values
-// (can it be taken, can it take?), varies slowest (KRMvKN: DTM 84.3 -> 66.6 MB, board's honour
-// 80.9 -> 67.2 MB at zstd level 6 in blocks of 16,384 cells). A slot
+// (can it be taken, can it take?), varies slowest (docs/index-schemes.txt: every table's size in
+// both schemes). A slot
 // whose men overlap, or that is the second name of a board fixed by the diagonal reflection
 // (both kings on a1-h8 under the 8-fold group), is "no board": decode() returns false for it.
 //

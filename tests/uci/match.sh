@@ -53,6 +53,10 @@ POSITIONS
 expect "checkmate" "game 1: k6R/8/1K6/8/8/8/8/8 b - - 0 1: first engine loses 1-0 (checkmate, 0 plies)" "$scratch/adj"
 expect "stalemate" "game 2: k7/1R6/1K6/8/8/8/8/8 b - - 0 1: draw 1/2-1/2 (stalemate, 0 plies)" "$scratch/adj"
 expect "count runs out" "game 3: k7/8/8/8/8/8/8/1R2K3 w - 32 31 1: draw 1/2-1/2 (the count ran out, 2 plies)" "$scratch/adj"
+# The PGN ends where the count ends the game: its last comment says so, the result is a draw.
+"$mktb" match --first fairy-stockfish --second fairy-stockfish --positions "$scratch/adjudicate" \
+  --movetime 20 --pgn "$scratch/adj.pgn" > /dev/null 2>&1 || fail "adjudication match with PGN"
+expect "the count's end in the PGN" "{count 17 of 16: the count has run out} 1/2-1/2" "$scratch/adj.pgn"
 
 echo "k7/8/1K6/8/8/8/8/7R w - - 0 1" > "$scratch/one"
 "$mktb" match --first "sh $here/bad-engine.sh" --second fairy-stockfish --positions "$scratch/one" \

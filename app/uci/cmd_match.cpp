@@ -104,7 +104,9 @@ Game play(const std::string& fen, Player* players[COLOR_NB], int movetime, int m
         next.set_count_state(count);
         if (announces_count(next, stm, count))
             g.movetext += "{count " + std::to_string((count.ply + 1) / 2) + " of "
-                + std::to_string(count.limit / 2) + "} ";
+                + std::to_string(count.limit / 2)
+                + (count_has_ended(count) && !is_checkmate(next) ? ": the count has run out" : "")
+                + "} ";
         if (stm == BLACK) ++number;
         pos = next;
         moves += " " + words[1];

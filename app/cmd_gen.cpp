@@ -12,6 +12,7 @@
 #include <tbb/global_control.h>
 #include <unistd.h>
 
+#include "answer.hpp" // Json
 #include "cli.hpp"
 #include "gen_index.hpp"
 #include "generator.hpp"
@@ -36,35 +37,26 @@ bool read_rows(const std::string& path, Row rows[2]) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return false; // never open a FIFO
     std::ifstream in(path);
-    if (!in) return false;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    std::size_t at = 0;
-    auto number = [&](const std::string& key) -> long long {
-        at = text.find("\"" + key + "\": ", at);
-        if (at == std::string::npos) throw std::runtime_error("bad statistics file " + path);
-        at += key.size() + 4;
-        return text.compare(at, 4, "null") == 0 ? -1 : std::stoll(text.substr(at, 24));
-    };
+    const Json stats = Json::parse(in, nullptr, false);
+    if (stats.is_discarded()) return false;
     try {
+        const char* sides[] = { "white_to_move", "black_to_move" };
         for (int c = 0; c < 2; ++c) {
+            const Json& side = stats.at("sides").at(sides[c]);
+            auto number = [&](const char* key) {
+                const Json& v = side.at(key);
+                return v.is_null() ? -1LL : v.get<long long>();
+            };
             rows[c].legal = std::uint64_t(number("legal"));
             rows[c].wins = std::uint64_t(number("wins"));
             rows[c].draws = std::uint64_t(number("draws"));
             rows[c].losses = std::uint64_t(number("losses"));
             rows[c].longest = int(number("longest_mate_plies"));
-            const std::string key = "\"longest_mate_fen\": \"";
-            at = text.find(key, at);
-            if (at == std::string::npos) throw std::runtime_error("bad statistics file " + path);
-            at += key.size();
-            const std::size_t end = text.find('"', at);
-            if (end == std::string::npos) throw std::runtime_error("bad statistics file " + path);
-            rows[c].longestFen = text.substr(at, end - at);
+            rows[c].longestFen = side.at("longest_mate_fen").get<std::string>();
             rows[c].countedWins = number("counted_wins");
         }
-    } catch (const std::exception&) {
-        return false;
+    } catch (const Json::exception&) {
+        return false; // not the statistics this program writes
     }
     return true;
 }

@@ -38,6 +38,9 @@ std::string count_to_follow(
 // (count.ply + 1) / 2 of count.limit / 2. For PGN comments and printed lines.
 bool announces_count(const Position& after, Color mover, CountState count);
 
+// "12 of 40 moves", "12 moves, no count yet" (no count runs yet), "no forced mate".
+std::string moves_text(const CountedValue& c);
+
 // The counted verdict in words under `count`: "White wins within the count: 13 of 41 moves
 // needed", "Draw: the count has run out".
 std::string verdict(const Position& pos, Value pure, const CountedValue& counted,

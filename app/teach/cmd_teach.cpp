@@ -21,6 +21,7 @@
 #include "diagram.hpp"
 #include "mktb/movegen.hpp"
 #include "notation.hpp"
+#include "words.hpp"
 
 namespace mktb::cli {
 
@@ -28,7 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kColorName[] = { "White", "Black" };
 
 // One position of a theme, with everything said about it.
 struct Item {
@@ -73,9 +73,6 @@ struct Reservoir {
     }
 };
 
-enum Result { LOSS = -1, DRAW = 0, WIN = 1 };
-Result result_of(Value v) { return v.is_win() ? WIN : v.is_loss() ? LOSS : DRAW; }
-Result result_of(const CountedValue& c) { return Result(int(c.result)); }
 
 // Per side to move: positions (distinct boards), pure and counted results, mate distances.
 struct SideFigures {
@@ -137,7 +134,7 @@ private:
         for (std::uint64_t slot = 0; slot < index.size(); ++slot) {
             Position board;
             if (!index.decode(slot, board)) continue;
-            std::array<std::optional<Result>, COLOR_NB> pureResult;
+            std::array<std::optional<Wdl>, COLOR_NB> pureResult;
             for (Color stm : { WHITE, BLACK }) {
                 Position pos = board;
                 pos.set_side_to_move(stm);
@@ -145,7 +142,7 @@ private:
                 const Value pure = table->value(Metric::Dtm, stm, slot);
                 const CountedValue counted = counted_fresh(pos, *table, stm, slot, pure);
                 pos.set_count_state(fresh_count(pos, rules_));
-                pureResult[stm] = result_of(pure);
+                pureResult[stm] = wdl_of(pure);
                 const std::uint64_t weight = std::uint64_t(index.orbit_size(pos));
                 SideFigures& f = figures_[stm];
                 f.legal += weight;
@@ -177,7 +174,7 @@ private:
             }
             // Mutual zugzwang: White does worse with the move than without it (and so does Black).
             if (pureResult[WHITE] && pureResult[BLACK]
-                && *pureResult[WHITE] < -*pureResult[BLACK]) {
+                && int(*pureResult[WHITE]) < -int(*pureResult[BLACK])) {
                 Position pos = board;
                 pos.set_side_to_move(WHITE);
                 pos.set_count_state(fresh_count(pos, rules_));
@@ -219,18 +216,9 @@ private:
         if (pure.is_win()) item.dm = pure.mate_in_moves();
         item.pureLine = pureLine;
         item.line = pureLine ? pure_line(pos) : prober_.line(pos, pos.count_state());
-        item.facts = { { "category",
-                           pure.is_win()        ? "win"
-                               : pure.is_loss() ? "loss"
-                                                : "draw" },
-            { "counted", result_name(*prober_.counted(pos, pos.count_state())) } };
+        item.facts = { { "category", result_word(pure) },
+            { "counted", result_word(prober_.counted(pos, pos.count_state())->result) } };
         return item;
-    }
-
-    static const char* result_name(const CountedValue& c) {
-        return c.result == CountedValue::Result::Win ? "win"
-            : c.result == CountedValue::Result::Loss ? "loss"
-                                                     : "draw";
     }
 
     // Whether two positions are nearly one: the same side to move and the boards differ by one
@@ -469,8 +457,8 @@ private:
             Item item = make_item(p,
                 "White to move: " + pure_words(WHITE, w)
                     + "; Black to move: " + pure_words(BLACK, b));
-            item.facts["white_to_move"] = result_name_of(w);
-            item.facts["black_to_move"] = result_name_of(b);
+            item.facts["white_to_move"] = result_word(w);
+            item.facts["black_to_move"] = result_word(b);
             item.difficulty = std::max(std::abs(w.mate_in_moves()), std::abs(b.mate_in_moves()));
             item.hardness
                 = "a mate of " + std::to_string(item.difficulty) + " moves hangs on the move";
@@ -489,11 +477,11 @@ private:
                 const Position& p = pool->kept[std::size_t(i)];
                 const std::vector<RankedMove> moves = ranked(p);
                 if (moves.empty()) continue;
-                const Result goal = result_of(moves.front().counted);
+                const Wdl goal = wdl_of(moves.front().counted.result);
                 const RankedMove* trap = nullptr;
                 std::string why;
                 for (const RankedMove& r : moves) {
-                    if (result_of(r.counted) >= goal) continue;
+                    if (wdl_of(r.counted.result) >= goal) continue;
                     const std::string kind = natural(p, r.move, moves);
                     if (!kind.empty()) {
                         trap = &r, why = kind;
@@ -506,21 +494,17 @@ private:
                 if (hangs_a_man(p, trap->move)) continue;
                 Item item = make_item(p,
                     "the " + why + " " + san(p, trap->move) + " looks natural but "
-                        + (goal == WIN ? "throws the win within the count away"
+                        + (goal == Wdl::Win ? "throws the win within the count away"
                                        : "loses under the count"));
                 item.best = counted_best(moves);
                 item.avoid = { trap->move };
                 item.difficulty = why == "capture" ? 3 : why == "check" ? 2 : 1;
                 item.hardness = "the tempting move: a " + why;
                 item.facts["trap"] = move_to_uci(trap->move);
-                item.facts["trap_counted"] = result_name(trap->counted); // for the mover
+                item.facts["trap_counted"] = result_word(trap->counted.result); // for the mover
                 add(traps, std::move(item));
             }
         themes_ = { longest, longestCounted, only, critical, defence, zugzwang, traps };
-    }
-
-    static const char* result_name_of(Value v) {
-        return v.is_win() ? "win" : v.is_loss() ? "loss" : "draw";
     }
 
     // "White mates in 14", "Black is mated in 14".

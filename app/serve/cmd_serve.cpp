@@ -1,5 +1,5 @@
 // cmd_serve.cpp - `mktb serve`: one process that answers the HTTP API (JSON, docs/api.md) and
-// serves the web page (gen/web/) with its board diagrams (/board.svg, drawn by diagram.cpp).
+// serves the web page (web/) with its board diagrams (/board.svg, drawn by diagram.cpp).
 // Tables are read only through the public probing API; every handler is const on the Probers,
 // so requests run on httplib's thread pool without locks of ours. No request may end the
 // process: text that is not UTF-8 is refused with 400 before any handler sees it, JSON is

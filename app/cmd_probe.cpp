@@ -16,12 +16,11 @@
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
 #include "notation.hpp"
+#include "words.hpp"
 
 namespace mktb::cli {
 
 namespace {
-
-const char* kColorName[] = { "White", "Black" };
 
 // "White mates in 23", "Black is checkmated", "draw".
 std::string sentence(Color stm, Value v) {
@@ -30,19 +29,6 @@ std::string sentence(Color stm, Value v) {
     const int n = v.mate_in_moves();
     return n > 0 ? std::string(kColorName[stm]) + " mates in " + std::to_string(n)
                  : std::string(kColorName[~stm]) + " mates in " + std::to_string(-n);
-}
-
-const char* result_name(CountedValue::Result r) {
-    return r == CountedValue::Result::Win ? "win"
-        : r == CountedValue::Result::Loss ? "loss"
-                                          : "draw";
-}
-
-// "12 of 13 moves", "12 moves, no count yet", "no forced mate".
-std::string moves_text(const CountedValue& c) {
-    if (c.moves_needed < 0) return "no forced mate";
-    if (c.moves_available < 0) return std::to_string(c.moves_needed) + " moves, no count yet";
-    return std::to_string(c.moves_needed) + " of " + std::to_string(c.moves_available) + " moves";
 }
 
 // An error of the command: plain text on stderr, or with --json one JSON object there
@@ -155,7 +141,7 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
             // The counted result with its distance (RankedMove's view: the winner's moves to
             // mate or to a winning conversion, of those the count leaves it, this move included
             // when the mover wins).
-            std::string counted = result_name(m.counted.result);
+            std::string counted = result_word(m.counted.result);
             if (m.counted.result != CountedValue::Result::Draw)
                 counted += " (" + moves_text(m.counted) + ")";
             std::printf("  %c %-6s %-22s counted: %s\n", best ? '*' : ' ',
@@ -268,7 +254,7 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
                 std::printf("%s\n", dump(j).c_str());
             } else
                 std::printf("%d: %s: %s; counted %s (%s); best %s\n", number, pos.fen().c_str(),
-                    sentence(pos.side_to_move(), *pure).c_str(), result_name(counted->result),
+                    sentence(pos.side_to_move(), *pure).c_str(), result_word(counted->result),
                     moves_text(*counted).c_str(), move.c_str());
         } catch (const FenError& e) {
             failed(kExitBadInput, std::string("bad FEN: ") + e.what());

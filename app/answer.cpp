@@ -5,21 +5,12 @@
 
 #include "mktb/movegen.hpp"
 #include "notation.hpp"
+#include "words.hpp"
 
 namespace mktb::cli {
 
 namespace {
 
-const char* kColorName[] = { "White", "Black" };
-const char* kColorKey[] = { "white", "black" };
-
-const char* category(Value v) { return v.is_win() ? "win" : v.is_loss() ? "loss" : "draw"; }
-
-const char* category(CountedValue::Result r) {
-    return r == CountedValue::Result::Win ? "win"
-        : r == CountedValue::Result::Loss ? "loss"
-                                          : "draw";
-}
 
 // Plies to mate, signed as tablebase APIs do: + the side to move mates, - it is mated.
 Json signed_dtm(Value v) {
@@ -30,7 +21,7 @@ Json signed_dtm(Value v) {
 Json count_or_null(int n) { return n < 0 ? Json(nullptr) : Json(n); }
 
 Json counted_json(const CountedValue& c) {
-    return { { "category", category(c.result) }, { "moves_needed", count_or_null(c.moves_needed) },
+    return { { "category", result_word(c.result) }, { "moves_needed", count_or_null(c.moves_needed) },
         { "moves_available", count_or_null(c.moves_available) } };
 }
 
@@ -47,12 +38,15 @@ CountedValue after_move(CountedValue mover) {
     return mover;
 }
 
-// "12 of 40 moves", "12 moves, no count yet", "no forced mate".
+} // namespace
+
 std::string moves_text(const CountedValue& c) {
     if (c.moves_needed < 0) return "no forced mate";
     if (c.moves_available < 0) return std::to_string(c.moves_needed) + " moves, no count yet";
     return std::to_string(c.moves_needed) + " of " + std::to_string(c.moves_available) + " moves";
 }
+
+namespace {
 
 // A move's counted result for the side that plays it, from its RankedMove view (the move
 // itself counted): "wins within the count (12 of 40 moves)"; after a conversion the figures of
@@ -254,7 +248,7 @@ std::optional<Json> answer_json(
         list.push_back({ { "uci", move_to_uci(m.move) }, { "san", san(pos, m.move) },
             { "fen", next.fen() }, { "capture", capture }, { "promotion", is_promotion(m.move) },
             { "conversion", capture || is_promotion(m.move) }, { "checkmate", is_checkmate(next) },
-            { "stalemate", is_stalemate(next) }, { "category", category(after_move(m.pure)) },
+            { "stalemate", is_stalemate(next) }, { "category", result_word(after_move(m.pure)) },
             { "dtm", signed_dtm(after_move(m.pure)) },
             { "counted", counted_json(after_move(m.counted)) },
             { "best",
@@ -266,7 +260,7 @@ std::optional<Json> answer_json(
     }
     Json j { { "fen", pos.fen() }, { "material", Material::of(pos).canonical().name() },
         { "side_to_move", kColorKey[stm] }, { "checkmate", value->plies == 0 },
-        { "stalemate", is_stalemate(pos) }, { "category", category(*value) },
+        { "stalemate", is_stalemate(pos) }, { "category", result_word(*value) },
         { "dtm", signed_dtm(*value) },
         { "mate_in", value->is_draw() ? Json(nullptr) : Json(value->mate_in_moves()) },
         { "counted", counted_json(*here) }, { "count", count_json(pos, count, rules) },

@@ -1,0 +1,23 @@
+// words.hpp - the words the program prints and writes for colours and results, in one place
+// (text for people, keys for JSON), over mktb::Wdl.
+#pragma once
+
+#include "mktb/counting.hpp"
+#include "mktb/probe.hpp"
+
+namespace mktb::cli {
+
+inline constexpr const char* kColorName[] = { "White", "Black" }; // for people
+inline constexpr const char* kColorKey[] = { "white", "black" }; // in JSON
+
+constexpr Wdl wdl_of(Value v) { return v.is_win() ? Wdl::Win : v.is_loss() ? Wdl::Loss : Wdl::Draw; }
+constexpr Wdl wdl_of(CountedValue::Result r) { return Wdl(int(r)); }
+
+// "win", "draw", "loss": the JSON categories and the CLI's words.
+constexpr const char* result_word(Wdl w) {
+    return w == Wdl::Win ? "win" : w == Wdl::Loss ? "loss" : "draw";
+}
+constexpr const char* result_word(Value v) { return result_word(wdl_of(v)); }
+constexpr const char* result_word(CountedValue::Result r) { return result_word(wdl_of(r)); }
+
+} // namespace mktb::cli
