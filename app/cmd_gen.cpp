@@ -1,10 +1,12 @@
 // cmd_gen.cpp - `mktb gen` (generate endings, smaller ones first, with statistics), `mktb verify`
 // (check a written table against its successors), `mktb digest` and `mktb pack` (tables with one
 // side to move, to download and ship).
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <fcntl.h>
@@ -93,11 +95,57 @@ struct Options {
     int threads = 0;
     int men = 0;
     bool list = false;
+    std::uint64_t memory = 0; // --memory: bytes an ending's generation may take (0: the default)
     bool keepOtherRules = false; // refuse, instead of replacing, tables built with other options
     CountRules rules;
     std::vector<Material> endings;
     std::unique_ptr<tbb::global_control> threadLimit; // set by --threads
 };
+
+// "24G", "512M", "1000000": bytes (K M G T are powers of 1024); nullopt for anything else.
+std::optional<std::uint64_t> parse_bytes(const std::string& text) {
+    std::size_t used = 0;
+    double n = 0;
+    try {
+        n = std::stod(text, &used);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    std::string unit = text.substr(used);
+    if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
+    static const std::string kUnits = "KMGT";
+    double scale = 1;
+    if (!unit.empty()) {
+        const std::size_t power
+            = unit.size() == 1 ? kUnits.find(char(std::toupper(static_cast<unsigned char>(unit[0]))))
+                               : std::string::npos;
+        if (power == std::string::npos) return std::nullopt;
+        scale = double(std::uint64_t(1) << (10 * (power + 1)));
+    }
+    if (!(n >= 0) || n * scale > 1.8e19) return std::nullopt;
+    return std::uint64_t(n * scale);
+}
+
+// The memory this process may spend: what the kernel reports available (MemAvailable), or the
+// cgroup's limit less what the group uses, whichever is smaller, less a margin of 5 % and
+// 256 MiB for the rest of the machine. 0 when neither can be read.
+std::uint64_t available_memory() {
+    std::uint64_t available = 0;
+    std::ifstream meminfo("/proc/meminfo");
+    for (std::string key, unit; meminfo >> key;) {
+        std::uint64_t kib = 0;
+        meminfo >> kib;
+        std::getline(meminfo, unit);
+        if (key == "MemAvailable:") available = kib * 1024;
+    }
+    std::uint64_t limit = 0, used = 0;
+    if (std::ifstream max("/sys/fs/cgroup/memory.max"); max >> limit)
+        if (std::ifstream current("/sys/fs/cgroup/memory.current"); current >> used && used < limit)
+            available = available ? std::min(available, limit - used) : limit - used;
+    if (!available) return 0;
+    const std::uint64_t margin = available / 20 + (std::uint64_t(256) << 20);
+    return available > margin ? available - margin : 0;
+}
 
 // Parses the options of gen, verify and digest; returns false after printing an error. Each
 // command takes only the options it acts on: verify reads the counting options from each table
@@ -106,7 +154,8 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
     const std::string_view command = cmd;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view a = args[i];
-        const bool genOnly = a == "--list" || a == "--keep-other-rules" || is_rule_option(a);
+        const bool genOnly
+            = a == "--list" || a == "--keep-other-rules" || a == "--memory" || is_rule_option(a);
         const bool packOnly = a == "--out" || a == "--block-cells" || a == "--level";
         if ((genOnly && command != "gen") || (packOnly && command != "pack")
             || (a == "--threads" && (command == "digest" || command == "pack")))
@@ -165,6 +214,16 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
             } catch (const std::invalid_argument& e) {
                 return std::fprintf(stderr, "mktb %s: %s\n", cmd, e.what()), false;
             }
+        } else if (a == "--memory") {
+            const std::string v = value();
+            const std::optional<std::uint64_t> bytes = parse_bytes(v);
+            if (!bytes || *bytes == 0)
+                return std::fprintf(stderr,
+                           "mktb %s: --memory needs a number of bytes (suffixes K M G T: powers "
+                           "of 1024), got '%s'\n",
+                           cmd, v.c_str()),
+                       false;
+            o.memory = *bytes;
         } else if (a == "--list") {
             o.list = true;
         } else if (a == "--keep-other-rules") {
@@ -266,17 +325,40 @@ int gen_command(std::span<const std::string_view> args) {
     if (o.endings.empty()) {
         std::fprintf(stderr,
             "usage: mktb gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]\n"
-            "                [--keep-other-rules]\n"
+            "                [--memory BYTES] [--keep-other-rules]\n"
             "                %s\n",
             rule_options_usage().c_str());
         return kExitBadInput;
     }
     const std::vector<Material> order = build_order(o.endings);
     if (o.list) {
-        for (const Material& m : order) std::printf("%s\n", m.name().c_str());
+        for (const Material& m : order) {
+            const MemoryEstimate e = estimate_memory(m);
+            std::printf("%-10s %14llu cells %10.3f GB (generation %.3f, children %.3f)\n", m.name().c_str(),
+                (unsigned long long)e.cells, double(e.total()) / 1e9, double(e.generation) / 1e9,
+                double(e.children) / 1e9);
+        }
         std::fprintf(stderr, "%zu endings\n", order.size());
         return kExitOk;
     }
+    // Memory known before it is spent: an ending whose generation would take more than allowed
+    // is refused now, before any ending of the run is started, never killed for lack of memory.
+    const std::uint64_t allowed = o.memory ? o.memory : available_memory();
+    if (allowed)
+        for (const Material& m : order) {
+            const MemoryEstimate e = estimate_memory(m);
+            if (e.total() <= allowed) continue;
+            std::error_code exists;
+            if (std::filesystem::exists(table_path(o.tables, m), exists)) continue; // on disk
+            std::fprintf(stderr,
+                "mktb gen: %s needs about %.2f GB (%.2f G cells: generation %.2f GB, the tables "
+                "it converts into %.2f GB), more than the %.2f GB allowed (%s); nothing was "
+                "started\n",
+                m.name().c_str(), double(e.total()) / 1e9, double(e.cells) / 1e9,
+                double(e.generation) / 1e9, double(e.children) / 1e9, double(allowed) / 1e9,
+                o.memory ? "--memory" : "the memory available, less a margin; --memory sets it");
+            return kExitFailure;
+        }
     std::error_code ec;
     std::filesystem::create_directories(o.tables, ec);
     if (ec) {

@@ -15,13 +15,18 @@ commands:
   perft "<FEN>" DEPTH [--divide]   count the leaves of the legal move tree
                                    (FEN may be "startpos")
   gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N] [RULES]
-      [--keep-other-rules]         generate endings (e.g. KRvK, KSSvKM; men in any
+      [--memory BYTES] [--keep-other-rules]
+                                   generate endings (e.g. KRvK, KSSvKM; men in any
                                    order, either side first) and every smaller
                                    ending they convert into, skipping those on
                                    disk (a table built with other RULES is made
                                    again, or refused with --keep-other-rules);
                                    print their statistics (pure and under a
-                                   fresh count)
+                                   fresh count). An ending needing more memory
+                                   than BYTES (default: what is available, less
+                                   a margin; suffixes K M G T) is refused before
+                                   anything starts; --list prints each ending's
+                                   cells and memory
   verify (ENDING... | --men N) [--tables DIR] [--threads N]
                                    check written tables against their successors
   digest (ENDING... | --men N) [--tables DIR]

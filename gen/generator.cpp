@@ -70,6 +70,12 @@ namespace {
 
 constexpr int kMaxMetrics = 2; // DTM and one counted metric
 
+// estimate_memory()'s model: bytes per generation cell (one slot of one metric and side) at the
+// peak, and what any run holds besides (the program, oneTBB's threads, the block cache). Both
+// from measured peaks (docs/generator.md, "Memory"), rounded up.
+constexpr double kGenerationBytesPerCell = 1.25;
+constexpr std::uint64_t kFixedBytes = std::uint64_t(64) << 20;
+
 // Cell arrays: vectors whose resize() leaves new elements uninitialized, so that memory written
 // before it is read stays untouched, hence unallocated, until then.
 template<class T>
@@ -1842,6 +1848,16 @@ std::vector<Metric> stored_metrics(const Material& m) {
     if (m.has(BIA)) return { Metric::Dtm, Metric::Bia };
     if (count_phase(m) == CountPhase::BoardHonour) return { Metric::Dtm, Metric::Board };
     return { Metric::Dtm };
+}
+
+MemoryEstimate estimate_memory(const Material& m) {
+    MemoryEstimate e;
+    const std::uint64_t slots = GenIndex(m).size();
+    e.cells = slots * stored_metrics(m).size() * COLOR_NB;
+    e.generation = std::uint64_t(double(e.cells) * kGenerationBytesPerCell) + kFixedBytes;
+    for (const Material& c : m.children())
+        e.children += Index(c.canonical()).size() * stored_metrics(c).size() * COLOR_NB;
+    return e;
 }
 
 std::vector<Material> build_order(const std::vector<Material>& wanted) {

@@ -67,6 +67,17 @@ std::vector<Metric> stored_metrics(const Material& m);
 // The endings to build for a request, each after every ending it converts into.
 std::vector<Material> build_order(const std::vector<Material>& wanted);
 
+// What generating `m` holds in memory at its peak, estimated from sizes known before anything is
+// allocated (docs/generator.md, "Memory"): the generation cells of every metric and side with
+// their level masks and the output's stored arrays (`generation`), and the tables of the endings
+// it converts into, made resident (`children`). An upper bound, calibrated on measured peaks.
+struct MemoryEstimate {
+    std::uint64_t cells = 0; // generation slots x metrics x sides
+    std::uint64_t generation = 0, children = 0; // bytes
+    std::uint64_t total() const { return generation + children; }
+};
+MemoryEstimate estimate_memory(const Material& m);
+
 // Generates `m` (canonical) into tables.dir(); every ending it converts into must already be
 // there. Throws TableError when one is missing or damaged.
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options);

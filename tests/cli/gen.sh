@@ -111,6 +111,20 @@ out=$(timeout 20 "$mktb" serve --tables "$dir/fifo" --port 0 2>&1); code=$?
 [ $code -eq 1 ] && echo "$out" | grep -q "KRvKR.mktb: not a regular file" || fail "serve and a FIFO: $code $out"
 echo "a FIFO of a table's name: refused ($out)"
 
+# 3c. Memory known before it is spent: an ending that needs more than --memory is refused with
+#     the figure before anything is started (KRMvKN: 0.48 G cells; KMMMvKM: 31 G cells, about 39
+#     GB, which killed a 24 GiB machine); --list prints each ending's cells and memory.
+out=$("$mktb" gen KRMvKN --memory 100M --tables "$dir/mem" 2>&1); code=$?
+[ $code -eq 1 ] && echo "$out" | grep -q "KRMvKN needs about 0\.[0-9]* GB (0\.48 G cells.*more than the 0\.10 GB allowed (--memory); nothing was started" \
+  || fail "--memory: $code $out"
+[ ! -e "$dir/mem" ] || [ -z "$(ls "$dir/mem")" ] || fail "--memory: something was generated: $(ls "$dir/mem")"
+out=$("$mktb" gen KMMMvKM --memory 20G --tables "$dir/mem" 2>&1); code=$?
+[ $code -eq 1 ] && echo "$out" | grep -q "KMMMvKM needs about [0-9.]* GB (31\.00 G cells" || fail "KMMMvKM: $code $out"
+out=$("$mktb" gen KRvK --memory lots --tables "$dir/mem" 2>&1); code=$?
+[ $code -eq 2 ] && echo "$out" | grep -q "\-\-memory needs a number of bytes" || fail "--memory lots: $code $out"
+"$mktb" gen KRvK --list 2>/dev/null | grep -q "^KRvK  *59136 cells  *0\.[0-9]* GB" || fail "gen --list: $("$mktb" gen KRvK --list 2>&1)"
+echo "memory: $(echo "$out" | head -1); refused before anything was started"
+
 # 4. Other counting options: generated again, or refused with --keep-other-rules.
 "$mktb" gen KvKR --tables "$dir/rules" > /dev/null || fail "KvKR refused"
 [ -e "$dir/rules/KRvK.mktb" ] || fail "KvKR did not make KRvK"
