@@ -1,13 +1,10 @@
-// engine.cpp - fork/exec and pipe plumbing for the fairy-stockfish oracle (see engine.hpp).
+// engine.cpp - the fairy-stockfish oracle's UCI queries (see engine.hpp), over the program's
+// child-process helper (app/uci/engine_process.hpp).
 #include "engine.hpp"
 
-#include <fstream>
-
 #include <filesystem>
-
-#include <csignal>
+#include <fstream>
 #include <stdexcept>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace mktb::test {
@@ -24,22 +21,7 @@ Engine::Engine(const std::string& path) {
     if (path.empty() || access(path.c_str(), X_OK) != 0)
         throw std::runtime_error("fairy-stockfish not found at '" + path
             + "': run scripts/setup (it installs Debian's fairy-stockfish)");
-    int in[2], out[2];
-    if (pipe(in) != 0 || pipe(out) != 0) throw std::runtime_error("pipe() failed");
-    std::signal(SIGPIPE, SIG_IGN);
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork() failed");
-    if (pid_ == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-        execl(path.c_str(), path.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    to_ = in[1];
-    from_ = out[0];
+    process_ = std::make_unique<cli::EngineProcess>(std::vector<std::string> { path });
     send("uci");
     while (read_line() != "uciok") { }
     send("setoption name UCI_Variant value makruk");
@@ -47,38 +29,15 @@ Engine::Engine(const std::string& path) {
     while (read_line() != "readyok") { }
 }
 
-Engine::~Engine() {
-    if (pid_ > 0) {
-        send("quit");
-        close(to_);
-        close(from_);
-        waitpid(pid_, nullptr, 0);
-    }
-}
+Engine::~Engine() = default; // the process says "quit" and is waited for
 
-void Engine::send(const std::string& line) {
-    const std::string s = line + "\n";
-    std::size_t done = 0;
-    while (done < s.size()) {
-        const ssize_t n = write(to_, s.data() + done, s.size() - done);
-        if (n <= 0) return;
-        done += std::size_t(n);
-    }
-}
+void Engine::send(const std::string& line) { process_->send(line); }
 
 std::string Engine::read_line() {
-    for (;;) {
-        if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
-            std::string line = buffer_.substr(0, nl);
-            buffer_.erase(0, nl + 1);
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            return line;
-        }
-        char buf[4096];
-        const ssize_t n = read(from_, buf, sizeof buf);
-        if (n <= 0) throw std::runtime_error("fairy-stockfish closed its output");
-        buffer_.append(buf, std::size_t(n));
-    }
+    // A search or a perft may take minutes on a loaded machine: the wait is generous.
+    const std::optional<std::string> line = process_->read_line(std::chrono::minutes(10));
+    if (!line) throw std::runtime_error("fairy-stockfish closed its output");
+    return *line;
 }
 
 Engine::Perft Engine::perft(const std::string& fen, int depth) {

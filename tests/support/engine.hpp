@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+
+#include "uci/engine_process.hpp"
 
 namespace mktb::test {
 
@@ -37,9 +40,7 @@ public:
     std::string read_line(); // throws when the engine has gone away
 
 private:
-    int pid_ = -1;
-    int to_ = -1, from_ = -1;
-    std::string buffer_;
+    std::unique_ptr<cli::EngineProcess> process_;
 };
 
 // The engine's path from the build (FAIRY_STOCKFISH), or empty if CMake did not find it.
