@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "mktb/movegen.hpp"
-#include "unmove.hpp"
 #include "support/random_positions.hpp"
+#include "support/unmove.hpp"
 
 using namespace mktb;
 

@@ -1,4 +1,4 @@
-// unmove.cpp - retro move application (see mktb/unmove.hpp).
+// unmove.cpp - retro move application (see unmove.hpp).
 #include "unmove.hpp"
 
 namespace mktb {

@@ -1,5 +1,6 @@
-// mktb/unmove.hpp - retro moves: every position from which the side that just moved could have
-// reached this one, for the retrograde generator.
+// unmove.hpp - retro moves on boards: every position from which the side that just moved could
+// have reached this one. The generator un-moves on its index (gen/generator.cpp); this board
+// version is the tests' independent statement of the same rule.
 //
 // Un-moves use the inverse tables of mktb/rules.hpp, derived from the same step vectors as the
 // moves, so the two cannot disagree (a property test checks that they invert each other).
