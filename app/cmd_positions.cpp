@@ -127,7 +127,7 @@ int positions_command(std::span<const std::string_view> args) {
         return kExitBadInput;
     }
     const Prober prober(dir, { Tablebase::kDefaultCacheBytes, rules });
-    if (!prober.tables().available(m)) {
+    if (!prober.available(m)) {
         std::fprintf(stderr, "mktb positions: no table for %s in %s (generate it: mktb gen %s)\n",
             m.name().c_str(), dir.c_str(), m.name().c_str());
         return kExitNoTable;

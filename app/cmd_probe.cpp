@@ -73,7 +73,7 @@ void print_line(Position pos, CountState count, const CountRules& rules,
 int answer(const Prober& prober, const Position& pos, CountState count, bool json, bool line) {
     const CountPhase phase = count_phase(pos);
     const CountRules& rules = prober.options().rules;
-    const std::string& dir = prober.tables().dir();
+    const std::string& dir = prober.dir();
     try {
         const std::optional<Value> value = prober.dtm(pos);
         const std::optional<std::vector<RankedMove>> moves = prober.rank_root(pos, count);

@@ -116,6 +116,48 @@ std::optional<std::vector<RankedMove>> Prober::rank_root(
     return moves;
 }
 
+bool Prober::walk(
+    const Material& m, const std::function<void(const TablePosition&)>& visit) const {
+    const Table* table = tables_.table(m.canonical());
+    if (!table) return false;
+    const CountRules& rules = options_.rules;
+    if ((table->has(Metric::Board) || table->has(Metric::Bia)) && table->rules() != encode(rules))
+        throw RulesError("the table of " + m.canonical().name() + " was built with "
+            + describe_difference(decode_rules(table->rules()), rules)
+            + ": walk it with the options it was built with");
+    table->make_resident();
+    const Index& index = table->index();
+    for (std::uint64_t slot = 0; slot < index.size(); ++slot) {
+        Position board;
+        if (!index.decode(slot, board)) continue;
+        for (Color stm : { WHITE, BLACK }) {
+            TablePosition t { board, Value::draw(), {}, 0, slot };
+            t.pos.set_side_to_move(stm);
+            if (t.pos.attacked_by(stm, t.pos.king_square(~stm), t.pos.pieces())) continue;
+            const CountState fresh = fresh_count(t.pos, rules);
+            t.pos.set_count_state(fresh);
+            t.pure = table->value(Metric::Dtm, stm, slot);
+            // The table's own cells: the dispatch of Tablebase::probe_counted without its lookup.
+            switch (count_phase(t.pos)) {
+            case CountPhase::PiecesHonour:
+                t.counted = counted_pieces_honour(t.pos, t.pure, fresh, rules);
+                break;
+            case CountPhase::BoardHonour:
+                t.counted = counted_board_honour(table->value(Metric::Board, stm, slot), fresh, rules);
+                break;
+            case CountPhase::NoCount:
+                t.counted = counted_bia_phase(table->value(Metric::Bia, stm, slot));
+                break;
+            default:
+                break;
+            }
+            t.weight = std::uint64_t(index.orbit_size(t.pos));
+            visit(t);
+        }
+    }
+    return true;
+}
+
 std::vector<Move> Prober::line(Position pos, CountState count, int max_plies) const {
     std::vector<Move> line;
     while (int(line.size()) < max_plies) {

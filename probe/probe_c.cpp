@@ -219,13 +219,13 @@ mktb_status mktb_available(const mktb_tablebase* tb, const char* material) {
         std::string error;
         const auto m = Material::parse(material, &error);
         if (!m) return fail(MKTB_BAD_ARGUMENT, error);
-        if (tb->prober.tables().available(m->canonical())) return MKTB_OK;
+        if (tb->prober.available(*m)) return MKTB_OK;
         return fail(MKTB_NO_TABLE, "no table of " + m->canonical().name());
     });
 }
 
 uint32_t mktb_largest(const mktb_tablebase* tb) {
-    return tb ? std::uint32_t(tb->prober.tables().largest_men()) : 0;
+    return tb ? std::uint32_t(tb->prober.largest()) : 0;
 }
 
 mktb_status mktb_position_from_fen(const char* fen, mktb_position* out) {

@@ -103,26 +103,7 @@ public:
     const Prober& prober() const { return prober_; }
 
 private:
-    CountedValue counted_fresh(
-        const Position& pos, const Table& t, Color stm, std::uint64_t slot, Value pure) const {
-        const CountState fresh = fresh_count(pos, rules_);
-        switch (count_phase(pos)) {
-        case CountPhase::PiecesHonour:
-            return counted_pieces_honour(pos, pure, fresh, rules_);
-        case CountPhase::BoardHonour:
-            return counted_board_honour(t.value(Metric::Board, stm, slot), fresh, rules_);
-        case CountPhase::NoCount:
-            return counted_bia_phase(t.value(Metric::Bia, stm, slot));
-        default:
-            return {};
-        }
-    }
-
     void scan() {
-        const Table* table = prober_.tables().table(material_);
-        if (!table) throw std::runtime_error("no table for " + material_.name());
-        table->make_resident();
-        const Index& index = table->index();
         figures_ = {};
         for (Reservoir* r :
             { &counted_wins_, &counted_draws_, &pure_losses_, &count_critical_, &zugzwang_ })
@@ -131,56 +112,57 @@ private:
         for (Reservoir& r : longestCounted_) r = Reservoir(r.capacity);
         longestMoves_.fill(-1);
         longestCountedMoves_.fill(-1);
-        for (std::uint64_t slot = 0; slot < index.size(); ++slot) {
-            Position board;
-            if (!index.decode(slot, board)) continue;
-            std::array<std::optional<Wdl>, COLOR_NB> pureResult;
-            for (Color stm : { WHITE, BLACK }) {
-                Position pos = board;
-                pos.set_side_to_move(stm);
-                if (pos.attacked_by(stm, pos.king_square(~stm), pos.pieces())) continue;
-                const Value pure = table->value(Metric::Dtm, stm, slot);
-                const CountedValue counted = counted_fresh(pos, *table, stm, slot, pure);
-                pos.set_count_state(fresh_count(pos, rules_));
-                pureResult[stm] = wdl_of(pure);
-                const std::uint64_t weight = std::uint64_t(index.orbit_size(pos));
-                SideFigures& f = figures_[stm];
-                f.legal += weight;
-                (pure.is_win() ? f.wins : pure.is_loss() ? f.losses : f.draws) += weight;
-                if (pure.is_win()) f.pureMoves[pure.mate_in_moves()] += weight;
-                if (counted.result == CountedValue::Result::Win) {
-                    f.countedWins += weight;
-                    f.countedMoves[counted.moves_needed] += weight;
-                } else if (counted.result == CountedValue::Result::Loss) {
-                    f.countedLosses += weight;
-                }
-                // Candidates: the longest mates, pure and counted (a few per side).
-                if (pure.is_win()) f.longest = std::max(f.longest, pure.mate_in_moves());
-                if (counted.result == CountedValue::Result::Win)
-                    f.longestCounted = std::max(f.longestCounted, counted.moves_needed);
-                if (!pure.is_draw())
-                    offer_longest(
-                        longest_[stm], std::abs(pure.mate_in_moves()), pos, longestMoves_[stm]);
-                if (counted.result != CountedValue::Result::Draw && counted.moves_needed > 0)
-                    offer_longest(
-                        longestCounted_[stm], counted.moves_needed, pos, longestCountedMoves_[stm]);
-                // Move-level themes are checked later on uniform samples.
-                if (counted.result == CountedValue::Result::Win && counted.moves_needed >= 3)
-                    counted_wins_.offer(pos, rng_);
-                if (counted.result == CountedValue::Result::Draw && !pure.is_draw())
-                    count_critical_.offer(pos, rng_);
-                if (counted.result == CountedValue::Result::Draw) counted_draws_.offer(pos, rng_);
-                if (pure.is_loss() && pure.plies >= 4) pure_losses_.offer(pos, rng_);
-            }
-            // Mutual zugzwang: White does worse with the move than without it (and so does Black).
+        // Both sides to move of a board come in a row: the pure results of the last board seen,
+        // for mutual zugzwang.
+        std::uint64_t board = ~std::uint64_t(0);
+        std::array<std::optional<Wdl>, COLOR_NB> pureResult;
+        std::optional<Position> whiteToMove;
+        auto end_board = [&] {
+            // Mutual zugzwang: White does worse with the move than without it (so does Black).
             if (pureResult[WHITE] && pureResult[BLACK]
-                && int(*pureResult[WHITE]) < -int(*pureResult[BLACK])) {
-                Position pos = board;
-                pos.set_side_to_move(WHITE);
-                pos.set_count_state(fresh_count(pos, rules_));
-                zugzwang_.offer(pos, rng_);
+                && int(*pureResult[WHITE]) < -int(*pureResult[BLACK]))
+                zugzwang_.offer(*whiteToMove, rng_);
+            pureResult = {};
+            whiteToMove.reset();
+        };
+        const bool found = prober_.walk(material_, [&](const TablePosition& t) {
+            if (t.board != board) end_board(), board = t.board;
+            const Position& pos = t.pos;
+            const Color stm = pos.side_to_move();
+            const Value pure = t.pure;
+            const CountedValue& counted = t.counted;
+            const std::uint64_t weight = t.weight;
+            pureResult[stm] = wdl_of(pure);
+            if (stm == WHITE) whiteToMove = pos;
+            SideFigures& f = figures_[stm];
+            f.legal += weight;
+            (pure.is_win() ? f.wins : pure.is_loss() ? f.losses : f.draws) += weight;
+            if (pure.is_win()) f.pureMoves[pure.mate_in_moves()] += weight;
+            if (counted.result == CountedValue::Result::Win) {
+                f.countedWins += weight;
+                f.countedMoves[counted.moves_needed] += weight;
+            } else if (counted.result == CountedValue::Result::Loss) {
+                f.countedLosses += weight;
             }
-        }
+            // Candidates: the longest mates, pure and counted (a few per side).
+            if (pure.is_win()) f.longest = std::max(f.longest, pure.mate_in_moves());
+            if (counted.result == CountedValue::Result::Win)
+                f.longestCounted = std::max(f.longestCounted, counted.moves_needed);
+            if (!pure.is_draw())
+                offer_longest(longest_[stm], std::abs(pure.mate_in_moves()), pos, longestMoves_[stm]);
+            if (counted.result != CountedValue::Result::Draw && counted.moves_needed > 0)
+                offer_longest(
+                    longestCounted_[stm], counted.moves_needed, pos, longestCountedMoves_[stm]);
+            // Move-level themes are checked later on uniform samples.
+            if (counted.result == CountedValue::Result::Win && counted.moves_needed >= 3)
+                counted_wins_.offer(pos, rng_);
+            if (counted.result == CountedValue::Result::Draw && !pure.is_draw())
+                count_critical_.offer(pos, rng_);
+            if (counted.result == CountedValue::Result::Draw) counted_draws_.offer(pos, rng_);
+            if (pure.is_loss() && pure.plies >= 4) pure_losses_.offer(pos, rng_);
+        });
+        if (!found) throw std::runtime_error("no table for " + material_.name());
+        end_board();
     }
 
     // Keeps up to a few positions at the longest distance seen so far.
@@ -1144,7 +1126,7 @@ int teach_command(std::span<const std::string_view> args) {
     }
     const Prober prober(dir, { Tablebase::kDefaultCacheBytes, rules });
     for (const Material& m : materials)
-        if (!prober.tables().available(m)) {
+        if (!prober.available(m)) {
             std::fprintf(stderr, "mktb teach: no table for %s in %s (generate it: mktb gen %s)\n",
                 m.name().c_str(), dir.c_str(), m.name().c_str());
             return kExitNoTable;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,15 @@ struct RankedMove {
     CountedValue counted; // under the count
 };
 
+// One position of a table as Prober::walk() visits it.
+struct TablePosition {
+    Position pos; // its side to move set; its count the fresh one it starts
+    Value pure; // distance to mate, no counting
+    CountedValue counted; // under that fresh count
+    std::uint64_t weight = 0; // the boards it stands for (its class under the ending's symmetry)
+    std::uint64_t board = 0; // the table's board number: both sides to move of a board share it
+};
+
 // Which answer best_moves() keeps: the pure game value, or the result under the count.
 enum class View : std::uint8_t { Pure, Counted };
 
@@ -51,6 +61,19 @@ public:
 
     const ProbeOptions& options() const { return options_; }
     const Tablebase& tables() const { return tables_; }
+
+    // The directory read, whether it holds the table of `m` (men in any order, either side
+    // first), and the most men of any table in it (0: none). Lock-free.
+    const std::string& dir() const { return tables_.dir(); }
+    bool available(const Material& m) const { return tables_.available(m.canonical()); }
+    int largest() const { return tables_.largest_men(); }
+
+    // Visits every legal position of the table of `m`, one per symmetry class, board after board
+    // (both sides to move of a board in a row), with its values: a whole table read into memory
+    // first, for tools that study an ending (mktb teach), not for engines. False when the table
+    // is absent; throws TableError when it is damaged. Not to be called from several threads on
+    // one table at once with other walks of it (each is fine with probes).
+    bool walk(const Material& m, const std::function<void(const TablePosition&)>& visit) const;
 
     // The count a probe of `pos` follows: its own (FEN fields 4-5) when one is set, else the
     // one the position starts now (docs/rules.md §3.4).
