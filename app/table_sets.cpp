@@ -1,6 +1,10 @@
 // table_sets.cpp - table directories by counting rules (see table_sets.hpp).
 #include "table_sets.hpp"
 
+#include <cstdio>
+
+#include "cli.hpp"
+
 #include <filesystem>
 #include <set>
 
@@ -64,6 +68,14 @@ std::string TableSets::served() const {
     for (std::size_t i = 0; i < sets_.size(); ++i)
         out += (i ? "; " : "") + describe(sets_[i].rules) + " (" + sets_[i].dir + ")";
     return out;
+}
+
+int open_tables(const char* command, std::vector<std::string> dirs, TableSets& out) {
+    if (dirs.empty()) dirs.push_back(default_tables_dir());
+    const std::string error = out.open(dirs, Tablebase::kDefaultCacheBytes);
+    if (error.empty()) return kExitOk;
+    std::fprintf(stderr, "mktb %s: %s\n", command, error.c_str());
+    return error.find("same rules") != std::string::npos ? kExitBadInput : kExitFailure;
 }
 
 } // namespace mktb::cli

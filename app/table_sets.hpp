@@ -35,4 +35,10 @@ private:
     std::vector<TableSet> sets_;
 };
 
+// The one way a command opens its --tables directories (the default directory when none is
+// given): 0 when they open; else prints "mktb COMMAND: ..." and returns the exit code, 2 for two
+// directories of the same rules (bad input), 1 for the rest (a missing directory, a damaged
+// table).
+int open_tables(const char* command, std::vector<std::string> dirs, TableSets& out);
+
 } // namespace mktb::cli

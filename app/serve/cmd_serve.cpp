@@ -402,14 +402,9 @@ int serve_command(std::span<const std::string_view> args) {
             return kExitBadInput;
         }
     }
-    if (dirs.empty()) dirs.push_back(default_tables_dir());
-
     TableSets tables;
-    if (const std::string error = tables.open(dirs, Tablebase::kDefaultCacheBytes);
-        !error.empty()) {
-        std::fprintf(stderr, "mktb serve: %s\n", error.c_str());
-        return error.find("same rules") != std::string::npos ? kExitBadInput : kExitFailure;
-    }
+    if (const int code = open_tables("serve", dirs, tables)) return code;
+    if (dirs.empty()) dirs.push_back(default_tables_dir()); // for the line that says what is served
 
     // SIGINT and SIGTERM stop the server cleanly: blocked in every thread, awaited by one.
     sigset_t stopSignals;

@@ -388,13 +388,8 @@ int uci_command(std::span<const std::string_view> args) {
             return kExitBadInput;
         }
     }
-    if (dirs.empty()) dirs.push_back(default_tables_dir());
     TableSets tables;
-    if (const std::string error = tables.open(dirs, Tablebase::kDefaultCacheBytes);
-        !error.empty()) {
-        std::fprintf(stderr, "mktb uci: %s\n", error.c_str());
-        return kExitFailure;
-    }
+    if (const int code = open_tables("uci", dirs, tables)) return code;
     Uci(std::move(tables), engine).run();
     return kExitOk;
 }

@@ -161,6 +161,10 @@ check("quit", e.quit() == 0)
 
 run = subprocess.run([mktb, "uci", "--tables", "/nonexistent/tables"], input="uci\n", capture_output=True, text=True, timeout=20)
 check("missing tables directory", run.returncode == 1 and "is not a directory" in run.stderr, run.stderr)
+# Two directories of the same rules: bad input, exit 2, as mktb serve says it (one way to open).
+run = subprocess.run([mktb, "uci", "--tables", tables, "--tables", tables], input="uci\n",
+                     capture_output=True, text=True, timeout=20)
+check("two directories of the same rules", run.returncode == 2 and "same rules" in run.stderr, run.stderr)
 
 # Mate scores against mktb probe's pure distances: the PV's defender resists longest.
 import glob
