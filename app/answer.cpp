@@ -11,7 +11,6 @@ namespace mktb::cli {
 
 namespace {
 
-
 // Plies to mate, signed as tablebase APIs do: + the side to move mates, - it is mated.
 Json signed_dtm(Value v) {
     if (v.is_draw()) return nullptr;
@@ -21,7 +20,8 @@ Json signed_dtm(Value v) {
 Json count_or_null(int n) { return n < 0 ? Json(nullptr) : Json(n); }
 
 Json counted_json(const CountedValue& c) {
-    return { { "category", result_word(c.result) }, { "moves_needed", count_or_null(c.moves_needed) },
+    return { { "category", result_word(c.result) },
+        { "moves_needed", count_or_null(c.moves_needed) },
         { "moves_available", count_or_null(c.moves_available) } };
 }
 

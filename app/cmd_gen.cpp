@@ -5,11 +5,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <optional>
-#include <fstream>
-#include <sstream>
 #include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <sys/file.h>
 #include <tbb/global_control.h>
 #include <unistd.h>
@@ -116,9 +116,9 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text) {
     static const std::string kUnits = "KMGT";
     double scale = 1;
     if (!unit.empty()) {
-        const std::size_t power
-            = unit.size() == 1 ? kUnits.find(char(std::toupper(static_cast<unsigned char>(unit[0]))))
-                               : std::string::npos;
+        const std::size_t power = unit.size() == 1
+            ? kUnits.find(char(std::toupper(static_cast<unsigned char>(unit[0]))))
+            : std::string::npos;
         if (power == std::string::npos) return std::nullopt;
         scale = double(std::uint64_t(1) << (10 * (power + 1)));
     }
@@ -180,8 +180,8 @@ bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) 
             std::string& dir = a == "--tables" ? o.tables : o.out;
             dir = value();
             if (dir.empty())
-                return std::fprintf(stderr, "mktb %s: %s needs a directory\n", cmd,
-                           std::string(a).c_str()),
+                return std::fprintf(
+                           stderr, "mktb %s: %s needs a directory\n", cmd, std::string(a).c_str()),
                        false;
         } else if (a == "--threads" || a == "--men") {
             const std::string v = value();
@@ -307,7 +307,8 @@ public:
         if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
         std::fprintf(stderr, "mktb: waiting for another mktb writing into %s\n", dir.c_str());
         while (::flock(fd_, LOCK_EX) != 0)
-            if (errno != EINTR) throw TableError("cannot lock " + dir + ": " + std::strerror(errno));
+            if (errno != EINTR)
+                throw TableError("cannot lock " + dir + ": " + std::strerror(errno));
     }
     ~DirectoryLock() { ::close(fd_); }
     DirectoryLock(const DirectoryLock&) = delete;
@@ -334,9 +335,9 @@ int gen_command(std::span<const std::string_view> args) {
     if (o.list) {
         for (const Material& m : order) {
             const MemoryEstimate e = estimate_memory(m);
-            std::printf("%-10s %14llu cells %10.3f GB (generation %.3f, children %.3f)\n", m.name().c_str(),
-                (unsigned long long)e.cells, double(e.total()) / 1e9, double(e.generation) / 1e9,
-                double(e.children) / 1e9);
+            std::printf("%-10s %14llu cells %10.3f GB (generation %.3f, children %.3f)\n",
+                m.name().c_str(), (unsigned long long)e.cells, double(e.total()) / 1e9,
+                double(e.generation) / 1e9, double(e.children) / 1e9);
         }
         std::fprintf(stderr, "%zu endings\n", order.size());
         return kExitOk;
@@ -391,8 +392,9 @@ int gen_command(std::span<const std::string_view> args) {
             const char* why = nullptr;
             switch (state) {
             case OnDisk::NotAFile:
-                throw TableError(path + " is not a regular file (a FIFO, a device or a directory?): "
-                    "remove it");
+                throw TableError(path
+                    + " is not a regular file (a FIFO, a device or a directory?): "
+                      "remove it");
             case OnDisk::OtherRules:
                 // One directory per rule set: a table answers only under its own options.
                 if (o.keepOtherRules)
@@ -405,10 +407,17 @@ int gen_command(std::span<const std::string_view> args) {
                     describe_difference(decode_rules(found), o.rules).c_str(),
                     describe(o.rules).c_str());
                 break;
-            case OnDisk::Packed: why = "is packed (one side to move)"; break;
-            case OnDisk::Damaged: why = "is damaged (its checksum does not hold)"; break;
-            case OnDisk::Current: why = "has no statistics file"; break;
-            default: break;
+            case OnDisk::Packed:
+                why = "is packed (one side to move)";
+                break;
+            case OnDisk::Damaged:
+                why = "is damaged (its checksum does not hold)";
+                break;
+            case OnDisk::Current:
+                why = "has no statistics file";
+                break;
+            default:
+                break;
             }
             if (why)
                 std::fprintf(stderr, "mktb gen: %s in %s %s; generating it again\n",
@@ -509,8 +518,8 @@ int pack_command(std::span<const std::string_view> args) {
     std::error_code ec;
     std::filesystem::create_directories(o.out, ec);
     if (ec) {
-        std::fprintf(stderr, "mktb pack: cannot create %s: %s\n", o.out.c_str(),
-            ec.message().c_str());
+        std::fprintf(
+            stderr, "mktb pack: cannot create %s: %s\n", o.out.c_str(), ec.message().c_str());
         return kExitBadInput;
     }
     if (std::filesystem::equivalent(o.tables, o.out, ec)) {
@@ -545,10 +554,9 @@ int pack_command(std::span<const std::string_view> args) {
                     std::filesystem::copy_options::overwrite_existing);
             progress.advance(p.bytes_before);
             before += p.bytes_before, after += p.bytes_after;
-            std::printf("%-10s %s to move kept  %12llu -> %12llu bytes (%.3f)\n",
-                m.name().c_str(), p.kept == WHITE ? "White" : "Black",
-                (unsigned long long)p.bytes_before, (unsigned long long)p.bytes_after,
-                double(p.bytes_after) / double(p.bytes_before));
+            std::printf("%-10s %s to move kept  %12llu -> %12llu bytes (%.3f)\n", m.name().c_str(),
+                p.kept == WHITE ? "White" : "Black", (unsigned long long)p.bytes_before,
+                (unsigned long long)p.bytes_after, double(p.bytes_after) / double(p.bytes_before));
         } catch (const std::exception& e) {
             progress.finish();
             std::fprintf(stderr, "mktb pack: %s\n", e.what());
@@ -556,9 +564,8 @@ int pack_command(std::span<const std::string_view> args) {
         }
     }
     progress.finish();
-    std::printf("%zu tables: %llu -> %llu bytes (%.3f)\n", order.size(),
-        (unsigned long long)before, (unsigned long long)after,
-        before ? double(after) / double(before) : 0.0);
+    std::printf("%zu tables: %llu -> %llu bytes (%.3f)\n", order.size(), (unsigned long long)before,
+        (unsigned long long)after, before ? double(after) / double(before) : 0.0);
     return kExitOk;
 }
 

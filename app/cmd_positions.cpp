@@ -179,8 +179,8 @@ int positions_command(std::span<const std::string_view> args) {
             if (!seen.insert(pos.fen()).second) continue;
             ++found;
             std::printf("%s ; %s %s: %s; without counting %s\n", pos.fen().c_str(),
-                m.name().c_str(), kind.c_str(), verdict(pos, *pure, *c, rules, pos.count_state()).c_str(),
-                describe(*pure).c_str());
+                m.name().c_str(), kind.c_str(),
+                verdict(pos, *pure, *c, rules, pos.count_state()).c_str(), describe(*pure).c_str());
         }
     } catch (const TableError& e) {
         std::fprintf(stderr, "mktb positions: %s\n", e.what());

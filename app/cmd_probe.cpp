@@ -210,7 +210,8 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
         auto failed = [&](int code, const std::string& why) {
             worst = std::max(worst, code);
             if (json)
-                std::printf("%s\n", dump(Json { { "line", number }, { "fen", text }, { "error", why } }).c_str());
+                std::printf("%s\n",
+                    dump(Json { { "line", number }, { "fen", text }, { "error", why } }).c_str());
             else if (text.empty())
                 std::printf("%d: error: %s\n", number, why.c_str());
             else

@@ -10,7 +10,9 @@ namespace mktb::cli {
 inline constexpr const char* kColorName[] = { "White", "Black" }; // for people
 inline constexpr const char* kColorKey[] = { "white", "black" }; // in JSON
 
-constexpr Wdl wdl_of(Value v) { return v.is_win() ? Wdl::Win : v.is_loss() ? Wdl::Loss : Wdl::Draw; }
+constexpr Wdl wdl_of(Value v) {
+    return v.is_win() ? Wdl::Win : v.is_loss() ? Wdl::Loss : Wdl::Draw;
+}
 constexpr Wdl wdl_of(CountedValue::Result r) { return Wdl(int(r)); }
 
 // "win", "draw", "loss": the JSON categories and the CLI's words.

@@ -5,12 +5,12 @@
 // 2 s (as a slow or hostile client does), so the figures show whether they hold others up.
 // Connections are plain threads: they wait on the network, they do not compute.
 #include <algorithm>
+#include <arpa/inet.h>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <httplib.h>
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <string>
 #include <sys/socket.h>
@@ -54,7 +54,8 @@ void slow_client(const std::string& host, int port, const std::atomic<bool>& don
     for (int k = 0; !done; ++k) {
         if (::send(fd, line.data(), line.size(), MSG_NOSIGNAL) < 0) break; // cut off: fine
         line = "X-Slow: " + std::to_string(k) + "\r\n";
-        for (int t = 0; t < 20 && !done; ++t) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        for (int t = 0; t < 20 && !done; ++t)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     ::close(fd);
 }

@@ -42,9 +42,14 @@ std::string describe_difference(const CountRules& built, const CountRules& asked
         const RuleOption o = RuleOption(i);
         if (built.has(o) == asked.has(o)) continue;
         const RuleOptionInfo& info = kRuleOptions[i];
-        auto value = [&](const CountRules& r) { return r.has(o) ? info.alternative : info.default_value; };
+        auto value
+            = [&](const CountRules& r) { return r.has(o) ? info.alternative : info.default_value; };
         if (!out.empty()) out += ", ";
-        out.append(info.name).append("=").append(value(built)).append(", not ").append(value(asked));
+        out.append(info.name)
+            .append("=")
+            .append(value(built))
+            .append(", not ")
+            .append(value(asked));
     }
     return out;
 }
@@ -125,7 +130,8 @@ CountState count_after_move(
 
 std::string count_error(const Position& pos, CountState count) {
     const int limit = count.limit, ply = count.ply;
-    if (!limit) return ply ? "count ply " + std::to_string(ply) + " is given but no count runs" : "";
+    if (!limit)
+        return ply ? "count ply " + std::to_string(ply) + " is given but no count runs" : "";
     static constexpr int kLimits[] = { 16, 32, 44, 64, 88, 128 };
     if (std::find(std::begin(kLimits), std::end(kLimits), limit) == std::end(kLimits))
         return "count limit " + std::to_string(limit)

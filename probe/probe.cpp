@@ -116,8 +116,7 @@ std::optional<std::vector<RankedMove>> Prober::rank_root(
     return moves;
 }
 
-bool Prober::walk(
-    const Material& m, const std::function<void(const TablePosition&)>& visit) const {
+bool Prober::walk(const Material& m, const std::function<void(const TablePosition&)>& visit) const {
     const Table* table = tables_.table(m.canonical());
     if (!table) return false;
     const CountRules& rules = options_.rules;
@@ -143,7 +142,8 @@ bool Prober::walk(
                 t.counted = counted_pieces_honour(t.pos, t.pure, fresh, rules);
                 break;
             case CountPhase::BoardHonour:
-                t.counted = counted_board_honour(table->value(Metric::Board, stm, slot), fresh, rules);
+                t.counted
+                    = counted_board_honour(table->value(Metric::Board, stm, slot), fresh, rules);
                 break;
             case CountPhase::NoCount:
                 t.counted = counted_bia_phase(table->value(Metric::Bia, stm, slot));

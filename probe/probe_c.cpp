@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
-#include <new>
 #include <mutex>
+#include <new>
 #include <string>
 #include <unordered_set>
 
@@ -280,11 +280,11 @@ mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, 
     // moves may be NULL with capacity 0: the call then tells the size needed.
     return probe(tb, pos, moves || capacity ? static_cast<const void*>(moves) : count,
         [&](const Prober& p, const Position& position) {
-        const auto best
-            = p.best_moves(position, view == MKTB_VIEW_COUNTED ? View::Counted : View::Pure);
-        if (!best) return no_table(best);
-        return fill(*best, moves, capacity, count, "moves", move_of);
-    });
+            const auto best
+                = p.best_moves(position, view == MKTB_VIEW_COUNTED ? View::Counted : View::Pure);
+            if (!best) return no_table(best);
+            return fill(*best, moves, capacity, count, "moves", move_of);
+        });
 }
 
 mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
@@ -292,12 +292,12 @@ mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
     if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
     return probe(tb, pos, moves || capacity ? static_cast<const void*>(moves) : count,
         [&](const Prober& p, const Position& position) {
-        const auto ranked = p.rank_root(position);
-        if (!ranked) return no_table(ranked);
-        return fill(*ranked, moves, capacity, count, "legal moves", [](const RankedMove& r) {
-            return mktb_root_move { move_of(r.move), dtm_of(r.pure), counted_of(r.counted) };
+            const auto ranked = p.rank_root(position);
+            if (!ranked) return no_table(ranked);
+            return fill(*ranked, moves, capacity, count, "legal moves", [](const RankedMove& r) {
+                return mktb_root_move { move_of(r.move), dtm_of(r.pure), counted_of(r.counted) };
+            });
         });
-    });
 }
 
 const char* mktb_status_name(mktb_status status) {

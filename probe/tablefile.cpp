@@ -97,8 +97,8 @@ std::unique_ptr<Table> Table::open(
         && h.block_cells <= 0x10000 // a resident block's long list holds 16-bit offsets
         && h.index_size == t->index_.size() && (h.metrics & 1)
         && h.metrics < (1u << int(Metric::NB))
-        && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells
-        && h.sides >= 1 && h.sides <= kBothSides && h.reserved == 0;
+        && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells && h.sides >= 1
+        && h.sides <= kBothSides && h.reserved == 0;
     t->sides_ = h.sides;
     const std::size_t sides = h.sides == kBothSides ? 2 : 1;
     std::size_t nblocks = 0;
@@ -376,8 +376,8 @@ std::optional<Value> Tablebase::restore(
     // or promotes a Bia, so the search ends. The values stored do not depend on a count running
     // (each conversion is valued under the count it starts), so none is carried. The search
     // runs in the table's colours, so that a quiet move's slot is one encode.
-    Position pos = Material::of(position) == t.index().material() ? position
-                                                                   : colour_swapped(position);
+    Position pos
+        = Material::of(position) == t.index().material() ? position : colour_swapped(position);
     pos.set_count_state({});
     const CountRules rules = decode_rules(t.rules());
     const MoveList moves = legal_moves(pos);
@@ -464,8 +464,8 @@ std::optional<CountedValue> Tablebase::probe_counted(
     return metric == Metric::Bia ? counted_bia_phase(*v) : counted_board_honour(*v, count, rules);
 }
 
-Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm,
-    Value own, const CountRules& rules) {
+Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm, Value own,
+    const CountRules& rules) {
     if (metric == Metric::Dtm) return dtm;
     // Under pieces' honour the count is a deadline on DTM (as probe_counted() reads it); else
     // the child's own counted metric: for board's honour kept, an unbounded budget gives its
@@ -475,8 +475,7 @@ Value conversion_value(Metric metric, const Position& child, CountPhase phase, V
         : phase == CountPhase::NoCount
         ? counted_bia_phase(own)
         : counted_board_honour(own,
-            metric == Metric::Board ? CountState { 1 << 20, 0 } : fresh_count(child, rules),
-            rules);
+            metric == Metric::Board ? CountState { 1 << 20, 0 } : fresh_count(child, rules), rules);
     if (metric == Metric::Bia) return as_value(c);
     // Board's honour: a capture keeping men on both sides continues the count; one baring the
     // defender succeeds when its fresh pieces' honour count still wins (the defender, to move

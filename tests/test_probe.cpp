@@ -74,8 +74,8 @@ std::vector<Position> sample_positions(int perEnding) {
             // Plies played two at a time: under pieces' honour the ply's parity is the side to
             // move's (count_error), so a state of one ply more would not be a real one.
             if (fresh.limit)
-                pos.set_count_state({ fresh.limit,
-                    fresh.ply + 2 * int(rng() % std::uint64_t(fresh.limit / 4)) });
+                pos.set_count_state(
+                    { fresh.limit, fresh.ply + 2 * int(rng() % std::uint64_t(fresh.limit / 4)) });
             out.push_back(pos);
         }
     }
@@ -210,7 +210,8 @@ TEST_CASE("The C API reports damaged tables and other rule options as codes", "[
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("Packed tables answer every position up to 4 men as the full ones", "[probe][pack][gen]") {
+TEST_CASE(
+    "Packed tables answer every position up to 4 men as the full ones", "[probe][pack][gen]") {
     // A packed table keeps one side to move; a probe of the other searches one ply, through the
     // smaller tables for conversions (themselves packed). Every legal position of every ending
     // up to 4 men, both sides to move, compared with the full tables' values: DTM, and the
@@ -241,8 +242,8 @@ TEST_CASE("Packed tables answer every position up to 4 men as the full ones", "[
                         restored += !p.stores(c);
                         const CountedValue a = *full.probe_counted(pos, unbounded, {});
                         const CountedValue b = *packed.probe_counted(pos, unbounded, {});
-                        if (*packed.probe(pos) == f.value(Metric::Dtm, c, i)
-                            && a.result == b.result && a.moves_needed == b.moves_needed
+                        if (*packed.probe(pos) == f.value(Metric::Dtm, c, i) && a.result == b.result
+                            && a.moves_needed == b.moves_needed
                             && a.moves_available == b.moves_available)
                             continue;
                         if (++mismatches <= 5) {

@@ -7,18 +7,18 @@
 #include <arpa/inet.h>
 #include <chrono>
 #include <csignal>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <httplib.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sys/socket.h>
-#include <unistd.h>
 #include <sstream>
 #include <string>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "answer.hpp"
@@ -114,15 +114,14 @@ public:
 
 private:
     std::chrono::milliseconds remaining() const {
-        return std::max(std::chrono::duration_cast<std::chrono::milliseconds>(
-                            deadline_ - Clock::now()),
+        return std::max(
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()),
             std::chrono::milliseconds(0));
     }
     bool poll_for(short events, std::chrono::milliseconds wait) const {
         pollfd p { sock_, events, 0 };
         int n;
-        do
-            n = ::poll(&p, 1, int(wait.count()));
+        do n = ::poll(&p, 1, int(wait.count()));
         while (n < 0 && errno == EINTR);
         return n > 0;
     }
@@ -178,12 +177,11 @@ private:
         for (int served = 0; served < kRequestsPerConnection; ++served) {
             // A kept-alive connection may wait for its next request; the deadline starts when
             // its first byte arrives.
-            if (served && !stream.wait_readable(kKeepAlive, [this] { return is_running(); }))
-                break;
+            if (served && !stream.wait_readable(kKeepAlive, [this] { return is_running(); })) break;
             stream.set_deadline(DeadlineStream::Clock::now() + deadline_);
             bool closed = false;
             ok = process_request(stream, served + 1 == kRequestsPerConnection || !is_running(),
-                closed, [](httplib::Request&) { });
+                closed, [](httplib::Request&) {});
             if (!ok || closed || stream.expired()) break;
         }
         ::shutdown(sock, SHUT_RDWR);

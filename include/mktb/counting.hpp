@@ -1,5 +1,5 @@
-// mktb/counting.hpp - Makruk's counting rules (docs/rules.md §3-4) as data and arithmetic: the phase a
-// position is in, the pieces' honour limit of the attacker's material, the count a position
+// mktb/counting.hpp - Makruk's counting rules (docs/rules.md §3-4) as data and arithmetic: the
+// phase a position is in, the pieces' honour limit of the attacker's material, the count a position
 // starts, and how many moves the attacker has left under a count state.
 //
 // The count state is Fairy-Stockfish's (countingLimit, countingPly) in plies. Its one rule is
@@ -21,7 +21,8 @@
 namespace mktb {
 
 // The rule options of docs/rules.md §3-4, each a choice between its default (which reproduces
-// Fairy-Stockfish) and one alternative. Rules as data: one row per option, named as in docs/rules.md §4.
+// Fairy-Stockfish) and one alternative. Rules as data: one row per option, named as in
+// docs/rules.md §4.
 enum class RuleOption : std::uint8_t {
     KhonBeforeKnights, // limit_precedence: one Khon (44) overrides two Mas (32)
     DrawWhenReached, // draw_when: drawn when the defender completes the move counted L (Cambodian)

@@ -1,0 +1,525 @@
+// report.cpp - the teaching report's files (see report.hpp): pages, worksheets, answer keys,
+// EPD, PGN, diagrams, claims, the overview and the regulation page.
+#include "teach/report.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "diagram.hpp"
+
+namespace mktb::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string escape(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '<')
+            out += "&lt;";
+        else if (c == '>')
+            out += "&gt;";
+        else if (c == '&')
+            out += "&amp;";
+        else if (c == '"')
+            out += "&quot;";
+        else
+            out += c;
+    }
+    return out;
+}
+
+// A caption's first letter as a capital ("only Rd1 keeps..." -> "Only Rd1 keeps...").
+std::string capitalized(std::string text) {
+    if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = char(text[0] - 'a' + 'A');
+    return text;
+}
+
+// The men with their Thai names and the letters diagrams and FENs use (diagrams/men/*.svg).
+std::string men_legend() {
+    static const std::pair<char, const char*> kMen[]
+        = { { 'K', "Khun (K): the king" }, { 'M', "Met (M): one step diagonally" },
+              { 'S', "Khon (S): one step diagonally or straight ahead" },
+              { 'N', "Ma (N): the knight" }, { 'R', "Ruea (R): the rook" },
+              { 'P', "Bia (P): the pawn, promotes to a Met on the sixth rank" } };
+    std::string html = "<div class=\"legend\"><b>The men</b> (White's light, Black's dark):<ul>";
+    for (const auto& [letter, words] : kMen)
+        html += std::string("<li><img src=\"diagrams/men/") + letter
+            + ".svg\" alt=\"\" "
+              "width=\"24\" height=\"24\"><img src=\"diagrams/men/"
+            + char(letter - 'A' + 'a') + ".svg\" alt=\"\" width=\"24\" height=\"24\"> " + words
+            + "</li>";
+    return html + "</ul></div>\n";
+}
+
+// Writes a file whole or not at all (a temporary name, then a rename); throws naming the file.
+void write_file(const fs::path& path, const std::string& content) {
+    const fs::path tmp = path.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        if (!(out << content) || !out.flush())
+            throw std::runtime_error("cannot write " + tmp.string());
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
+}
+
+std::string percent(std::uint64_t n, std::uint64_t d) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f %%", d ? 100.0 * double(n) / double(d) : 0.0);
+    return buffer;
+}
+
+std::string number(std::uint64_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+// Mate distances, pure against counted, as a bar chart (one pair of bars per distance).
+std::string histogram_svg(const SideFigures& f, const std::string& title) {
+    int longest = 1;
+    std::uint64_t most = 1;
+    for (const auto& [k, n] : f.pureMoves) longest = std::max(longest, k), most = std::max(most, n);
+    for (const auto& [k, n] : f.countedMoves)
+        longest = std::max(longest, k), most = std::max(most, n);
+    const int w = std::max(300, 50 + longest * 12), h = 190;
+    std::ostringstream svg;
+    svg << "<svg xmlns='http://www.w3.org/2000/svg' class='histogram' viewBox='0 0 " << w << ' '
+        << h << "' width='" << w << "' height='" << h << "' role='img'><title>" << escape(title)
+        << "</title><text x='40' y='14' font-size='12'>" << escape(title) << "</text>"
+        << "<rect x='" << w - 240 << "' y='22' width='10' height='10' fill='#1f6f3a'/><text x='"
+        << w - 226 << "' y='31' font-size='11'>without counting</text><rect x='" << w - 125
+        << "' y='22' width='10' height='10' fill='#d9a441'/><text x='" << w - 111
+        << "' y='31' font-size='11'>within the count</text>";
+    for (int k = 1; k <= longest; ++k) {
+        const auto bar = [&](const std::map<int, std::uint64_t>& m, int dx, const char* colour) {
+            const auto it = m.find(k);
+            if (it == m.end()) return;
+            const int height = std::max(1, int(130.0 * double(it->second) / double(most)));
+            svg << "<rect x='" << 40 + (k - 1) * 12 + dx << "' y='" << 170 - height
+                << "' width='5' height='" << height << "' fill='" << colour << "'><title>" << k
+                << " moves: " << number(it->second) << "</title></rect>";
+        };
+        bar(f.pureMoves, 0, "#1f6f3a");
+        bar(f.countedMoves, 5, "#d9a441");
+        if (k == 1 || k % 5 == 0)
+            svg << "<text x='" << 40 + (k - 1) * 12 << "' y='184' font-size='10'>" << k
+                << "</text>";
+    }
+    svg << "<line x1='38' y1='170' x2='" << w - 4 << "' y2='170' stroke='#555'/></svg>";
+    return svg.str();
+}
+
+const char* kReportCss
+    = R"CSS(/* report.css - the teaching report of mktb: plain on screen, one theme per A4 page in print. */
+body { font: 15px/1.45 system-ui, sans-serif; color: #222; margin: 1.5rem auto; max-width: 60rem; padding: 0 1rem; }
+h1 { margin-bottom: 0.2rem; }
+table { border-collapse: collapse; margin: 0.6rem 0; }
+th, td { text-align: left; padding: 0.2rem 0.7rem; border-bottom: 1px solid #ddd; }
+td { white-space: nowrap; }
+.themes section { margin-top: 2rem; }
+.rule { color: #555; font-style: italic; }
+.positions { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: 1.2rem; }
+figure { margin: 0; }
+figure img { width: 100%; max-width: 18rem; height: auto; display: block; }
+figcaption { font-size: 0.9rem; }
+details { margin-top: 0.3rem; }
+summary { cursor: pointer; color: #1f6f3a; }
+.line { font-family: ui-monospace, monospace; font-size: 0.85rem; }
+.disagree { color: #a0141e; font-weight: 600; }
+.histogram { max-width: 100%; height: auto; }
+.legend ul { list-style: none; padding: 0; margin: 0.3rem 0; display: flex; flex-wrap: wrap; gap: 0.2rem 1.2rem; }
+.legend img { vertical-align: middle; }
+.key li { margin: 0.4rem 0; }
+@media print {
+  @page { size: A4; margin: 15mm; }
+  body { margin: 0; max-width: none; font-size: 11pt; }
+  nav, summary { display: none; }
+  .themes section { break-before: page; }
+  figure { break-inside: avoid; }
+}
+)CSS";
+
+std::string page_head(const std::string& title, const std::string& css) {
+    return "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
+           "name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+        + escape(title)
+        + "</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" "
+          "href=\""
+        + css + "\">\n</head>\n<body>\n";
+}
+
+// The main line as text: moves with numbers, the count after each of the counter's moves,
+// "(only move)" marks.
+struct LineText {
+    std::string html, pgn;
+    std::string brief; // for the answer key: the first moves, no counts but where it ends
+    // A pure line that runs past the count's end: the PGN game ends there (a draw) and the rest
+    // of the mate is a comment.
+    bool countEnded = false;
+};
+
+LineText line_text(const Prober& prober, const Item& item, const CountRules& rules) {
+    LineText out;
+    Position pos = item.pos;
+    CountState count = pos.count_state();
+    const bool losing = item.pureLine
+        ? prober.dtm(pos)->is_loss()
+        : prober.counted(pos, count)->result == CountedValue::Result::Loss;
+    const Color winner = losing ? ~pos.side_to_move() : pos.side_to_move();
+    int number = 1;
+    bool openComment = false;
+    for (std::size_t i = 0; i < item.line.size(); ++i) {
+        const Move m = item.line[i];
+        const Color stm = pos.side_to_move();
+        bool only = false;
+        if (stm == winner) { // the only move keeping the win (pure or counted, as the line)
+            int winning = 0;
+            // A pure line is judged without the count (which it may outlive).
+            const std::vector<RankedMove> moves
+                = *prober.rank_root(pos, item.pureLine ? CountState {} : count);
+            for (const RankedMove& r : moves)
+                winning += item.pureLine ? r.pure.is_win()
+                                         : r.counted.result == CountedValue::Result::Win;
+            only = winning == 1;
+        }
+        const std::string prefix = stm == WHITE ? std::to_string(number) + ". "
+            : i == 0                            ? std::to_string(number) + "... "
+                                                : "";
+        const std::string move = san(pos, m);
+        Position next = pos;
+        next.do_move(m);
+        if (!out.countEnded) count = count_after_move(pos, next, count, rules);
+        next.set_count_state(out.countEnded ? CountState {} : count);
+        out.html += prefix + move + (only ? "!" : "") + " ";
+        static constexpr std::size_t kBriefPlies = 24;
+        if (i < kBriefPlies)
+            out.brief += prefix + move + (only ? "!" : "") + " ";
+        else if (i == kBriefPlies)
+            out.brief += "... (the whole line, " + std::to_string((item.line.size() + 1) / 2)
+                + " moves, in the PGN) ";
+        if (out.countEnded) // the game is over: the rest of the pure mate, in the comment
+            out.pgn += (stm == WHITE || i == 0 ? prefix : "") + move + " ";
+        else
+            out.pgn += prefix + move + (only ? " $8" : "") + " ";
+        if (!out.countEnded && count_has_ended(count) && !is_checkmate(next)) {
+            // The count ends the game here: a draw, whatever the pure line goes on to show.
+            out.countEnded = true;
+            out.html += "(the count has run out: a draw under the count; without it the mate "
+                        "would go on) ";
+            if (i < kBriefPlies) out.brief += "(the count runs out here) ";
+            openComment = i + 1 < item.line.size();
+            if (openComment)
+                out.pgn += "{the count has run out: the game is drawn here; without the count "
+                           "the mate would go on: ";
+            else
+                out.pgn += "{the count has run out: the game is drawn here} ";
+        } else if (announces_count(next, stm, count) && !out.countEnded) {
+            const std::string c = "count " + std::to_string((count.ply + 1) / 2) + " of "
+                + std::to_string(count.limit / 2);
+            out.html += "(" + c + ") ";
+            out.pgn += "{" + c + "} ";
+        }
+        if (stm == BLACK) ++number;
+        pos = next;
+    }
+    if (openComment) out.pgn.back() = '}', out.pgn += ' '; // the rest of the mate, closed
+    return out;
+}
+
+} // namespace
+
+// One ending's files: DIR/ENDING.html, .epd, .pgn, .json and DIR/diagrams/*.svg.
+Json write_ending(const Teacher& t, const fs::path& dir) {
+    const Material& m = t.material();
+    const Prober& prober = t.prober();
+    const std::string name = m.name();
+    std::ostringstream html, epd, pgn, worksheet, key;
+    Json claims = Json::array();
+    // The men's pictures for the legends.
+    fs::create_directories(dir / "diagrams" / "men");
+    for (char letter : std::string("KMSNRPkmsnrp"))
+        write_file(dir / "diagrams" / "men" / (std::string(1, letter) + ".svg"), man_svg(letter));
+    // For print: the worksheet (diagrams and tasks, no solution) and its answer key apart.
+    worksheet << page_head("mktb: " + name + " worksheet", "report.css") << "<nav><a href=\""
+              << name << ".html\">" << name << "</a></nav>\n<h1>" << name
+              << ": worksheet</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
+              << ". The answers: <a href=\"" << name << ".answers.html\">answer key</a>.</p>\n"
+              << men_legend() << "<div class=\"themes\">\n";
+    key << page_head("mktb: " + name + " answer key", "report.css") << "<nav><a href=\"" << name
+        << ".html\">" << name << "</a></nav>\n<h1>" << name
+        << ": answer key</h1>\n<p>For the <a href=\"" << name
+        << ".worksheet.html\">worksheet</a>; distances in moves.</p>\n<div class=\"key\">\n";
+    html << page_head("mktb: " + name, "report.css")
+         << "<nav><a href=\"index.html\">All endings</a>"
+         << " &middot; <a href=\"" << name << ".epd\">EPD</a> &middot; <a href=\"" << name
+         << ".pgn\">PGN</a> &middot; print: <a href=\"" << name
+         << ".worksheet.html\">worksheet</a>, <a href=\"" << name
+         << ".answers.html\">answer key</a></nav>\n<h1>" << name
+         << "</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
+         << ".</p>\n<h2>What the ending holds</h2>\n<table>\n"
+         << "<tr><th>Side to move</th><th>Positions</th><th>Wins</th><th>Draws</th><th>Losses</th>"
+            "<th>Wins within a fresh count</th><th>Losses within a fresh count</th><th>Longest "
+            "mate</th></tr>\n";
+    for (Color c : { WHITE, BLACK }) {
+        const SideFigures& f = t.figures()[c];
+        html << "<tr><td>" << kColorName[c] << "</td><td>" << number(f.legal) << "</td><td>"
+             << percent(f.wins, f.legal) << "</td><td>" << percent(f.draws, f.legal) << "</td><td>"
+             << percent(f.losses, f.legal) << "</td><td>" << percent(f.countedWins, f.legal)
+             << "</td><td>" << percent(f.countedLosses, f.legal) << "</td><td>"
+             << (f.longest > 0 ? std::to_string(f.longest) + " moves" : "-") << "</td></tr>\n";
+    }
+    html << "</table>\n<p>Positions are distinct boards; \"fresh count\": the count the position "
+            "starts (pieces' honour: the men on the board counted; board's honour: 64 moves; with "
+            "a Bia: the count its conversion starts).</p>\n";
+    for (Color c : { WHITE, BLACK })
+        if (t.figures()[c].wins)
+            html << histogram_svg(
+                t.figures()[c], std::string(kColorName[c]) + " to move: positions won in N moves")
+                 << "\n";
+    html << men_legend() << "<div class=\"themes\">\n";
+    fs::create_directories(dir / "diagrams");
+    for (const Theme& theme : t.themes()) {
+        html << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title) << " ("
+             << theme.items.size() << ")</h2>\n<p class=\"rule\">" << escape(theme.rule)
+             << "</p>\n";
+        if (theme.items.empty()) html << "<p>No position of this ending fits.</p>\n";
+        html << "<div class=\"positions\">\n";
+        if (!theme.items.empty()) {
+            worksheet << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
+                      << "</h2>\n<p class=\"rule\">" << escape(theme.task)
+                      << "</p>\n<div class=\"positions\">\n";
+            key << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
+                << "</h2>\n<ol>\n";
+        }
+        for (const Item& item : theme.items) {
+            const Position& p = item.pos;
+            const std::string fen = p.fen();
+            const std::string svgName = "diagrams/" + item.id + ".svg";
+            DiagramOptions options;
+            options.size = 280;
+            write_file(dir / svgName, board_svg(fen, options));
+            // The solution's diagram: the first best move as an arrow (shown behind the click).
+            std::string solutionSvg;
+            if (!item.best.empty()) {
+                solutionSvg = "diagrams/" + item.id + ".solution.svg";
+                options.arrows = { { square_name(from_sq(item.best.front())),
+                    square_name(to_sq(item.best.front())) } };
+                write_file(dir / solutionSvg, board_svg(fen, options));
+            }
+            const Value pure = *prober.dtm(p);
+            const CountedValue counted = *prober.counted(p, p.count_state());
+            const std::string verdictText = verdict(p, pure, counted, t.rules(), p.count_state());
+            const LineText line = line_text(prober, item, t.rules());
+            auto joined = [&](const std::vector<Move>& moves) {
+                std::string text;
+                for (Move mv : moves) text.append(text.empty() ? "" : " ").append(san(p, mv));
+                return text;
+            };
+            const std::string best = joined(item.best), avoid = joined(item.avoid);
+            html << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
+                 << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
+                 << kColorName[p.side_to_move()] << " to move.</b> "
+                 << escape(capitalized(item.claim)) << ".<br>Difficulty: " << escape(item.hardness)
+                 << ".<br><span class=\"line\">" << escape(fen) << "</span>"
+                 << "<details><summary>Solution</summary>"
+                 << (solutionSvg.empty() ? ""
+                                         : "<img src=\"" + solutionSvg
+                                + "\" alt=\"the solution\" width=\"280\" height=\"270\">")
+                 << "<p>" << escape(verdictText) << ".</p>"
+                 << (best.empty() ? "" : "<p>Best: " + escape(best) + "</p>")
+                 << (avoid.empty() ? "" : "<p>Not: " + escape(avoid) + "</p>")
+                 << (line.html.empty() ? "" : "<p class=\"line\">" + escape(line.html) + "</p>")
+                 << "</details></figcaption></figure>\n";
+            worksheet << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
+                      << "\" width=\"280\" height=\"270\"><figcaption><b>"
+                      << (&item - theme.items.data()) + 1 << ".</b> "
+                      << kColorName[p.side_to_move()] << " to move.<br><span class=\"line\">"
+                      << escape(fen) << "</span></figcaption></figure>\n";
+            key << "<li><b>" << escape(capitalized(item.claim)) << ".</b> " << escape(verdictText)
+                << "." << (best.empty() ? "" : " Best: " + escape(best) + ".")
+                << (avoid.empty() ? "" : " Not: " + escape(avoid) + ".")
+                << (line.brief.empty()
+                           ? ""
+                           : "<br><span class=\"line\">" + escape(line.brief) + "</span>")
+                << "</li>\n";
+            // EPD: the board, side, and castling/en passant fields (none in Makruk), then the
+            // operations; c2 holds FEN fields 4-5 (Fairy-Stockfish's count).
+            const std::string board = fen.substr(0, fen.find(' ', fen.find(' ') + 1));
+            epd << board << " - -";
+            if (!best.empty()) epd << " bm " << best << ";";
+            if (!avoid.empty()) epd << " am " << avoid << ";";
+            if (item.dm) epd << " dm " << *item.dm << ";";
+            epd << " id \"" << item.id << "\"; c0 \"" << verdictText << "\"; c1 \"" << item.claim
+                << "\"; c2 \"" << p.count_state().limit << ' ' << p.count_state().ply << "\";\n";
+            const bool mates = !item.line.empty();
+            const std::string result = !mates                                ? "*"
+                : line.countEnded                                            ? "1/2-1/2"
+                : (item.line.size() % 2 == 1) == (p.side_to_move() == WHITE) ? "1-0"
+                                                                             : "0-1";
+            pgn << "[Event \"mktb " << name << ": " << theme.title << "\"]\n[Site \"?\"]\n[Round \""
+                << item.id << "\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"" << result
+                << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen << "\"]\n\n{"
+                << item.claim << ". " << verdictText << ".} " << line.pgn << result << "\n\n";
+            Json lineUci = Json::array(), bestUci = Json::array(), avoidUci = Json::array();
+            for (Move mv : item.line) lineUci.push_back(move_to_uci(mv));
+            for (Move mv : item.best) bestUci.push_back(move_to_uci(mv));
+            for (Move mv : item.avoid) avoidUci.push_back(move_to_uci(mv));
+            claims.push_back({ { "id", item.id }, { "theme", theme.key }, { "fen", fen },
+                { "best", bestUci }, { "avoid", avoidUci },
+                { "dm", item.dm ? Json(*item.dm) : Json(nullptr) }, { "facts", item.facts },
+                { "line", lineUci }, { "diagram", svgName },
+                { "solution_diagram", solutionSvg.empty() ? Json(nullptr) : Json(solutionSvg) } });
+        }
+        html << "</div>\n</section>\n";
+        if (!theme.items.empty()) {
+            worksheet << "</div>\n</section>\n";
+            key << "</ol>\n</section>\n";
+        }
+    }
+    html << "</div>\n</body>\n</html>\n";
+    worksheet << "</div>\n</body>\n</html>\n";
+    key << "</div>\n</body>\n</html>\n";
+    write_file(dir / (name + ".worksheet.html"), worksheet.str());
+    write_file(dir / (name + ".answers.html"), key.str());
+    write_file(dir / (name + ".html"), html.str());
+    write_file(dir / (name + ".epd"), epd.str());
+    write_file(dir / (name + ".pgn"), pgn.str());
+    write_file(dir / (name + ".json"), claims.dump(1) + "\n");
+    // The figures the overview shows.
+    const SideFigures& w = t.figures()[WHITE];
+    return { { "ending", name }, { "men", m.men() }, { "legal", w.legal }, { "wins", w.wins },
+        { "draws", w.draws }, { "counted_wins", w.countedWins }, { "longest", w.longest },
+        { "longest_counted", w.longestCounted } };
+}
+
+namespace {
+
+// Docs/rules.md §7: who counts as the stronger side in one event, and the endings within five men
+// (with a Bia read as a promoted one too) where the tables can check it.
+struct RegulationRow {
+    const char* weaker;
+    const char* stronger;
+    std::vector<const char*> endings;
+};
+const std::vector<RegulationRow> kRegulation = {
+    { "K + 1 Bia", "K + 3 promoted Bia", {} },
+    { "K + 1 Bia", "K + (Khon or Ma) + 1 Bia", { "KSPvKP", "KNPvKP", "KSMvKM", "KNMvKM" } },
+    { "K + 2 Bia", "K + Khon + Ma", {} },
+    { "K + 3 Bia", "K + Ruea", {} },
+    { "K + (Khon or Ma)", "K + (Khon or Ma) + 1 Bia",
+        { "KSPvKS", "KSPvKN", "KNPvKS", "KNPvKN", "KSMvKS", "KSMvKN", "KNMvKS", "KNMvKN" } },
+    { "K + Ruea", "K + Ruea + (Khon or Ma)", { "KRSvKR", "KRNvKR" } },
+    { "K + Ruea", "K + 4 promoted Bia", {} },
+    { "K + Ruea + 1 Bia", "K + (Khon or Ma) + 3 Bia", {} },
+    { "K + (Khon or Ma)", "K + 2 Ruea", { "KRRvKS", "KRRvKN" } },
+};
+
+std::optional<Json> read_stats(const std::string& tables, const std::string& name) {
+    std::ifstream in(fs::path(tables) / (name + ".json"));
+    if (!in) return std::nullopt;
+    Json j = Json::parse(in, nullptr, false);
+    if (j.is_discarded()) return std::nullopt;
+    return j;
+}
+
+} // namespace
+
+void write_overview(const fs::path& dir, const std::string& tables,
+    const std::set<std::string>& taught, const CountRules& rules) {
+    std::ostringstream html;
+    html << page_head("mktb: Makruk endings", "report.css")
+         << "<nav><a href=\"regulation.html\">The tournament regulation</a></nav>\n"
+            "<h1>Makruk endings</h1>\n<p>Every ending generated in <code>"
+         << escape(tables) << "</code> (counting rules: " << escape(describe(rules))
+         << "), White (the stronger side) to move. \"Taken by the count\": the share of White's "
+            "wins that are not won within a fresh count.</p>\n<table>\n<tr><th>Ending</th><th>Men"
+            "</th><th>Positions</th><th>White wins</th><th>Within a fresh count</th><th>Taken by "
+            "the count</th><th>Longest mate</th></tr>\n";
+    std::vector<std::pair<int, std::string>> endings;
+    for (const auto& entry : fs::directory_iterator(tables))
+        if (entry.path().extension() == ".mktb") {
+            const std::string name = entry.path().stem().string();
+            if (const auto m = Material::parse(name)) endings.push_back({ m->men(), name });
+        }
+    std::sort(endings.begin(), endings.end());
+    for (const auto& [men, name] : endings) {
+        const std::optional<Json> stats = read_stats(tables, name);
+        html << "<tr><td>"
+             << (taught.count(name) ? "<a href=\"" + name + ".html\">" + name + "</a>" : name)
+             << "</td><td>" << men << "</td>";
+        if (!stats) {
+            html << "<td colspan=\"5\">no statistics file</td></tr>\n";
+            continue;
+        }
+        const Json& w = (*stats)["sides"]["white_to_move"];
+        const std::uint64_t legal = w["legal"], wins = w["wins"];
+        html << "<td>" << number(legal) << "</td><td>" << percent(wins, legal) << "</td>";
+        if (w["counted_wins"].is_null()) {
+            html << "<td>-</td><td>-</td>";
+        } else {
+            const std::uint64_t counted = w["counted_wins"];
+            html << "<td>" << percent(counted, legal) << "</td><td>"
+                 << (wins ? percent(wins - std::min(wins, counted), wins) : std::string("-"))
+                 << "</td>";
+        }
+        const int plies = w["longest_mate_plies"];
+        html << "<td>" << (plies > 0 && wins ? std::to_string((plies + 1) / 2) + " moves" : "-")
+             << "</td></tr>\n";
+    }
+    html << "</table>\n</body>\n</html>\n";
+    write_file(dir / "index.html", html.str());
+
+    // The regulation page: per pairing, what the tables say of its stronger side.
+    std::ostringstream reg;
+    reg << page_head("mktb: the stronger side regulation", "report.css")
+        << "<nav><a href=\"index.html\">All endings</a></nav>\n<h1>Which side is stronger?</h1>\n"
+           "<p>One event's regulation (the 31st north-eastern Rajabhat universities games, "
+           "\"Phuphan Games\"; docs/rules.md §7) names the side that may claim the board count "
+           "(the weaker one) by material. For each pairing with an ending of at most five men in "
+           "these tables: how often its stronger side (White) wins, with itself or the weaker "
+           "side to move, without counting and within a fresh count. The regulation and the "
+           "tables <span class=\"disagree\">disagree</span> where the stronger side to move wins "
+           "fewer than half of the positions.</p>\n<table>\n<tr><th>Weaker side has at most</th>"
+           "<th>Stronger side has at least</th><th>Ending</th><th>Stronger to move: wins</th>"
+           "<th>within the count</th><th>Weaker to move: stronger wins</th></tr>\n";
+    for (const RegulationRow& row : kRegulation) {
+        if (row.endings.empty()) {
+            reg << "<tr><td>" << escape(row.weaker) << "</td><td>" << escape(row.stronger)
+                << "</td><td colspan=\"4\">more than five men</td></tr>\n";
+            continue;
+        }
+        for (const char* e : row.endings) {
+            reg << "<tr><td>" << escape(row.weaker) << "</td><td>" << escape(row.stronger)
+                << "</td><td>" << e << "</td>";
+            const std::optional<Json> stats = read_stats(tables, e);
+            if (!stats) {
+                reg << "<td colspan=\"3\">not generated (<code>mktb gen " << e
+                    << "</code>)</td></tr>\n";
+                continue;
+            }
+            const Json& w = (*stats)["sides"]["white_to_move"];
+            const Json& b = (*stats)["sides"]["black_to_move"];
+            const std::uint64_t legal = w["legal"], wins = w["wins"];
+            const bool disagree = 2 * wins < legal;
+            reg << "<td" << (disagree ? " class=\"disagree\"" : "") << ">" << percent(wins, legal)
+                << "</td><td>"
+                << (w["counted_wins"].is_null() ? std::string("-")
+                                                : percent(std::uint64_t(w["counted_wins"]), legal))
+                << "</td><td>" << percent(std::uint64_t(b["losses"]), std::uint64_t(b["legal"]))
+                << "</td></tr>\n";
+        }
+    }
+    reg << "</table>\n</body>\n</html>\n";
+    write_file(dir / "regulation.html", reg.str());
+    write_file(dir / "report.css", kReportCss);
+}
+
+} // namespace mktb::cli
