@@ -71,8 +71,8 @@ public:
     // Visits every legal position of the table of `m`, one per symmetry class, board after board
     // (both sides to move of a board in a row), with its values: a whole table read into memory
     // first, for tools that study an ending (mktb teach), not for engines. False when the table
-    // is absent; throws TableError when it is damaged. Not to be called from several threads on
-    // one table at once with other walks of it (each is fine with probes).
+    // is absent; throws TableError (RulesError) when it is damaged (built under other counting
+    // options). Thread-safe, as every const member: the table is made resident once.
     bool walk(const Material& m, const std::function<void(const TablePosition&)>& visit) const;
 
     // The count a probe of `pos` follows: its own (FEN fields 4-5) when one is set, else the
