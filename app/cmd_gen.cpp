@@ -345,21 +345,27 @@ int gen_command(std::span<const std::string_view> args) {
     // Memory known before it is spent: an ending whose generation would take more than allowed
     // is refused now, before any ending of the run is started, never killed for lack of memory.
     const std::uint64_t allowed = o.memory ? o.memory : available_memory();
-    if (allowed)
-        for (const Material& m : order) {
-            const MemoryEstimate e = estimate_memory(m);
-            if (e.total() <= allowed) continue;
-            std::error_code exists;
-            if (std::filesystem::exists(table_path(o.tables, m), exists)) continue; // on disk
-            std::fprintf(stderr,
-                "mktb gen: %s needs about %.2f GB (%.2f G cells: generation %.2f GB, the tables "
-                "it converts into %.2f GB), more than the %.2f GB allowed (%s); nothing was "
-                "started\n",
-                m.name().c_str(), double(e.total()) / 1e9, double(e.cells) / 1e9,
-                double(e.generation) / 1e9, double(e.children) / 1e9, double(allowed) / 1e9,
-                o.memory ? "--memory" : "the memory available, less a margin; --memory sets it");
+    // "KMMMvKM needs about 39.10 GB (...), more than the 23.22 GB allowed (...)", or empty.
+    auto too_large = [&](const Material& m) -> std::string {
+        const MemoryEstimate e = estimate_memory(m);
+        if (!allowed || e.total() <= allowed) return {};
+        char text[400];
+        std::snprintf(text, sizeof text,
+            "%s needs about %.2f GB (%.2f G cells: generation %.2f GB, the tables it converts "
+            "into %.2f GB), more than the %.2f GB allowed (%s)",
+            m.name().c_str(), double(e.total()) / 1e9, double(e.cells) / 1e9,
+            double(e.generation) / 1e9, double(e.children) / 1e9, double(allowed) / 1e9,
+            o.memory ? "--memory" : "the memory available, less a margin; --memory sets it");
+        return text;
+    };
+    for (const Material& m : order) {
+        std::error_code exists;
+        if (std::filesystem::exists(table_path(o.tables, m), exists)) continue; // on disk
+        if (const std::string why = too_large(m); !why.empty()) {
+            std::fprintf(stderr, "mktb gen: %s; nothing was started\n", why.c_str());
             return kExitFailure;
         }
+    }
     std::error_code ec;
     std::filesystem::create_directories(o.tables, ec);
     if (ec) {
@@ -422,6 +428,9 @@ int gen_command(std::span<const std::string_view> args) {
             if (why)
                 std::fprintf(stderr, "mktb gen: %s in %s %s; generating it again\n",
                     m.name().c_str(), o.tables.c_str(), why);
+            // A table made again (other rules, packed, damaged) was not in the check above.
+            if (const std::string tooLarge = too_large(m); !tooLarge.empty())
+                throw TableError(tooLarge + "; not generated");
             GenOptions go;
             go.progress = &progress;
             go.rules = o.rules;

@@ -101,6 +101,11 @@ cmp -s "$dir/race/KRvKM.json" "$dir/t/KRvKM.json" 2>/dev/null \
   || [ "$(grep -v seconds "$dir/race/KRvKM.json")" = "$(grep -v seconds "$dir/t/KRvKM.json")" ] \
   || fail "the statistics written again differ"
 echo "damaged table and missing statistics: made again"
+# A damaged table to be made again is held to --memory too (KRvKM: about 75 MB).
+printf 'x' >> "$dir/race/KRvKM.mktb"
+out=$("$mktb" gen KRvKM --memory 60M --tables "$dir/race" 2>&1 >/dev/null); code=$?
+[ $code -eq 1 ] && echo "$out" | grep -q "KRvKM needs about 0\.[0-9]* GB .*more than the 0\.06 GB allowed (--memory); not generated" \
+  || fail "a damaged table beyond --memory: $code $out"
 # A FIFO with a table's name: refused at once by gen, probe and serve.
 mkdir -p "$dir/fifo"; cp "$dir/t/KRvK.mktb" "$dir/t/KRvK.json" "$dir/fifo/"; mkfifo "$dir/fifo/KRvKR.mktb"
 out=$(timeout 20 "$mktb" gen KRvKR --tables "$dir/fifo" 2>&1); code=$?
