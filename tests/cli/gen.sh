@@ -117,8 +117,10 @@ out=$(timeout 20 "$mktb" serve --tables "$dir/fifo" --port 0 2>&1); code=$?
 echo "a FIFO of a table's name: refused ($out)"
 
 # 3c. Memory known before it is spent: an ending that needs more than --memory is refused with
-#     the figure before anything is started (KRMvKN: 0.48 G cells; KMMMvKM: 31 G cells, about 39
-#     GB, which killed a 24 GiB machine); --list prints each ending's cells and memory.
+#     the figure before anything is started; --list prints each ending's cells and memory. The
+#     cell counts, by hand: 462 king pairs (8-fold symmetry) x 64 squares per man x metrics x 2
+#     sides to move: KRvK 462 x 64 x 1 x 2 = 59,136; KRMvKN 462 x 64^3 x 2 x 2 = 0.484 G;
+#     KMMMvKM 462 x 64^4 x 2 x 2 = 31.00 G (about 39 GB: it killed a 24 GiB machine).
 out=$("$mktb" gen KRMvKN --memory 100M --tables "$dir/mem" 2>&1); code=$?
 [ $code -eq 1 ] && echo "$out" | grep -q "KRMvKN needs about 0\.[0-9]* GB (0\.48 G cells.*more than the 0\.10 GB allowed (--memory); nothing was started" \
   || fail "--memory: $code $out"
