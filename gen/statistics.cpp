@@ -1,0 +1,99 @@
+// statistics.cpp - the output's tally of figures and the statistics file (statistics.hpp).
+#include "statistics.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "conversions.hpp"
+
+namespace mktb {
+
+StatsTally::StatsTally(
+    const Material& m, const std::vector<Metric>& metrics, const CountRules& rules, int maxLevel)
+    : material_(m) {
+    // Pieces' honour counts DTM; board's honour and the Bia phase their own metric.
+    counted_ = metrics.size() > 1 ? 1 : count_phase(m) == CountPhase::PiecesHonour ? 0 : -1;
+    if (counted_ < 0) return;
+    const Metric metric = metrics[std::size_t(counted_)];
+    for (Color c : { WHITE, BLACK }) {
+        const Position pos = representative(m, c);
+        countedDecided_[c].resize(std::size_t(maxLevel) + 1);
+        for (int p = 0; p <= maxLevel; ++p) {
+            const Value v = Value::mate_in_plies(p);
+            const CountedValue cv = metric == Metric::Bia ? counted_bia_phase(v)
+                : metric == Metric::Board
+                ? counted_board_honour(v, fresh_count(pos, rules), rules)
+                : counted_pieces_honour(pos, v, fresh_count(pos, rules), rules);
+            countedDecided_[c][std::size_t(p)] = cv.result != CountedValue::Result::Draw;
+        }
+    }
+}
+
+void StatsTally::finish(TableStats& stats) {
+    Local total;
+    locals_.combine_each([&](const Local& l) {
+        for (Color c : { WHITE, BLACK }) {
+            SideStats& t = total.side[c];
+            const SideStats& s = l.side[c];
+            t.legal += s.legal, t.wins += s.wins, t.draws += s.draws, t.losses += s.losses;
+            t.counted_wins += s.counted_wins, t.counted_losses += s.counted_losses;
+            for (std::size_t m = 0; m < l.wins[c].size(); ++m)
+                if (l.wins[c][m]) t.win_moves[int(m)] += l.wins[c][m];
+            for (std::size_t m = 0; m < l.losses[c].size(); ++m)
+                if (l.losses[c][m]) t.loss_moves[int(m)] += l.losses[c][m];
+            if (s.longest_plies > t.longest_plies
+                || (s.longest_plies == t.longest_plies
+                    && l.longestSlot[c] < total.longestSlot[c])) {
+                t.longest_plies = s.longest_plies;
+                total.longestSlot[c] = l.longestSlot[c];
+            }
+        }
+    });
+    stats.name = material_.name();
+    stats.side = total.side;
+    stats.counted = counted_ >= 0;
+    const Index names(material_, Index::kSchemeNameOrder);
+    for (Color c : { WHITE, BLACK })
+        if (total.side[c].longest_plies >= 0) {
+            Position pos;
+            names.decode(total.longestSlot[c], pos);
+            pos.set_side_to_move(c);
+            stats.side[c].longest_fen = pos.fen();
+        }
+}
+
+std::string TableStats::to_json() const {
+    using Json = nlohmann::ordered_json;
+    Json phases = Json::object();
+    for (const auto& [phase, s] : phase_seconds) phases[phase] = s;
+    Json sides = Json::object();
+    for (Color c : { WHITE, BLACK }) {
+        const SideStats& s = side[c];
+        Json wins = Json::object(), losses = Json::object();
+        for (auto [moves, n] : s.win_moves) wins[std::to_string(moves)] = n;
+        for (auto [moves, n] : s.loss_moves) losses[std::to_string(moves)] = n;
+        sides[c == WHITE ? "white_to_move" : "black_to_move"] = {
+            { "legal", s.legal },
+            { "wins", s.wins },
+            { "draws", s.draws },
+            { "losses", s.losses },
+            { "longest_mate_plies", s.longest_plies },
+            { "longest_mate_fen", s.longest_fen },
+            { "counted_wins", counted ? Json(s.counted_wins) : Json() },
+            { "counted_losses", counted ? Json(s.counted_losses) : Json() },
+            { "win_in_moves", wins },
+            { "loss_in_moves", losses },
+        };
+    }
+    const Json j = {
+        { "ending", name },
+        { "index_size", index_size },
+        { "cell_bytes", cell_bytes },
+        { "file_bytes", file_bytes },
+        { "seconds", seconds },
+        { "phase_seconds", phases },
+        { "sides", sides },
+    };
+    return j.dump(2) + "\n";
+}
+
+} // namespace mktb
