@@ -19,6 +19,7 @@
 #include "gen_index.hpp"
 #include "generator.hpp"
 #include "table_writer.hpp"
+#include "tablefile.hpp"
 
 namespace mktb::cli {
 

@@ -126,7 +126,7 @@ int positions_command(std::span<const std::string_view> args) {
         std::fputs("mktb positions: bare kings are never won\n", stderr);
         return kExitBadInput;
     }
-    const Prober prober(dir, { Tablebase::kDefaultCacheBytes, rules });
+    const Prober prober(dir, { .rules = rules });
     if (!prober.available(m)) {
         std::fprintf(stderr, "mktb positions: no table for %s in %s (generate it: mktb gen %s)\n",
             m.name().c_str(), dir.c_str(), m.name().c_str());

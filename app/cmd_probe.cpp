@@ -312,7 +312,7 @@ int probe_command(std::span<const std::string_view> args) {
     if (!epd.empty()) {
         if (!countText.empty() || line)
             return fail(json, kExitBadInput, "--count and --line answer one FEN, not --epd");
-        return answer_file(Prober(dir, { Tablebase::kDefaultCacheBytes, rules }), epd, json);
+        return answer_file(Prober(dir, { .rules = rules }), epd, json);
     }
     Position pos;
     try {
@@ -324,7 +324,7 @@ int probe_command(std::span<const std::string_view> args) {
     CountState count;
     if (const std::string error = count_to_follow(countText, pos, rules, count); !error.empty())
         return fail(json, kExitBadInput, "--count: " + error);
-    const Prober prober(dir, { Tablebase::kDefaultCacheBytes, rules });
+    const Prober prober(dir, { .rules = rules });
     return answer(prober, pos, count, json, line);
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli.hpp"
+#include "tablefile.hpp"
 
 #include <filesystem>
 #include <set>

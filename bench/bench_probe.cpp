@@ -14,6 +14,7 @@
 
 #include "mktb/material.hpp"
 #include "mktb/probe.hpp"
+#include "tablefile.hpp"
 
 namespace {
 
@@ -68,21 +69,10 @@ const Prober& shared_prober(bool packed) {
     return packed ? pack : full;
 }
 
-// Whether `x` may be a table a probe of `m` reaches by conversions (each kind of man no more
-// often, a Met perhaps a promoted Bia): the tables the cold benchmark opens before the clock runs.
-bool within(const Material& x, const Material& m) {
-    const auto total
-        = [](const Material& y, int t) { return y.count[WHITE][t] + y.count[BLACK][t]; };
-    for (int pt = 0; pt < PIECE_TYPE_NB; ++pt) {
-        const int promoted = pt == MET ? total(m, BIA) : 0;
-        if (total(x, pt) > total(m, pt) + promoted) return false;
-    }
-    return true;
-}
-
 // The side to move a packed table lacks (in its own colours); -1 for both sides.
-int side_of(const Prober& prober, const Material& m, const Source& from) {
-    const Table* t = prober.tables().table(m);
+int side_of(const Material& m, const Source& from) {
+    const Tablebase tables(from.dir());
+    const Table* t = tables.table(m);
     if (!from.searched_only || !t) return -1;
     return t->stores(WHITE) ? BLACK : WHITE;
 }
@@ -90,7 +80,7 @@ int side_of(const Prober& prober, const Material& m, const Source& from) {
 void warm(benchmark::State& state, Material m, Source from) {
     const Prober& prober = shared_prober(from.packed);
     const Sample s
-        = sample(m, 1 << 16, 7 + std::uint64_t(state.thread_index()), side_of(prober, m, from));
+        = sample(m, 1 << 16, 7 + std::uint64_t(state.thread_index()), side_of(m, from));
     for (const Position& pos : s.positions)
         if (!prober.dtm(pos)) {
             state.SkipWithError(("no table for " + m.name() + " in " + from.dir()).c_str());
@@ -110,7 +100,7 @@ void cold(benchmark::State& state, Material m, Source from) {
     // packed tables a probe of the lacking side touches a block per move: a fresh Prober per
     // probe, with every table opened before the clock runs.
     std::unique_ptr<Prober> prober = std::make_unique<Prober>(from.dir());
-    const Sample all = sample(m, 1 << 16, 11, side_of(*prober, m, from));
+    const Sample all = sample(m, 1 << 16, 11, side_of(m, from));
     std::vector<Position> distinct;
     std::map<std::uint64_t, bool> seen;
     for (std::size_t k = 0; k < all.positions.size(); ++k)
@@ -120,9 +110,8 @@ void cold(benchmark::State& state, Material m, Source from) {
         if (i == distinct.size() || from.packed) {
             state.PauseTiming();
             prober = std::make_unique<Prober>(from.dir());
-            for (const Material& x : all_materials(m.men()))
-                if (prober->tables().available(x) && within(x, m)) (void)prober->tables().table(x);
-            if (!prober->tables().table(m)) {
+            prober->open_tables();
+            if (!prober->available(m)) {
                 state.SkipWithError(("no table for " + m.name() + " in " + from.dir()).c_str());
                 return;
             }

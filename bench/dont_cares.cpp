@@ -24,7 +24,7 @@
 #include "mktb/material.hpp"
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 #include "table_writer.hpp"
 
 namespace {
@@ -150,13 +150,14 @@ int main(int argc, char** argv) {
     }
     // A cache that holds every block the timing touches: warm means warm.
     const Prober prober(argv[1], { std::size_t(4) << 30, {} });
+    const Tablebase tables(argv[1], std::size_t(1) << 30, true); // the tables' cells, read whole
     std::printf("%-10s %10s %7s %12s %12s %6s %9s %9s\n", "ending", "positions", "dc %",
         "dtm_sample", "dc_filled", "ratio", "probe_ns", "+restore");
     Sample all;
     for (const std::string& name : endings) {
         std::string error;
         const std::optional<Material> m = Material::parse(name, &error);
-        const Table* t = m ? prober.tables().table(m->canonical()) : nullptr;
+        const Table* t = m ? tables.table(m->canonical()) : nullptr;
         if (!t) {
             std::fprintf(stderr, "%s\n", m ? ("no table of " + name).c_str() : error.c_str());
             return 1;

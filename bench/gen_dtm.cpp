@@ -16,7 +16,7 @@
 
 #include "generator.hpp"
 #include "mktb/material.hpp"
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 
 namespace fs = std::filesystem;
 using namespace mktb;

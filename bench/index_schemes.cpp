@@ -16,7 +16,7 @@
 
 #include "mktb/material.hpp"
 #include "mktb/position.hpp"
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 #include "table_writer.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <zstd.h>
 
 #include "mktb/material.hpp"
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 
 int main(int argc, char** argv) {
     using namespace mktb;

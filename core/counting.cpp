@@ -187,4 +187,81 @@ CountedValue counted_pieces_honour(
     return v;
 }
 
+Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm, Value own,
+    const CountRules& rules) {
+    if (metric == Metric::Dtm) return dtm;
+    // Under pieces' honour the count is a deadline on DTM (as probe_counted() reads it); else
+    // the child's own counted metric: for board's honour kept, an unbounded budget gives its
+    // own distance.
+    const bool continues = metric == Metric::Board && phase == CountPhase::BoardHonour;
+    const CountedValue c = counted_value(phase, child, dtm, own,
+        continues ? CountState { 1 << 20, 0 } : fresh_count(child, rules), rules);
+    if (metric == Metric::Bia) return as_value(c);
+    // Board's honour: a capture keeping men on both sides continues the count; one baring the
+    // defender succeeds when its fresh pieces' honour count still wins (the defender, to move
+    // there, is then "mated" for this metric), or, under switch_to_pieces = if_shorter, the
+    // mate itself must fit: its distance counts.
+    if (phase == CountPhase::BoardHonour) return as_value(c);
+    if (rules.has(RuleOption::SwitchIfShorter) && !rules.has(RuleOption::BoardHonourOff))
+        return as_value(c);
+    return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0) : Value::draw();
+}
+
+CountedValue counted_board_honour(Value v, CountState count, const CountRules& rules) {
+    // The fewest moves the winner needs to mate or to bare the defender into a position won
+    // under the fresh pieces' honour count, against its moves left in the board count.
+    if (rules.has(RuleOption::BoardHonourOff)) return counted_bia_phase(v); // no deadline
+    CountedValue c;
+    if (v.is_draw()) {
+        c.moves_available = attacker_moves_left(count, true, rules);
+        return c;
+    }
+    c.moves_needed = std::abs(v.mate_in_moves());
+    c.moves_available = attacker_moves_left(count, v.is_win(), rules);
+    if (v.plies == 0 || c.moves_needed <= c.moves_available)
+        c.result = v.is_win() ? CountedValue::Result::Win : CountedValue::Result::Loss;
+    return c;
+}
+
+CountedValue counted_bia_phase(Value v) {
+    CountedValue c;
+    c.moves_available = -1; // no count runs while a Bia is on the board
+    if (v.is_draw()) return c;
+    c.moves_needed = std::abs(v.mate_in_moves());
+    c.result = v.is_win() ? CountedValue::Result::Win : CountedValue::Result::Loss;
+    return c;
+}
+
+Value as_value(const CountedValue& c) {
+    switch (c.result) {
+    case CountedValue::Result::Win:
+        return Value::mate_in_plies(2 * c.moves_needed - 1);
+    case CountedValue::Result::Loss:
+        return Value::mate_in_plies(2 * c.moves_needed);
+    default:
+        return Value::draw();
+    }
+}
+
+std::string describe(Value v) {
+    if (v.is_draw()) return "draw";
+    if (v.plies == 0) return "checkmated";
+    const int n = v.mate_in_moves();
+    return n > 0 ? "mate in " + std::to_string(n) : "mated in " + std::to_string(-n);
+}
+
+CountedValue counted_value(CountPhase phase, const Position& pos, Value dtm, Value own,
+    CountState count, const CountRules& rules) {
+    switch (phase) {
+    case CountPhase::PiecesHonour:
+        return counted_pieces_honour(pos, dtm, count, rules);
+    case CountPhase::BoardHonour:
+        return counted_board_honour(own, count, rules);
+    case CountPhase::NoCount:
+        return counted_bia_phase(own);
+    default:
+        throw std::invalid_argument("counted_value: bare kings have no count");
+    }
+}
+
 } // namespace mktb

@@ -3,6 +3,8 @@
 // 8-fold group.
 #include "mktb/index.hpp"
 
+#include "index_fast_paths.hpp"
+
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -130,17 +132,17 @@ void unrank_slots(std::uint64_t r, int k, int n, int* slots) {
 
 Square transform(int t, Square s) { return apply(t, s); }
 
-int Index::king_pairs(Symmetry s) { return int(king_tables().pairs[int(s)].size()); }
+int IndexFastPaths::king_pairs(Symmetry s) { return int(king_tables().pairs[int(s)].size()); }
 
-int Index::king_pair_index(Symmetry s, Square wk, Square bk) {
+int IndexFastPaths::king_pair_index(Symmetry s, Square wk, Square bk) {
     return king_tables().index[int(s)][wk][bk];
 }
 
-int Index::king_frame(Symmetry s, Square wk, Square bk) {
+int IndexFastPaths::king_frame(Symmetry s, Square wk, Square bk) {
     return king_tables().frame[int(s)][wk][bk];
 }
 
-std::pair<Square, Square> Index::king_pair(Symmetry s, int p) {
+std::pair<Square, Square> IndexFastPaths::king_pair(Symmetry s, int p) {
     return king_tables().pairs[int(s)][std::size_t(p)];
 }
 
@@ -153,7 +155,7 @@ Index::Index(const Material& material, int scheme)
         throw std::invalid_argument("no index for " + material.name());
     if (scheme != kSchemeNameOrder && scheme != kSchemeWeakerFirst)
         throw std::invalid_argument("no index scheme " + std::to_string(scheme));
-    size_ = std::uint64_t(king_pairs(symmetry_));
+    size_ = std::uint64_t(IndexFastPaths::king_pairs(symmetry_));
     int first = 0;
     for (Color c : { WHITE, BLACK })
         for (PieceType pt : kNameOrder)
@@ -210,22 +212,23 @@ std::uint64_t Index::encode(const Position& pos) const {
     return encode(pos.king_square(WHITE), pos.king_square(BLACK), men);
 }
 
-std::uint64_t Index::single_man_stride(Color c, PieceType pt) const {
-    for (const Group& g : groups_)
+std::uint64_t IndexFastPaths::single_man_stride(const Index& index, Color c, PieceType pt) {
+    for (const Index::Group& g : index.groups_)
         if (g.color == c && g.type == pt) return g.k == 1 ? g.stride : 0;
     return 0;
 }
 
-std::uint64_t Index::with_kings(
-    std::uint64_t i, Square wk, Square bk, Square toWk, Square toBk) const {
-    const auto& kt = *kings_;
-    const int s = int(symmetry_);
+std::uint64_t IndexFastPaths::with_kings(
+    const Index& index, std::uint64_t i, Square wk, Square bk, Square toWk, Square toBk) {
+    const auto& kt = *index.kings_;
+    const int s = int(index.symmetry_);
     const int to = kt.index[s][toWk][toBk];
-    if (to < 0) return kNoSlot; // not canonical as it stands
-    if (symmetry_ == Symmetry::Full8 && file_of(toWk) == rank_of(toWk)
+    if (to < 0) return Index::kNoSlot; // not canonical as it stands
+    if (index.symmetry_ == Symmetry::Full8 && file_of(toWk) == rank_of(toWk)
         && file_of(toBk) == rank_of(toBk))
-        return kNoSlot;
-    const std::uint64_t pairStride = groups_[0].stride * groups_[0].size; // slots per pair
+        return Index::kNoSlot;
+    const auto& top = index.groups_[0];
+    const std::uint64_t pairStride = top.stride * top.size; // slots per pair
     return i + std::uint64_t(to - kt.index[s][wk][bk]) * pairStride;
 }
 

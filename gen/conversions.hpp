@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "gen_index.hpp"
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 #include "spill.hpp"
 
 namespace mktb {

@@ -1,6 +1,8 @@
 // gen_index.cpp - the generation index (see gen_index.hpp).
 #include "gen_index.hpp"
 
+#include "index_fast_paths.hpp"
+
 #include <stdexcept>
 
 namespace mktb {
@@ -64,13 +66,13 @@ GenIndex::GenIndex(const Material& m)
     for (int wk = 0; wk < 64; ++wk)
         for (int bk = 0; bk < 64; ++bk) {
             pairIndex_[std::size_t(wk)][std::size_t(bk)]
-                = std::int16_t(Index::king_pair_index(symmetry_, Square(wk), Square(bk)));
+                = std::int16_t(IndexFastPaths::king_pair_index(symmetry_, Square(wk), Square(bk)));
             frame_[std::size_t(wk)][std::size_t(bk)]
-                = std::uint8_t(Index::king_frame(symmetry_, Square(wk), Square(bk)));
+                = std::uint8_t(IndexFastPaths::king_frame(symmetry_, Square(wk), Square(bk)));
         }
-    const int pairs = Index::king_pairs(symmetry_);
+    const int pairs = IndexFastPaths::king_pairs(symmetry_);
     for (int p = 0; p < pairs; ++p) {
-        const auto [wk, bk] = Index::king_pair(symmetry_, p);
+        const auto [wk, bk] = IndexFastPaths::king_pair(symmetry_, p);
         pairs_.push_back({ wk, bk });
         residue_.push_back(symmetry_ == Symmetry::Full8 && on_diagonal(wk) && on_diagonal(bk));
     }

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "mktb/counting.hpp"
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 #include "progress.hpp"
 
 namespace mktb {

@@ -16,7 +16,7 @@
 #include <vector>
 #include <zstd.h>
 
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 
 namespace mktb {
 

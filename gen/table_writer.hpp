@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 
 namespace mktb {
 

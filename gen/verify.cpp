@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "generator.hpp"
+#include "index_fast_paths.hpp"
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
 #include "parallel.hpp"
@@ -36,7 +37,7 @@ public:
     // `size`: the verified table's index size.
     Children(
         const Material& m, std::uint64_t size, const Tablebase& tables, const CountRules& rules)
-        : prober_(tables.dir(), { std::size_t(512) << 20, rules })
+        : tables_(tables.dir(), std::size_t(512) << 20, true)
         , rules_(rules) {
         // Every kind a legal move can make: a man captured, a Bia of the mover promoted, or both.
         for (int captured = 0; captured < PIECE_NB; ++captured)
@@ -95,10 +96,10 @@ private:
         k.phase = count_phase(child);
         if (child.bare_kings()) return k;
         k.swapped = !child.is_canonical();
-        k.table = prober_.tables().table(child.canonical());
+        k.table = tables_.table(child.canonical());
         if (!k.table)
             throw TableError("the table of " + child.canonical().name() + " (which " + m.name()
-                + " converts into) is missing from " + prober_.tables().dir()
+                + " converts into) is missing from " + tables_.dir()
                 + ": generate it first");
         const Metric counted = k.phase == CountPhase::NoCount ? Metric::Bia : Metric::Board;
         if (k.phase != CountPhase::PiecesHonour
@@ -111,7 +112,7 @@ private:
         if (!k.table->packed() && k.table->index().size() * 4 <= size) k.table->make_resident();
         return k;
     }
-    Prober prober_;
+    Tablebase tables_; // its own: the children made resident go with it
     CountRules rules_;
     // [captured piece, NO_PIECE for none][promoting colour, or 2: no promotion]
     std::array<std::array<Kind, 3>, PIECE_NB> kinds_ {};
@@ -153,10 +154,10 @@ std::uint64_t verify(
                 throw std::logic_error("verify: a table part is not resident");
         wide[k] = table->cell_bytes(metrics[k]) == 2;
     }
-    // Digit strides of the men alone in their group (Index::single_man_stride), per piece.
+    // Digit strides of the men alone in their group (IndexFastPaths::single_man_stride), per piece.
     std::array<std::uint64_t, PIECE_NB> stride {};
     for (Color c : { WHITE, BLACK })
-        for (PieceType pt : kNameOrder) stride[make_piece(c, pt)] = index.single_man_stride(c, pt);
+        for (PieceType pt : kNameOrder) stride[make_piece(c, pt)] = IndexFastPaths::single_man_stride(index, c, pt);
     parallel_blocks(index.size(), progress, m.name() + ": verify",
         [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
             for (std::uint64_t i = begin; i < end; ++i) {
@@ -181,7 +182,7 @@ std::uint64_t verify(
                     if (type_of(p) == KHUN) {
                         const Square w = color_of(p) == WHITE ? to : wk;
                         const Square b = color_of(p) == WHITE ? bk : to;
-                        const std::uint64_t slot = index.with_kings(i, wk, bk, w, b);
+                        const std::uint64_t slot = IndexFastPaths::with_kings(index, i, wk, bk, w, b);
                         return slot != Index::kNoSlot ? slot : index.encode(w, b, men.data());
                     }
                     if (!diagonal && stride[p])

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "mktb/movegen.hpp"
+#include "tablefile.hpp"
 
 namespace mktb {
 
@@ -40,15 +41,25 @@ bool better(const CountedValue& a, const CountedValue& b) {
     return false;
 }
 
+static_assert(ProbeOptions {}.cache_bytes == Tablebase::kDefaultCacheBytes);
+
 Prober::Prober(std::string dir, ProbeOptions options)
     : options_(options)
-    , tables_(std::move(dir), options.cache_bytes, true) { }
+    , tables_(std::make_unique<Tablebase>(std::move(dir), options.cache_bytes, true)) { }
+
+Prober::~Prober() = default;
+
+const std::string& Prober::dir() const { return tables_->dir(); }
+bool Prober::available(const Material& m) const { return tables_->available(m.canonical()); }
+int Prober::largest() const { return tables_->largest_men(); }
+std::uint64_t Prober::cache_misses() const { return tables_->cache_misses(); }
+void Prober::open_tables() const { tables_->open_all(); }
 
 CountState Prober::count_of(const Position& pos) const {
     return pos.count_state().limit ? pos.count_state() : fresh_count(pos, options_.rules);
 }
 
-std::optional<Value> Prober::dtm(const Position& pos) const { return tables_.probe(pos); }
+std::optional<Value> Prober::dtm(const Position& pos) const { return tables_->probe(pos); }
 
 std::optional<Wdl> Prober::wdl(const Position& pos) const {
     const std::optional<Value> v = dtm(pos);
@@ -62,7 +73,7 @@ void Prober::check_count(const Position& pos, CountState count) {
 
 std::optional<CountedValue> Prober::counted(const Position& pos, CountState count) const {
     check_count(pos, count);
-    return tables_.probe_counted(pos, count, options_.rules);
+    return tables_->probe_counted(pos, count, options_.rules);
 }
 
 std::optional<CountedValue> Prober::counted(const Position& pos) const {
@@ -87,16 +98,16 @@ std::optional<std::vector<RankedMove>> Prober::rank_root(
     };
     check_count(pos, count);
     if (count_has_ended(count)) { // the game is over: no move is played from it
-        if (!tables_.probe(pos)) return std::nullopt;
+        if (!tables_->probe(pos)) return std::nullopt;
         return std::vector<RankedMove> {};
     }
     std::vector<Ranked> ranked;
     for (Move m : legal_moves(pos)) {
         Position next = pos;
         next.do_move(m);
-        const std::optional<Value> v = tables_.probe(next);
+        const std::optional<Value> v = tables_->probe(next);
         const CountState after = count_after_move(pos, next, count, options_.rules);
-        const std::optional<CountedValue> c = tables_.probe_counted(next, after, options_.rules);
+        const std::optional<CountedValue> c = tables_->probe_counted(next, after, options_.rules);
         if (!v || !c) return std::nullopt;
         CountedValue key = parent(*c);
         // Board's honour measures the way to the capture that bares the defender: once it is
@@ -117,7 +128,7 @@ std::optional<std::vector<RankedMove>> Prober::rank_root(
 }
 
 bool Prober::walk(const Material& m, const std::function<void(const TablePosition&)>& visit) const {
-    const Table* table = tables_.table(m.canonical());
+    const Table* table = tables_->table(m.canonical());
     if (!table) return false;
     const CountRules& rules = options_.rules;
     if ((table->has(Metric::Board) || table->has(Metric::Bia)) && table->rules() != encode(rules))
@@ -136,21 +147,11 @@ bool Prober::walk(const Material& m, const std::function<void(const TablePositio
             const CountState fresh = fresh_count(t.pos, rules);
             t.pos.set_count_state(fresh);
             t.pure = table->value(Metric::Dtm, stm, slot);
-            // The table's own cells: the dispatch of Tablebase::probe_counted without its lookup.
-            switch (count_phase(t.pos)) {
-            case CountPhase::PiecesHonour:
-                t.counted = counted_pieces_honour(t.pos, t.pure, fresh, rules);
-                break;
-            case CountPhase::BoardHonour:
-                t.counted
-                    = counted_board_honour(table->value(Metric::Board, stm, slot), fresh, rules);
-                break;
-            case CountPhase::NoCount:
-                t.counted = counted_bia_phase(table->value(Metric::Bia, stm, slot));
-                break;
-            default:
-                break;
-            }
+            // The table's own cells, as Tablebase::probe_counted reads them, without its lookup.
+            const CountPhase phase = count_phase(t.pos);
+            const Value own = phase == CountPhase::PiecesHonour ? Value::draw()
+                : table->value(phase == CountPhase::NoCount ? Metric::Bia : Metric::Board, stm, slot);
+            t.counted = counted_value(phase, t.pos, t.pure, own, fresh, rules);
             t.weight = std::uint64_t(index.orbit_size(t.pos));
             visit(t);
         }

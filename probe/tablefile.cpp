@@ -1,6 +1,6 @@
 // tablefile.cpp - reading and writing table files (format in docs/format.md) and the Tablebase
 // directory reader.
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -310,7 +310,7 @@ Tablebase::Tablebase(std::string dir, std::size_t cache_bytes, bool fixed)
         if (entry.path().extension() != ".mktb") continue;
         const std::optional<Material> m = Material::parse(entry.path().stem().string());
         if (m && m->is_canonical() && m->name() == entry.path().stem().string()) {
-            slots_.emplace(m->key(), std::make_unique<Slot>());
+            slots_.emplace(m->key(), std::make_unique<Slot>(*m));
             largestMen_ = std::max(largestMen_, m->men());
         }
     }
@@ -319,6 +319,10 @@ Tablebase::Tablebase(std::string dir, std::size_t cache_bytes, bool fixed)
 Tablebase::~Tablebase() = default;
 
 std::uint64_t Tablebase::cache_misses() const { return cache_->misses(); }
+
+void Tablebase::open_all() const {
+    for (const auto& [key, slot] : slots_) table(slot->material);
+}
 
 const Table* Tablebase::table(const Material& canonical) const {
     if (auto it = slots_.find(canonical.key()); it != slots_.end()) {
@@ -443,7 +447,7 @@ std::optional<CountedValue> Tablebase::probe_counted(
     if (phase == CountPhase::PiecesHonour) { // DTM is the metric: the count is a pure deadline
         const std::optional<Value> v = probe(pos);
         if (!v) return std::nullopt;
-        return counted_pieces_honour(pos, *v, count, rules);
+        return counted_value(phase, pos, *v, Value::draw(), count, rules);
     }
     // Board's honour and the Bia phase have counted metrics of their own, built for one set of
     // options: another set is refused, never answered.
@@ -461,73 +465,7 @@ std::optional<CountedValue> Tablebase::probe_counted(
               "a directory of their own (mktb gen ... --tables ANOTHER_DIR)");
     const std::optional<Value> v = value_of(*t, metric, pos);
     if (!v) return std::nullopt;
-    return metric == Metric::Bia ? counted_bia_phase(*v) : counted_board_honour(*v, count, rules);
-}
-
-Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm, Value own,
-    const CountRules& rules) {
-    if (metric == Metric::Dtm) return dtm;
-    // Under pieces' honour the count is a deadline on DTM (as probe_counted() reads it); else
-    // the child's own counted metric: for board's honour kept, an unbounded budget gives its
-    // own distance.
-    const CountedValue c = phase == CountPhase::PiecesHonour
-        ? counted_pieces_honour(child, dtm, fresh_count(child, rules), rules)
-        : phase == CountPhase::NoCount
-        ? counted_bia_phase(own)
-        : counted_board_honour(own,
-            metric == Metric::Board ? CountState { 1 << 20, 0 } : fresh_count(child, rules), rules);
-    if (metric == Metric::Bia) return as_value(c);
-    // Board's honour: a capture keeping men on both sides continues the count; one baring the
-    // defender succeeds when its fresh pieces' honour count still wins (the defender, to move
-    // there, is then "mated" for this metric), or, under switch_to_pieces = if_shorter, the
-    // mate itself must fit: its distance counts.
-    if (phase == CountPhase::BoardHonour) return as_value(c);
-    if (rules.has(RuleOption::SwitchIfShorter) && !rules.has(RuleOption::BoardHonourOff))
-        return as_value(c);
-    return c.result == CountedValue::Result::Loss ? Value::mate_in_plies(0) : Value::draw();
-}
-
-CountedValue counted_board_honour(Value v, CountState count, const CountRules& rules) {
-    // The fewest moves the winner needs to mate or to bare the defender into a position won
-    // under the fresh pieces' honour count, against its moves left in the board count.
-    if (rules.has(RuleOption::BoardHonourOff)) return counted_bia_phase(v); // no deadline
-    CountedValue c;
-    if (v.is_draw()) {
-        c.moves_available = attacker_moves_left(count, true, rules);
-        return c;
-    }
-    c.moves_needed = std::abs(v.mate_in_moves());
-    c.moves_available = attacker_moves_left(count, v.is_win(), rules);
-    if (v.plies == 0 || c.moves_needed <= c.moves_available)
-        c.result = v.is_win() ? CountedValue::Result::Win : CountedValue::Result::Loss;
-    return c;
-}
-
-CountedValue counted_bia_phase(Value v) {
-    CountedValue c;
-    c.moves_available = -1; // no count runs while a Bia is on the board
-    if (v.is_draw()) return c;
-    c.moves_needed = std::abs(v.mate_in_moves());
-    c.result = v.is_win() ? CountedValue::Result::Win : CountedValue::Result::Loss;
-    return c;
-}
-
-Value as_value(const CountedValue& c) {
-    switch (c.result) {
-    case CountedValue::Result::Win:
-        return Value::mate_in_plies(2 * c.moves_needed - 1);
-    case CountedValue::Result::Loss:
-        return Value::mate_in_plies(2 * c.moves_needed);
-    default:
-        return Value::draw();
-    }
-}
-
-std::string describe(Value v) {
-    if (v.is_draw()) return "draw";
-    if (v.plies == 0) return "checkmated";
-    const int n = v.mate_in_moves();
-    return n > 0 ? "mate in " + std::to_string(n) : "mated in " + std::to_string(-n);
+    return counted_value(phase, pos, Value::draw(), *v, count, rules);
 }
 
 } // namespace mktb

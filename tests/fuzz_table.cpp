@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "mktb/tablefile.hpp"
+#include "tablefile.hpp"
 
 namespace {
 

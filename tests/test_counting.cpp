@@ -9,6 +9,7 @@
 #include "support/engine.hpp"
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
+#include "tablefile.hpp"
 
 using namespace mktb;
 
@@ -244,13 +245,12 @@ TEST_CASE("A counted line mates before the count runs out", "[counting][gen]") {
     // 2.3: drawn once countingPly > countingLimit with the side to move not mated), mate at the
     // end.
     const Prober prober(test::tables_up_to_4_men());
-    const Tablebase& tables = prober.tables();
     for (const char* text : { "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "8/8/8/4m3/8/2k5/1R6/K7 w - - 0 1",
              "8/8/8/3k4/8/2SP4/8/4K3 w - - 0 1", "8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1",
              "8/8/1n6/8/5k2/1R6/8/1K6 b - - 0 1" }) {
         Position pos = fen(text);
         CountState count = pos.count_state().limit ? pos.count_state() : fresh_count(pos, {});
-        const CountedValue start = *tables.probe_counted(pos, count, {});
+        const CountedValue start = *prober.counted(pos, count);
         const std::vector<Move> line = prober.line(pos, count);
         INFO(text << ": " << line.size() << " plies");
         if (start.result == CountedValue::Result::Draw) {

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "gen_index.hpp"
+#include "index_fast_paths.hpp"
 #include "mktb/index.hpp"
 #include "support/random_positions.hpp"
 
@@ -86,8 +87,8 @@ TEST_CASE("Signatures: names, canonical side, reachability, the 5-men list", "[i
 }
 
 TEST_CASE("Index sizes follow the closed forms", "[index]") {
-    CHECK(Index::king_pairs(Symmetry::Full8) == 462);
-    CHECK(Index::king_pairs(Symmetry::MirrorOnly) == 1806);
+    CHECK(IndexFastPaths::king_pairs(Symmetry::Full8) == 462);
+    CHECK(IndexFastPaths::king_pairs(Symmetry::MirrorOnly) == 1806);
     CHECK(Index(mat("KRvK")).size() == 462 * 64);
     CHECK(Index(mat("KSSvK")).size() == 1806 * 2016); // C(64,2)
     CHECK(Index(mat("KPPvK")).size() == 1806 * 276); // C(24,2)
@@ -102,17 +103,17 @@ TEST_CASE("Index schemes: the order of the men's digits", "[index]") {
     const Material m = mat("KRMvKN");
     const Index one(m, Index::kSchemeNameOrder), two(m);
     CHECK(two.scheme() == Index::kSchemeWeakerFirst);
-    CHECK(one.single_man_stride(WHITE, RUEA) == 64 * 64);
-    CHECK(one.single_man_stride(WHITE, MET) == 64);
-    CHECK(one.single_man_stride(BLACK, MA) == 1);
-    CHECK(two.single_man_stride(BLACK, MA) == 64 * 64);
-    CHECK(two.single_man_stride(WHITE, RUEA) == 64);
-    CHECK(two.single_man_stride(WHITE, MET) == 1);
+    CHECK(IndexFastPaths::single_man_stride(one, WHITE, RUEA) == 64 * 64);
+    CHECK(IndexFastPaths::single_man_stride(one, WHITE, MET) == 64);
+    CHECK(IndexFastPaths::single_man_stride(one, BLACK, MA) == 1);
+    CHECK(IndexFastPaths::single_man_stride(two, BLACK, MA) == 64 * 64);
+    CHECK(IndexFastPaths::single_man_stride(two, WHITE, RUEA) == 64);
+    CHECK(IndexFastPaths::single_man_stride(two, WHITE, MET) == 1);
     CHECK(one.size() == two.size());
     // KSSvKM under scheme 2: the Black Met's digit (64) above the White Khons' pair (C(64, 2)).
     const Index khons(mat("KSSvKM"));
-    CHECK(khons.single_man_stride(BLACK, MET) == 2016);
-    CHECK(khons.single_man_stride(WHITE, KHON) == 0); // two men: no single stride
+    CHECK(IndexFastPaths::single_man_stride(khons, BLACK, MET) == 2016);
+    CHECK(IndexFastPaths::single_man_stride(khons, WHITE, KHON) == 0); // two men: no single stride
     CHECK_THROWS_AS(Index(m, 3), std::invalid_argument);
 }
 
@@ -169,7 +170,7 @@ TEST_CASE("Index round trip on random 5-men boards", "[index]") {
                         Position moved = back;
                         moved.move_piece(back.king_square(c), to);
                         const std::uint64_t slot
-                            = index.with_kings(i, back.king_square(WHITE), back.king_square(BLACK),
+                            = IndexFastPaths::with_kings(index, i, back.king_square(WHITE), back.king_square(BLACK),
                                 moved.king_square(WHITE), moved.king_square(BLACK));
                         ++kingSteps;
                         if (slot == Index::kNoSlot) continue;
@@ -185,7 +186,7 @@ TEST_CASE("Index round trip on random 5-men boards", "[index]") {
                     continue;
                 for (Color c : { WHITE, BLACK })
                     for (PieceType pt : kNameOrder) {
-                        const std::uint64_t stride = index.single_man_stride(c, pt);
+                        const std::uint64_t stride = IndexFastPaths::single_man_stride(index, c, pt);
                         REQUIRE((stride != 0) == (m.count[c][pt] == 1));
                         if (!stride) continue;
                         const Square from = lsb(back.pieces(c, pt));

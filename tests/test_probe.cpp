@@ -21,6 +21,7 @@
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
 #include "table_writer.hpp"
+#include "tablefile.hpp"
 
 using namespace mktb;
 
@@ -144,8 +145,8 @@ TEST_CASE("Probes from several threads agree with one thread's, through eviction
     for (int t = 0; t < kThreads; ++t) CHECK(mismatches[t] == 0);
     // Blocks were evicted and read again, and some probes found theirs in the cache.
     const std::uint64_t probes = std::uint64_t(kThreads) * 3 * 2 * positions.size();
-    CHECK(shared.tables().cache_misses() > 1000);
-    CHECK(shared.tables().cache_misses() < probes);
+    CHECK(shared.cache_misses() > 1000);
+    CHECK(shared.cache_misses() < probes);
 }
 
 TEST_CASE("The moves that keep a counted win are the hand-checked ones", "[probe][gen]") {

@@ -26,6 +26,7 @@
 #include "diagram.hpp"
 #include "table_sets.hpp"
 #include "web_assets.hpp"
+#include "tablefile.hpp"
 
 namespace mktb::cli {
 

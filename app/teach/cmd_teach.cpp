@@ -86,7 +86,7 @@ int teach_command(std::span<const std::string_view> args) {
         std::fprintf(stderr, "mktb teach: %s is not a directory of tables\n", dir.c_str());
         return kExitNoTable;
     }
-    const Prober prober(dir, { Tablebase::kDefaultCacheBytes, rules });
+    const Prober prober(dir, { .rules = rules });
     for (const Material& m : materials)
         if (!prober.available(m)) {
             std::fprintf(stderr, "mktb teach: no table for %s in %s (generate it: mktb gen %s)\n",

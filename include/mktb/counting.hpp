@@ -123,4 +123,49 @@ struct CountedValue {
 CountedValue counted_pieces_honour(
     const Position& pos, Value pure, CountState count, const CountRules& rules);
 
+// The per-position values a table may store (each as cells of mktb/value.hpp): the pure
+// distance, and the two counted metrics the count phases need.
+enum class Metric : std::uint8_t {
+    Dtm = 0, // distance to mate, no counting
+    Board = 1, // board's honour: distance to mate or to a baring capture won under the fresh count
+    Bia = 2, // a Bia on the board: distance to mate, the conversion out of the Bia phase valued
+             // under the count it starts
+    NB = 3
+};
+
+// The counted answer of a position from its stored values: `board` is its board's honour value
+// (both sides with men), `bia` its Bia-phase value (a Bia on the board).
+CountedValue counted_board_honour(Value board, CountState count, const CountRules& rules);
+CountedValue counted_bia_phase(Value bia);
+// A counted answer as a distance: the winner mates (or succeeds) in moves_needed moves.
+Value as_value(const CountedValue& c);
+
+// The value of a checkmated position in a metric of a table of `m` (canonical): lost, except
+// that under counter_mate = draw a mate by the counting (weaker) side during the board count is
+// a draw.
+inline Value mated_value(const Material& m, Metric metric, const CountRules& rules, Color mated) {
+    const bool counterMates = metric == Metric::Board && rules.has(RuleOption::CounterMateDraws)
+        && !rules.has(RuleOption::BoardHonourOff) && m.weaker_side() == ~mated;
+    return counterMates ? Value::draw() : Value::mate_in_plies(0);
+}
+
+// What `metric` of a table stores for `child`, a position a conversion (a capture, a promotion)
+// out of that table reached, from the side to move there: DTM as it is; a counted metric as the
+// answer under the count the conversion starts (pieces' honour after a capture that bares the
+// defender, the board count or none after one that leaves a Bia phase) or continues (the
+// board's honour values of a capture keeping men on both sides, the Bia-phase values of one
+// keeping a Bia). `phase` is count_phase(child), not BareKings; `dtm` the child's DTM value,
+// `own` its value in its own counted metric (Board in the board's honour phase, Bia with a
+// Bia; unused under pieces' honour). The generator's conversion recipes, the verifier and the
+// restoration of a packed table's lacking side all use this one.
+Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm, Value own,
+    const CountRules& rules);
+
+// The answer under the count `count` of a position in `phase` (not BareKings) from its stored
+// values: under pieces' honour the count is a deadline on `dtm`; in the board's honour phase and
+// the Bia phase `own` is the position's own counted metric (Board, Bia). The one dispatch from a
+// count phase to a counted answer, for probing, teaching and conversions alike.
+CountedValue counted_value(CountPhase phase, const Position& pos, Value dtm, Value own,
+    CountState count, const CountRules& rules);
+
 } // namespace mktb

@@ -43,36 +43,17 @@ public:
     // The slot of a board of this material in the table's orientation (any side to move).
     std::uint64_t encode(const Position& pos) const;
     // The same from squares: the kings', then the men's listed group by group in group order
-    // (any order within a group), in any orientation the symmetry allows. The generator's
-    // fast path: no Position is built.
+    // (any order within a group), in any orientation the symmetry allows. No Position is built.
     std::uint64_t encode(Square wk, Square bk, const Square* men) const;
-    // The stride of the digit of White's or Black's men of kind pt when that group holds one
-    // man, else 0. On a board as decode() puts it whose kings do not both stand on a1-h8 under
-    // the 8-fold group, that man stepping from s to t (no capture, no promotion) moves the
-    // slot by (t - s) * stride: the king pair, hence the frame, stays, and only its digit changes.
-    std::uint64_t single_man_stride(Color c, PieceType pt) const;
-    // The slot of the board of slot i, whose kings stand on wk and bk as decode() puts it, with
-    // the kings moved to toWk and toBk, when that pair is canonical as it stands and is not
-    // both kings on a1-h8 under the 8-fold group: only the king pair changes, the men's digits
-    // stay. Else kNoSlot (encode instead).
-    static constexpr std::uint64_t kNoSlot = ~std::uint64_t(0);
-    std::uint64_t with_kings(std::uint64_t i, Square wk, Square bk, Square toWk, Square toBk) const;
+    static constexpr std::uint64_t kNoSlot = ~std::uint64_t(0); // a slot no board has
     // Puts the board of slot i on an empty `pos` (side to move untouched). False when the slot
     // is no board; `pos` is then unspecified.
     bool decode(std::uint64_t i, Position& pos) const;
     // How many distinct boards the slot's board stands for (its orbit under the symmetry).
     int orbit_size(const Position& pos) const;
 
-    // The number of canonical king pairs of a symmetry (462 or 1806).
-    static int king_pairs(Symmetry s);
-    // The canonical king pairs, for the generator's own index: the number of a canonical pair
-    // (-1 when (wk, bk) is not canonical or the kings touch), the transform that brings a pair
-    // to canonical form, and the squares of pair p.
-    static int king_pair_index(Symmetry s, Square wk, Square bk);
-    static int king_frame(Symmetry s, Square wk, Square bk);
-    static std::pair<Square, Square> king_pair(Symmetry s, int p);
-
 private:
+    friend class IndexFastPaths; // core/index_fast_paths.hpp: the generator's and verifier's
     struct Group {
         Color color;
         PieceType type;

@@ -14,20 +14,23 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "mktb/counting.hpp"
-#include "mktb/tablefile.hpp"
+#include "mktb/errors.hpp"
 
 namespace mktb {
+
+class Tablebase; // the table reader (the probe library's own)
 
 enum class Wdl : std::int8_t { Loss = -1, Draw = 0, Win = 1 };
 
 struct ProbeOptions {
     // Decompressed blocks kept, counted in blocks of 16 KiB (16-bit tables may hold up to twice).
-    std::size_t cache_bytes = Tablebase::kDefaultCacheBytes;
+    std::size_t cache_bytes = std::size_t(64) << 20;
     CountRules rules; // the counting options; a table built with others is refused
 };
 
@@ -58,15 +61,22 @@ enum class View : std::uint8_t { Pure, Counted };
 class Prober {
 public:
     explicit Prober(std::string dir, ProbeOptions options = {});
+    ~Prober();
+    Prober(const Prober&) = delete;
+    Prober& operator=(const Prober&) = delete;
 
     const ProbeOptions& options() const { return options_; }
-    const Tablebase& tables() const { return tables_; }
 
     // The directory read, whether it holds the table of `m` (men in any order, either side
     // first), and the most men of any table in it (0: none). Lock-free.
-    const std::string& dir() const { return tables_.dir(); }
-    bool available(const Material& m) const { return tables_.available(m.canonical()); }
-    int largest() const { return tables_.largest_men(); }
+    const std::string& dir() const;
+    bool available(const Material& m) const;
+    int largest() const;
+    // Blocks decompressed so far, each a cache miss: to size cache_bytes. Lock-free.
+    std::uint64_t cache_misses() const;
+    // Opens every table of the directory now (maps it, checks its header), so that no probe
+    // pays for it later; throws TableError when one is damaged.
+    void open_tables() const;
 
     // Visits every legal position of the table of `m`, one per symmetry class, board after board
     // (both sides to move of a board in a row), with its values: a whole table read into memory
@@ -104,7 +114,7 @@ public:
 private:
     static void check_count(const Position& pos, CountState count); // throws invalid_argument
     ProbeOptions options_;
-    Tablebase tables_;
+    std::unique_ptr<const Tablebase> tables_;
 };
 
 // True when `a` is a better counted answer than `b` for the side they belong to: a better

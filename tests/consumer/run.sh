@@ -31,6 +31,17 @@ for kind in cxx c; do
   "$scratch/$kind/consumer" "$tables"
 done
 if [ $# -lt 3 ]; then
+  # The installed headers are the promised ones (the table format, its reader and Index's fast
+  # paths stay private), and each compiles on its own.
+  installed=$(cd "$scratch/prefix/include/mktb" && ls | tr '\n' ' ')
+  promised="counting.hpp errors.hpp index.hpp material.hpp movegen.hpp position.hpp probe.h probe.hpp rules.hpp types.hpp value.hpp "
+  [ "$installed" = "$promised" ] || { echo "installed headers: $installed; promised: $promised"; exit 1; }
+  for h in "$scratch"/prefix/include/mktb/*.hpp; do
+    echo "#include \"mktb/$(basename "$h")\"" | c++ -std=c++20 -fsyntax-only -I"$scratch/prefix/include" -x c++ - \
+      || { echo "mktb/$(basename "$h") does not compile on its own"; exit 1; }
+  done
+  echo '#include "mktb/probe.h"' | cc -std=c99 -fsyntax-only -I"$scratch/prefix/include" -x c - \
+    || { echo "mktb/probe.h does not compile in C99"; exit 1; }
   # pkg-config and a plain C compiler, static libraries.
   PKG_CONFIG_PATH=$scratch/prefix/lib/pkgconfig:$scratch/prefix/lib/x86_64-linux-gnu/pkgconfig
   export PKG_CONFIG_PATH

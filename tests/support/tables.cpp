@@ -1,5 +1,6 @@
 // tables.cpp - see tables.hpp.
 #include "tables.hpp"
+#include "tablefile.hpp"
 
 #include <cstdlib>
 #include <filesystem>

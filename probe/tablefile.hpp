@@ -1,5 +1,7 @@
-// mktb/tablefile.hpp - the table file format (docs/format.md) and its one reader and writer,
-// plus Tablebase: a directory of tables answering "what is this position worth?".
+// tablefile.hpp - the table file format (docs/format.md) and its one reader, plus Tablebase: a
+// directory of tables answering "what is this position worth?". Private to the probe library
+// and the tools built on it (the generator, the program, tests and benchmarks): engines use
+// mktb/probe.h or mktb/probe.hpp.
 //
 // The generator writes through its TableWriter (gen/table_writer.hpp) and reads the smaller
 // tables it converts into through Tablebase, the same reader that serves probing.
@@ -19,21 +21,11 @@
 #include <vector>
 
 #include "mktb/counting.hpp"
+#include "mktb/errors.hpp"
 #include "mktb/index.hpp"
 #include "mktb/value.hpp"
 
 namespace mktb {
-
-// A table file that is missing a part, damaged (checksum) or of another version or ending.
-class TableError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-// A table built with other counting options than those asked for.
-class RulesError : public TableError {
-public:
-    using TableError::TableError;
-};
 
 inline constexpr char kTableMagic[8] = { 'M', 'K', 'T', 'B', '\r', '\n', 0x1a, '\n' };
 inline constexpr std::uint32_t kTableVersion = 6;
@@ -44,15 +36,6 @@ inline constexpr std::uint32_t kTableVersion = 6;
 // one-ply search (docs/format.md, "Packed tables"); versions 3 to 5 hold both.
 inline constexpr std::uint32_t kOldestTableVersion = 3;
 inline constexpr std::uint32_t kBlockCells = 1u << 14;
-
-// The per-position values a table may store, each as cells of mktb/value.hpp.
-enum class Metric : std::uint8_t {
-    Dtm = 0, // distance to mate, no counting
-    Board = 1, // board's honour: distance to mate or to a baring capture won under the fresh count
-    Bia = 2, // a Bia on the board: distance to mate, the conversion out of the Bia phase valued
-             // under the count it starts
-    NB = 3
-};
 
 // How a metric's cells are stored (docs/format.md, "Coding").
 enum class Coding : std::uint8_t {
@@ -200,34 +183,6 @@ private:
     mutable std::vector<std::uint32_t> longCells_[int(Metric::NB)][COLOR_NB];
 };
 
-// The counted answer of a position from its stored values: `board` is its board's honour value
-// (both sides with men), `bia` its Bia-phase value (a Bia on the board).
-CountedValue counted_board_honour(Value board, CountState count, const CountRules& rules);
-CountedValue counted_bia_phase(Value bia);
-// A counted answer as a distance: the winner mates (or succeeds) in moves_needed moves.
-Value as_value(const CountedValue& c);
-
-// The value of a checkmated position in a metric of a table of `m` (canonical): lost, except
-// that under counter_mate = draw a mate by the counting (weaker) side during the board count is
-// a draw.
-inline Value mated_value(const Material& m, Metric metric, const CountRules& rules, Color mated) {
-    const bool counterMates = metric == Metric::Board && rules.has(RuleOption::CounterMateDraws)
-        && !rules.has(RuleOption::BoardHonourOff) && m.weaker_side() == ~mated;
-    return counterMates ? Value::draw() : Value::mate_in_plies(0);
-}
-
-// What `metric` of a table stores for `child`, a position a conversion (a capture, a promotion)
-// out of that table reached, from the side to move there: DTM as it is; a counted metric as the
-// answer under the count the conversion starts (pieces' honour after a capture that bares the
-// defender, the board count or none after one that leaves a Bia phase) or continues (the
-// board's honour values of a capture keeping men on both sides, the Bia-phase values of one
-// keeping a Bia). `phase` is count_phase(child), not BareKings; `dtm` the child's DTM value,
-// `own` its value in its own counted metric (Board in the board's honour phase, Bia with a
-// Bia; unused under pieces' honour). The generator computes the same values its own way; the
-// verifier and the restoration of a packed table's lacking side use this one.
-Value conversion_value(Metric metric, const Position& child, CountPhase phase, Value dtm, Value own,
-    const CountRules& rules);
-
 // A directory of tables. Tables are opened on first use; decompressed blocks are kept in one
 // cache of bounded size. Any number of threads may call every const member at once.
 class Tablebase {
@@ -263,6 +218,9 @@ public:
 
     // Blocks decompressed so far (cache misses), for tests and benchmarks.
     std::uint64_t cache_misses() const;
+    // Opens every table that was on disk when the Tablebase was made. Throws TableError when
+    // one is damaged.
+    void open_all() const;
 
 private:
     // `metric`'s value of `pos` in `t` (its table), searched one ply deep where a packed t lacks
@@ -274,6 +232,8 @@ private:
     std::optional<Value> after_conversion(
         Metric metric, const Position& child, const CountRules& rules) const;
     struct Slot {
+        explicit Slot(const Material& m) : material(m) { }
+        Material material;
         std::atomic<const Table*> table { nullptr };
         std::mutex mutex;
         std::unique_ptr<Table> owned;
