@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -21,15 +22,17 @@ void apply_rule_option(std::string_view flag, std::string_view value, CountRules
         throw std::invalid_argument(error);
 }
 
-std::string rule_options_usage() {
-    std::string out;
-    for (const RuleOptionInfo& o : kRuleOptions) {
-        std::string flag(o.name);
-        std::replace(flag.begin(), flag.end(), '_', '-');
-        out += (out.empty() ? "[--" : " [--") + flag + " " + std::string(o.default_value) + "|"
-            + std::string(o.alternative) + "]";
-    }
-    return out;
+std::span<const Command* const> commands() {
+    static const Command* const kAll[] = { &kPerftCommand, &kGenCommand, &kVerifyCommand,
+        &kDigestCommand, &kPackCommand, &kProbeCommand, &kServeCommand, &kUciCommand,
+        &kPositionsCommand, &kTeachCommand, &kMatchCommand };
+    return kAll;
+}
+
+int usage_error(const Args& args, std::string_view what) {
+    std::fprintf(stderr, "mktb %s: %s\n%s", std::string(args.command().name).c_str(),
+        std::string(what).c_str(), command_forms(args.command()).c_str());
+    return kExitBadInput;
 }
 
 } // namespace mktb::cli

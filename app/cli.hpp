@@ -1,4 +1,4 @@
-// cli.hpp - the subcommands of the mktb program and the small helpers they share.
+// cli.hpp - the commands of the mktb program and the small helpers they share.
 #pragma once
 
 #include <span>
@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "mktb/counting.hpp"
+#include "options.hpp"
 
 namespace mktb::cli {
 
@@ -24,19 +25,14 @@ std::string default_tables_dir();
 bool is_rule_option(std::string_view flag);
 void apply_rule_option(std::string_view flag, std::string_view value, CountRules& rules);
 
-// One usage line listing the rule options: "[--limit-precedence min|khon_before_knights] ...".
-std::string rule_options_usage();
+// The commands, in the order the usage lists them; each defined with its run function in its
+// own file (options.hpp: the command line as data).
+extern const Command kPerftCommand, kGenCommand, kVerifyCommand, kDigestCommand, kPackCommand,
+    kProbeCommand, kServeCommand, kUciCommand, kPositionsCommand, kTeachCommand, kMatchCommand;
+std::span<const Command* const> commands();
 
-int perft_command(std::span<const std::string_view> args);
-int gen_command(std::span<const std::string_view> args);
-int verify_command(std::span<const std::string_view> args);
-int digest_command(std::span<const std::string_view> args);
-int pack_command(std::span<const std::string_view> args);
-int probe_command(std::span<const std::string_view> args);
-int serve_command(std::span<const std::string_view> args);
-int uci_command(std::span<const std::string_view> args);
-int match_command(std::span<const std::string_view> args);
-int positions_command(std::span<const std::string_view> args);
-int teach_command(std::span<const std::string_view> args);
+// The arguments do not make a whole request: "mktb CMD: what" and the command's forms on
+// stderr; returns kExitBadInput.
+int usage_error(const Args& args, std::string_view what);
 
 } // namespace mktb::cli

@@ -103,30 +103,6 @@ struct Options {
     std::unique_ptr<tbb::global_control> threadLimit; // set by --threads
 };
 
-// "24G", "512M", "1000000": bytes (K M G T are powers of 1024); nullopt for anything else.
-std::optional<std::uint64_t> parse_bytes(const std::string& text) {
-    std::size_t used = 0;
-    double n = 0;
-    try {
-        n = std::stod(text, &used);
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-    std::string unit = text.substr(used);
-    if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
-    static const std::string kUnits = "KMGT";
-    double scale = 1;
-    if (!unit.empty()) {
-        const std::size_t power = unit.size() == 1
-            ? kUnits.find(char(std::toupper(static_cast<unsigned char>(unit[0]))))
-            : std::string::npos;
-        if (power == std::string::npos) return std::nullopt;
-        scale = double(std::uint64_t(1) << (10 * (power + 1)));
-    }
-    if (!(n >= 0) || n * scale > 1.8e19) return std::nullopt;
-    return std::uint64_t(n * scale);
-}
-
 // The memory this process may spend: what the kernel reports available (MemAvailable), or the
 // cgroup's limit less what the group uses, whichever is smaller, less a margin of 5 % and
 // 256 MiB for the rest of the machine. 0 when neither can be read.
@@ -148,108 +124,47 @@ std::uint64_t available_memory() {
     return available > margin ? available - margin : 0;
 }
 
-// Parses the options of gen, verify and digest; returns false after printing an error. Each
-// command takes only the options it acts on: verify reads the counting options from each table
-// and lists nothing, digest runs on one thread; an option it would ignore is refused by name.
-bool parse(const char* cmd, std::span<const std::string_view> args, Options& o) {
-    const std::string_view command = cmd;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view a = args[i];
-        const bool genOnly
-            = a == "--list" || a == "--keep-other-rules" || a == "--memory" || is_rule_option(a);
-        const bool packOnly = a == "--out" || a == "--block-cells" || a == "--level";
-        if ((genOnly && command != "gen") || (packOnly && command != "pack")
-            || (a == "--threads" && (command == "digest" || command == "pack")))
-            return std::fprintf(stderr, "mktb %s: '%s' is not an option of mktb %s%s\n", cmd,
-                       std::string(a).c_str(), cmd,
-                       genOnly && command == "verify" && is_rule_option(a)
-                           ? " (a table is verified under the counting options it was built with)"
-                           : ""),
+// The endings, directories and thread limit of gen, verify, digest and pack, from their
+// arguments (each takes only the options it acts on: its table refuses the others by name);
+// false after printing an error.
+bool read(const Args& a, Options& o) {
+    const std::string_view cmd = a.command().name;
+    o.tables = a.tables();
+    if (cmd == "pack") {
+        o.out = a.text("--out");
+        o.pack.level = int(a.number("--level", o.pack.level));
+        const long long cells = a.number("--block-cells", o.pack.block_cells);
+        if (cells & (cells - 1))
+            return std::fprintf(stderr,
+                       "mktb pack: --block-cells takes a power of two from 256 to 16384, not "
+                       "'%lld'\n",
+                       cells),
                    false;
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) return {};
-            return std::string(args[++i]);
-        };
-        auto number = [](const std::string& v) { // -1: not a number
-            try {
-                return std::stoi(v);
-            } catch (...) {
-                return -1;
-            }
-        };
-        if (a == "--tables" || a == "--out") {
-            std::string& dir = a == "--tables" ? o.tables : o.out;
-            dir = value();
-            if (dir.empty())
-                return std::fprintf(
-                           stderr, "mktb %s: %s needs a directory\n", cmd, std::string(a).c_str()),
-                       false;
-        } else if (a == "--threads" || a == "--men") {
-            const std::string v = value();
-            const int n = number(v);
-            if (n < 1 || (a == "--men" && (n < 3 || n > 5)) || (a == "--threads" && n > 1024))
-                return std::fprintf(stderr, "mktb %s: %s needs %s, got '%s'\n", cmd,
-                           std::string(a).c_str(),
-                           a == "--men" ? "a number from 3 to 5" : "a positive number", v.c_str()),
-                       false;
-            (a == "--men" ? o.men : o.threads) = n;
-        } else if (a == "--block-cells" || a == "--level") {
-            const std::string v = value();
-            const int n = number(v);
-            const bool ok = a == "--level" ? n >= 1 && n <= 19
-                                           : n >= 256 && n <= int(kBlockCells) && !(n & (n - 1));
-            if (!ok)
-                return std::fprintf(stderr, "mktb %s: %s needs %s, got '%s'\n", cmd,
-                           std::string(a).c_str(),
-                           a == "--level" ? "a zstd level from 1 to 19"
-                                          : "a power of two from 256 to 16384",
-                           v.c_str()),
-                       false;
-            if (a == "--level")
-                o.pack.level = n;
-            else
-                o.pack.block_cells = std::uint32_t(n);
-        } else if (is_rule_option(a)) {
-            try {
-                apply_rule_option(a, value(), o.rules);
-            } catch (const std::invalid_argument& e) {
-                return std::fprintf(stderr, "mktb %s: %s\n", cmd, e.what()), false;
-            }
-        } else if (a == "--memory") {
-            const std::string v = value();
-            const std::optional<std::uint64_t> bytes = parse_bytes(v);
-            if (!bytes || *bytes == 0)
-                return std::fprintf(stderr,
-                           "mktb %s: --memory needs a number of bytes (suffixes K M G T: powers "
-                           "of 1024), got '%s'\n",
-                           cmd, v.c_str()),
-                       false;
-            o.memory = *bytes;
-        } else if (a == "--list") {
-            o.list = true;
-        } else if (a == "--keep-other-rules") {
-            o.keepOtherRules = true;
-        } else if (a.starts_with("-")) {
-            return std::fprintf(
-                       stderr, "mktb %s: unknown option '%s'\n", cmd, std::string(a).c_str()),
-                   false;
-        } else {
-            std::string error;
-            const auto m = Material::parse(a, &error);
-            if (!m) return std::fprintf(stderr, "mktb %s: %s\n", cmd, error.c_str()), false;
-            if (m->bare_kings())
-                return std::fprintf(
-                           stderr, "mktb %s: KvK is always a draw and has no table\n", cmd),
-                       false;
-            if (m->men() > 5)
-                std::fprintf(stderr,
-                    "mktb %s: note: %s has %d men; generation above 5 men is untested\n", cmd,
-                    m->name().c_str(), m->men());
-            o.endings.push_back(m->canonical());
-        }
+        o.pack.block_cells = std::uint32_t(cells);
     }
-    if (o.men) {
-        const auto all = all_materials(o.men);
+    if (cmd == "gen" || cmd == "verify") o.threads = int(a.number("--threads", 0));
+    if (cmd == "gen") {
+        o.list = a.flag("--list");
+        o.keepOtherRules = a.flag("--keep-other-rules");
+        o.memory = a.bytes("--memory", 0);
+        o.rules = a.rules();
+    }
+    for (const std::string& name : a.operands()) {
+        std::string error;
+        const auto m = Material::parse(name, &error);
+        if (!m) return std::fprintf(stderr, "mktb %s: %s\n", cmd.data(), error.c_str()), false;
+        if (m->bare_kings())
+            return std::fprintf(
+                       stderr, "mktb %s: KvK is always a draw and has no table\n", cmd.data()),
+                   false;
+        if (m->men() > 5)
+            std::fprintf(stderr,
+                "mktb %s: note: %s has %d men; generation above 5 men is untested\n", cmd.data(),
+                m->name().c_str(), m->men());
+        o.endings.push_back(m->canonical());
+    }
+    if (const int men = int(a.number("--men", 0))) {
+        const auto all = all_materials(men);
         o.endings.insert(o.endings.end(), all.begin(), all.end());
     }
     if (o.threads)
@@ -319,19 +234,11 @@ private:
     int fd_;
 };
 
-} // namespace
 
-int gen_command(std::span<const std::string_view> args) {
+int gen_command(const Args& a) {
     Options o;
-    if (!parse("gen", args, o)) return kExitBadInput;
-    if (o.endings.empty()) {
-        std::fprintf(stderr,
-            "usage: mktb gen (ENDING... | --men N) [--list] [--tables DIR] [--threads N]\n"
-            "                [--memory BYTES] [--keep-other-rules]\n"
-            "                %s\n",
-            rule_options_usage().c_str());
-        return kExitBadInput;
-    }
+    if (!read(a, o)) return kExitBadInput;
+    if (o.endings.empty()) return usage_error(a, "give the endings, or --men N");
     const std::vector<Material> order = build_order(o.endings);
     if (o.list) {
         for (const Material& m : order) {
@@ -460,14 +367,10 @@ int gen_command(std::span<const std::string_view> args) {
     return kExitOk;
 }
 
-int verify_command(std::span<const std::string_view> args) {
+int verify_command(const Args& a) {
     Options o;
-    if (!parse("verify", args, o)) return kExitBadInput;
-    if (o.endings.empty()) {
-        std::fputs(
-            "usage: mktb verify (ENDING... | --men N) [--tables DIR] [--threads N]\n", stderr);
-        return kExitBadInput;
-    }
+    if (!read(a, o)) return kExitBadInput;
+    if (o.endings.empty()) return usage_error(a, "give the endings, or --men N");
     Progress progress;
     int status = kExitOk;
     for (const Material& m : o.endings) {
@@ -491,13 +394,10 @@ int verify_command(std::span<const std::string_view> args) {
     return status;
 }
 
-int digest_command(std::span<const std::string_view> args) {
+int digest_command(const Args& a) {
     Options o;
-    if (!parse("digest", args, o)) return kExitBadInput;
-    if (o.endings.empty()) {
-        std::fputs("usage: mktb digest (ENDING... | --men N) [--tables DIR]\n", stderr);
-        return kExitBadInput;
-    }
+    if (!read(a, o)) return kExitBadInput;
+    if (o.endings.empty()) return usage_error(a, "give the endings, or --men N");
     for (const Material& m : o.endings) {
         try {
             const Tablebase tables(o.tables); // per ending: its resident arrays are freed
@@ -516,15 +416,11 @@ int digest_command(std::span<const std::string_view> args) {
     return kExitOk;
 }
 
-int pack_command(std::span<const std::string_view> args) {
+int pack_command(const Args& a) {
     Options o;
-    if (!parse("pack", args, o)) return kExitBadInput;
-    if (o.endings.empty() || o.out.empty()) {
-        std::fputs("usage: mktb pack (ENDING... | --men N) [--tables DIR] --out DIR\n"
-                   "                 [--block-cells N] [--level N]\n",
-            stderr);
-        return kExitBadInput;
-    }
+    if (!read(a, o)) return kExitBadInput;
+    if (o.endings.empty() || o.out.empty())
+        return usage_error(a, "give the endings (or --men N) and --out DIR");
     std::error_code ec;
     std::filesystem::create_directories(o.out, ec);
     if (ec) {
@@ -578,5 +474,73 @@ int pack_command(std::span<const std::string_view> args) {
         (unsigned long long)after, before ? double(after) / double(before) : 0.0);
     return kExitOk;
 }
+
+const Option kMen { "--men", "N", "every ending of N men (3 to 5)", Option::Kind::Number, 3, 5 };
+const Option kTables { "--tables", "DIR", "the tables' directory" };
+const Option kThreads { "--threads", "N", "worker threads (default: every core)",
+    Option::Kind::Number, 1, 1024 };
+
+} // namespace
+
+const Command kGenCommand {
+    .name = "gen",
+    .usage = "(ENDING... | --men N) [--list] [--tables DIR] [--threads N] [RULES]\n"
+             "  [--memory BYTES] [--keep-other-rules]",
+    .summary = "generate endings (e.g. KRvK, KSSvKM; men in any\n"
+               "order, either side first) and every smaller\n"
+               "ending they convert into, skipping those on\n"
+               "disk (a table built with other RULES is made\n"
+               "again, or refused with --keep-other-rules);\n"
+               "print their statistics (pure and under a\n"
+               "fresh count). An ending needing more memory\n"
+               "than BYTES (default: what is available, less\n"
+               "a margin; suffixes K M G T) is refused before\n"
+               "anything starts; --list prints each ending's\n"
+               "cells and memory",
+    .options = { kMen, { "--list", "", "print each ending's cells and memory, generate nothing",
+                     Option::Kind::Flag },
+        kTables, kThreads,
+        { "--memory", "BYTES", "the most an ending may take (K M G T: powers of 1024)",
+            Option::Kind::Bytes },
+        { "--keep-other-rules", "", "refuse, not replace, a table built with other RULES",
+            Option::Kind::Flag } },
+    .run = gen_command,
+    .rules = true,
+    .operands = -1,
+};
+
+const Command kVerifyCommand {
+    .name = "verify",
+    .usage = "(ENDING... | --men N) [--tables DIR] [--threads N]",
+    .summary = "check written tables against their successors\n(under the counting options each was\nbuilt with)",
+    .options = { kMen, kTables, kThreads },
+    .run = verify_command,
+    .operands = -1,
+};
+
+const Command kDigestCommand {
+    .name = "digest",
+    .usage = "(ENDING... | --men N) [--tables DIR]",
+    .summary = "a digest of every value a table stores (equal\n"
+               "digests: equal answers, whatever the file bytes)",
+    .options = { kMen, kTables },
+    .run = digest_command,
+    .operands = -1,
+};
+
+const Command kPackCommand {
+    .name = "pack",
+    .usage = "(ENDING... | --men N) [--tables DIR] --out DIR [--block-cells N]\n  [--level N]",
+    .summary = "copy tables, and every smaller ending they\n"
+               "convert into, keeping one side to move (the\n"
+               "smaller; a probe of the other searches one\n"
+               "ply): files to download and ship, for probing",
+    .options = { kMen, kTables, { "--out", "DIR", "where the packed tables go" },
+        { "--block-cells", "N", "cells per compressed block (a power of two, 256 to 16384)",
+            Option::Kind::Number, 256, 16384 },
+        { "--level", "N", "zstd's level (1 to 19)", Option::Kind::Number, 1, 19 } },
+    .run = pack_command,
+    .operands = -1,
+};
 
 } // namespace mktb::cli

@@ -9,28 +9,12 @@
 
 namespace mktb::cli {
 
-int perft_command(std::span<const std::string_view> args) {
-    std::string_view fen, depthText;
-    bool divide = false;
-    for (std::string_view a : args) {
-        if (a == "--divide")
-            divide = true;
-        else if (a.starts_with("--")) {
-            std::fprintf(stderr, "mktb perft: unknown option '%s'\n", std::string(a).c_str());
-            return kExitBadInput;
-        } else if (fen.empty())
-            fen = a;
-        else if (depthText.empty())
-            depthText = a;
-        else {
-            std::fprintf(stderr, "mktb perft: unexpected argument '%s'\n", std::string(a).c_str());
-            return kExitBadInput;
-        }
-    }
-    if (fen.empty() || depthText.empty()) {
-        std::fputs("usage: mktb perft \"<FEN>\" DEPTH [--divide]\n", stderr);
-        return kExitBadInput;
-    }
+namespace {
+
+int perft_command(const Args& a) {
+    if (a.operands().size() < 2) return usage_error(a, "give a FEN and a depth");
+    const std::string_view fen = a.operands()[0], depthText = a.operands()[1];
+    const bool divide = a.flag("--divide");
     int depth = -1;
     auto [p, ec] = std::from_chars(depthText.data(), depthText.data() + depthText.size(), depth);
     if (ec != std::errc() || p != depthText.data() + depthText.size() || depth < 0 || depth > 20) {
@@ -61,5 +45,18 @@ int perft_command(std::span<const std::string_view> args) {
     std::printf("%llu\n", (unsigned long long)total);
     return kExitOk;
 }
+
+} // namespace
+
+const Command kPerftCommand {
+    .name = "perft",
+    .usage = "\"<FEN>\" DEPTH [--divide]",
+    .summary = "count the leaves of the legal move tree\n(FEN may be \"startpos\")",
+    .options = { { "--divide", "", "one line per legal move first: its leaves",
+        Option::Kind::Flag } },
+    .run = perft_command,
+    .operands = 2,
+    .operand = "quote the FEN",
+};
 
 } // namespace mktb::cli

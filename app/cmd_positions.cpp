@@ -11,6 +11,7 @@
 // and, either way, with a mate of at least MIN moves without counting. Each line: the FEN with
 // its count fields, then a comment with the figures.
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <set>
 #include <string>
@@ -74,48 +75,16 @@ bool some_pure_win_fails(const Prober& prober, const Position& pos, CountState c
     return false;
 }
 
-} // namespace
-
-int positions_command(std::span<const std::string_view> args) {
-    std::string ending, kind, dir = default_tables_dir();
-    int number = 10, slack = 2, minMoves = 10;
-    std::uint64_t seed = 1;
-    CountRules rules;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const bool value = i + 1 < args.size();
-        try {
-            if (args[i] == "--kind" && value)
-                kind = std::string(args[++i]);
-            else if (args[i] == "--tables" && value)
-                dir = std::string(args[++i]);
-            else if (args[i] == "--number" && value)
-                number = std::stoi(std::string(args[++i]));
-            else if (args[i] == "--slack" && value)
-                slack = std::stoi(std::string(args[++i]));
-            else if (args[i] == "--min-moves" && value)
-                minMoves = std::stoi(std::string(args[++i]));
-            else if (args[i] == "--seed" && value)
-                seed = std::stoull(std::string(args[++i]));
-            else if (is_rule_option(args[i])) {
-                apply_rule_option(args[i], value ? args[i + 1] : "", rules);
-                ++i;
-            } else if (!args[i].starts_with("--") && ending.empty())
-                ending = std::string(args[i]);
-            else
-                throw std::invalid_argument("unknown argument '" + std::string(args[i]) + "'");
-        } catch (const std::logic_error& e) {
-            std::fprintf(stderr, "mktb positions: %s\n", e.what());
-            return kExitBadInput;
-        }
-    }
+int positions_command(const Args& a) {
+    const std::string kind = a.text("--kind"), dir = a.tables();
+    const int number = int(a.number("--number", 10)), slack = int(a.number("--slack", 2));
+    const int minMoves = int(a.number("--min-moves", 10));
+    const std::uint64_t seed = std::uint64_t(a.number("--seed", 1));
+    const CountRules& rules = a.rules();
+    if (a.operands().empty() || (kind != "won" && kind != "hold"))
+        return usage_error(a, "give the ending and --kind won or --kind hold");
     std::string error;
-    const std::optional<Material> parsed = Material::parse(ending, &error);
-    if (ending.empty() || (kind != "won" && kind != "hold") || number < 1 || slack < 0) {
-        std::fputs("usage: mktb positions ENDING --kind won|hold [--number N] [--slack S] "
-                   "[--min-moves M] [--seed X] [--tables DIR] [RULES]\n",
-            stderr);
-        return kExitBadInput;
-    }
+    const std::optional<Material> parsed = Material::parse(a.operands()[0], &error);
     if (!parsed) {
         std::fprintf(stderr, "mktb positions: %s\n", error.c_str());
         return kExitBadInput;
@@ -191,5 +160,28 @@ int positions_command(std::span<const std::string_view> args) {
             number, m.name().c_str());
     return kExitOk;
 }
+
+} // namespace
+
+const Command kPositionsCommand {
+    .name = "positions",
+    .usage = "ENDING --kind won|hold [--number N] [--slack S] [--min-moves M]\n"
+             "  [--seed X] [--tables DIR] [RULES]",
+    .summary = "random positions won within the count with\n"
+               "at most S moves to spare (won), or drawn by\n"
+               "the count at most S moves short of mate with\n"
+               "a losing move to avoid (hold); FEN with count",
+    .options = { { "--kind", "won|hold", "positions won just within the count, or held" },
+        { "--number", "N", "how many (default 10)", Option::Kind::Number, 1, 100000 },
+        { "--slack", "S", "moves to spare at most (default 2)", Option::Kind::Number, 0, 1000 },
+        { "--min-moves", "M", "the pure mate's moves at least (default 10)",
+            Option::Kind::Number, 0, 1000 },
+        { "--seed", "X", "the random generator's seed (default 1)", Option::Kind::Number, 0,
+            std::numeric_limits<long long>::max() },
+        { "--tables", "DIR", "the tables' directory" } },
+    .run = positions_command,
+    .rules = true,
+    .operands = 1,
+};
 
 } // namespace mktb::cli

@@ -167,7 +167,8 @@ std::string fen_of_line(std::string text) {
             std::string board, side, castling, passant;
             in >> board >> side >> castling >> passant;
             // Makruk FENs have no en passant field: their fields 4-5 are the count.
-            std::string fen = board + " " + side + " " + castling, count;
+            std::string fen = board, count;
+            fen.append(" ").append(side).append(" ").append(castling);
             const std::size_t c2 = text.find(" c2 \"");
             if (c2 != std::string::npos) {
                 count = text.substr(c2 + 5, text.find('"', c2 + 5) - c2 - 5);
@@ -175,7 +176,9 @@ std::string fen_of_line(std::string text) {
                 int limit = -1, ply = -1;
                 if (!(numbers >> limit >> ply) || !(numbers >> std::ws).eof())
                     throw FenError("c2 is \"" + count + "\", expected \"LIMIT PLY\" (the count)");
-                if (limit) fen += " " + std::to_string(limit) + " " + std::to_string(ply);
+                if (limit)
+                    fen.append(" ").append(std::to_string(limit)).append(" ").append(
+                        std::to_string(ply));
             }
             return fen;
         }
@@ -267,48 +270,16 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
     return worst;
 }
 
-} // namespace
-
-int probe_command(std::span<const std::string_view> args) {
-    std::string fen, dir, epd;
-    std::string_view countText;
-    // --json anywhere makes every error JSON too, those of the arguments before it included.
-    const bool json = std::find(args.begin(), args.end(), "--json") != args.end();
-    bool line = false;
-    CountRules rules;
-    dir = default_tables_dir();
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--json") {
-        } else if (args[i] == "--line") {
-            line = true;
-        } else if (args[i] == "--tables" && i + 1 < args.size()) {
-            dir = std::string(args[++i]);
-        } else if (args[i] == "--count" && i + 1 < args.size()) {
-            countText = args[++i];
-        } else if (args[i] == "--epd" && i + 1 < args.size()) {
-            epd = std::string(args[++i]);
-        } else if (is_rule_option(args[i])) {
-            try {
-                apply_rule_option(args[i], i + 1 < args.size() ? args[i + 1] : "", rules);
-                ++i;
-            } catch (const std::invalid_argument& e) {
-                return fail(json, kExitBadInput, e.what());
-            }
-        } else if (args[i].starts_with("--")) {
-            return fail(json, kExitBadInput, "unknown option '" + std::string(args[i]) + "'");
-        } else if (fen.empty()) {
-            fen = std::string(args[i]);
-        } else {
-            return fail(json, kExitBadInput,
-                "unexpected argument '" + std::string(args[i]) + "' (quote the FEN)");
-        }
+int probe_command(const Args& a) {
+    const bool json = a.flag("--json"), line = a.flag("--line");
+    const std::string epd = a.text("--epd"), dir = a.tables(), countText = a.text("--count");
+    static const std::string kNoFen;
+    const std::string& fen = a.operands().empty() ? kNoFen : a.operands()[0];
+    const CountRules& rules = a.rules();
+    if (fen.empty() == epd.empty()) {
+        if (json) return fail(json, kExitBadInput, "give one FEN or --epd FILE");
+        return usage_error(a, "give one FEN or --epd FILE");
     }
-    if (fen.empty() == epd.empty())
-        return fail(json, kExitBadInput,
-            "give one FEN or --epd FILE\nusage: mktb probe \"<FEN>\" [--json] [--line] [--count "
-            "pieces:C|board:C] [--tables DIR]\n       mktb probe --epd FILE [--json] [--tables "
-            "DIR]\n       "
-                + rule_options_usage());
     if (!epd.empty()) {
         if (!countText.empty() || line)
             return fail(json, kExitBadInput, "--count and --line answer one FEN, not --epd");
@@ -327,5 +298,30 @@ int probe_command(std::span<const std::string_view> args) {
     const Prober prober(dir, { .rules = rules });
     return answer(prober, pos, count, json, line);
 }
+
+} // namespace
+
+const Command kProbeCommand {
+    .name = "probe",
+    .usage = "\"<FEN>\" [--json] [--line] [--count pieces:C|board:C] [--tables DIR] [RULES]\n"
+             "--epd FILE [--json] [--tables DIR] [RULES]",
+    .summary = "distance to mate of a position, the answer\n"
+               "under the count (FEN fields 4-5, --count, or\n"
+               "a fresh count), every move with its values;\n"
+               "with --epd, one answer per line of FILE: FENs,\n"
+               "or EPD as mktb teach writes it (the count in\n"
+               "c2); a bad line gets its own error, the rest\n"
+               "go on",
+    .options = { { "--json", "", "the answer (and any error) as JSON", Option::Kind::Flag },
+        { "--line", "", "the winning line, move by move, with the count", Option::Kind::Flag },
+        { "--count", "pieces:C|board:C", "the count the game runs (else FEN fields 4-5)" },
+        { "--epd", "FILE", "answer every line of FILE" },
+        { "--tables", "DIR", "the tables' directory" } },
+    .run = probe_command,
+    .rules = true,
+    .operands = 1,
+    .operand = "quote the FEN",
+    .jsonErrors = true,
+};
 
 } // namespace mktb::cli

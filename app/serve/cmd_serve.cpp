@@ -363,44 +363,11 @@ private:
     TableSets tables_;
 };
 
-} // namespace
-
-int serve_command(std::span<const std::string_view> args) {
-    std::vector<std::string> dirs;
-    std::string bind = "127.0.0.1";
-    int port = 8080;
-    int deadline = 10; // seconds a request may take to arrive
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const bool hasValue = i + 1 < args.size();
-        if (args[i] == "--tables" && hasValue) {
-            dirs.emplace_back(args[++i]);
-        } else if (args[i] == "--bind" && hasValue) {
-            bind = std::string(args[++i]);
-        } else if ((args[i] == "--port" || args[i] == "--request-deadline") && hasValue) {
-            const bool isPort = args[i] == "--port";
-            const std::string text(args[++i]);
-            const int low = isPort ? 0 : 1, high = isPort ? 65535 : 3600;
-            int value = 0;
-            try {
-                std::size_t used = 0;
-                value = std::stoi(text, &used);
-                if (used != text.size() || value < low || value > high)
-                    throw std::out_of_range(text);
-            } catch (const std::exception&) {
-                std::fprintf(stderr, "mktb serve: %s takes %d to %d%s, not '%s'\n",
-                    std::string(args[i - 1]).c_str(), low, high,
-                    isPort ? " (0: any free port)" : " seconds", text.c_str());
-                return kExitBadInput;
-            }
-            (isPort ? port : deadline) = value;
-        } else {
-            std::fprintf(stderr,
-                "mktb serve: unknown argument '%s'\nusage: mktb serve [--tables DIR]... [--port "
-                "N] [--bind ADDRESS] [--request-deadline SECONDS]\n",
-                std::string(args[i]).c_str());
-            return kExitBadInput;
-        }
-    }
+int serve_command(const Args& a) {
+    std::vector<std::string> dirs = a.texts("--tables");
+    const std::string bind = a.text("--bind", "127.0.0.1");
+    const int port = int(a.number("--port", 8080));
+    const int deadline = int(a.number("--request-deadline", 10)); // seconds a request may take
     TableSets tables;
     if (const int code = open_tables("serve", dirs, tables)) return code;
     if (dirs.empty()) dirs.push_back(default_tables_dir()); // for the line that says what is served
@@ -446,5 +413,24 @@ int serve_command(std::span<const std::string_view> args) {
     stopper.join();
     return ok ? kExitOk : kExitFailure;
 }
+
+} // namespace
+
+const Command kServeCommand {
+    .name = "serve",
+    .usage = "[--tables DIR]... [--port N] [--bind ADDRESS] [--request-deadline S]",
+    .summary = "the web page and the HTTP API (docs/api.md) on\n"
+               "http://127.0.0.1:8080/ (--port 0: any free\n"
+               "port); one --tables per rule set served",
+    .options = { { "--tables", "DIR", "a directory of tables, one per rule set",
+                     Option::Kind::Text, 0, 0, true },
+        { "--port", "N", "the port (default 8080; 0: any free port)", Option::Kind::Number, 0,
+            65535 },
+        { "--bind", "ADDRESS", "the address listened on (default 127.0.0.1)" },
+        { "--request-deadline", "S",
+            "seconds a request may take to arrive (default 10; 1 to 3600)",
+            Option::Kind::Number, 1, 3600 } },
+    .run = serve_command,
+};
 
 } // namespace mktb::cli

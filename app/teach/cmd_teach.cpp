@@ -17,59 +17,16 @@ namespace mktb::cli {
 
 namespace fs = std::filesystem;
 
-int teach_command(std::span<const std::string_view> args) {
-    std::vector<std::string> names;
-    std::string out = "report", dir = default_tables_dir();
-    int perTheme = 4;
-    CountRules rules;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const bool value = i + 1 < args.size();
-        if (args[i] == "--out" && value)
-            out = std::string(args[++i]);
-        else if (args[i] == "--tables" && value)
-            dir = std::string(args[++i]);
-        else if (args[i] == "--per-theme" && value) {
-            try {
-                perTheme = std::stoi(std::string(args[++i]));
-            } catch (const std::exception&) {
-                perTheme = 0;
-            }
-            if (perTheme < 1 || perTheme > 100) {
-                std::fputs("mktb teach: --per-theme takes 1 to 100\n", stderr);
-                return kExitBadInput;
-            }
-        } else if (is_rule_option(args[i])) {
-            try {
-                apply_rule_option(args[i], value ? args[i + 1] : "", rules);
-                ++i;
-            } catch (const std::invalid_argument& e) {
-                std::fprintf(stderr, "mktb teach: %s\n", e.what());
-                return kExitBadInput;
-            }
-        } else if (args[i] == "--men" && value) {
-            int men = 0;
-            try {
-                men = std::stoi(std::string(args[++i]));
-            } catch (const std::exception&) { }
-            if (men < 3 || men > 5) {
-                std::fputs("mktb teach: --men takes 3 to 5\n", stderr);
-                return kExitBadInput;
-            }
-            for (const Material& m : all_materials(men)) names.push_back(m.name());
-        } else if (!args[i].starts_with("--")) {
-            names.emplace_back(args[i]);
-        } else {
-            std::fprintf(
-                stderr, "mktb teach: unknown argument '%s'\n", std::string(args[i]).c_str());
-            return kExitBadInput;
-        }
-    }
-    if (names.empty()) {
-        std::fputs("usage: mktb teach (ENDING... | --men N) [--out DIR] [--tables DIR] "
-                   "[--per-theme N] [RULES]\n",
-            stderr);
-        return kExitBadInput;
-    }
+namespace {
+
+int teach_command(const Args& a) {
+    std::vector<std::string> names = a.operands();
+    const std::string out = a.text("--out", "report"), dir = a.tables();
+    const int perTheme = int(a.number("--per-theme", 4));
+    const CountRules& rules = a.rules();
+    if (const int men = int(a.number("--men", 0)))
+        for (const Material& m : all_materials(men)) names.push_back(m.name());
+    if (names.empty()) return usage_error(a, "give the endings, or --men N");
     std::vector<Material> materials;
     for (const std::string& n : names) {
         std::string error;
@@ -123,5 +80,25 @@ int teach_command(std::span<const std::string_view> args) {
     std::printf("report: %s/index.html\n", out.c_str());
     return kExitOk;
 }
+
+} // namespace
+
+const Command kTeachCommand {
+    .name = "teach",
+    .usage = "(ENDING... | --men N) [--out DIR] [--per-theme N] [--tables DIR] [RULES]",
+    .summary = "teaching material: per ending an HTML page\n"
+               "(statistics, themes with diagrams and hidden\n"
+               "solutions, printable), EPD, PGN, SVG; an\n"
+               "overview and the regulation page (default\n"
+               "DIR: report)",
+    .options = { { "--men", "N", "every ending of N men (3 to 5)", Option::Kind::Number, 3, 5 },
+        { "--out", "DIR", "where the report goes (default: report)" },
+        { "--per-theme", "N", "positions per theme (1 to 100, default 4)", Option::Kind::Number,
+            1, 100 },
+        { "--tables", "DIR", "the tables' directory" } },
+    .run = teach_command,
+    .rules = true,
+    .operands = -1,
+};
 
 } // namespace mktb::cli

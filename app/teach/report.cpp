@@ -234,30 +234,26 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
     return out;
 }
 
-} // namespace
-
-// One ending's files: DIR/ENDING.html, .epd, .pgn, .json and DIR/diagrams/*.svg.
-Json write_ending(const Teacher& t, const fs::path& dir) {
-    const Material& m = t.material();
-    const Prober& prober = t.prober();
-    const std::string name = m.name();
+// The files of one ending as they are written.
+struct EndingFiles {
     std::ostringstream html, epd, pgn, worksheet, key;
     Json claims = Json::array();
-    // The men's pictures for the legends.
-    fs::create_directories(dir / "diagrams" / "men");
-    for (char letter : std::string("KMSNRPkmsnrp"))
-        write_file(dir / "diagrams" / "men" / (std::string(1, letter) + ".svg"), man_svg(letter));
+};
+
+// The pages' heads: the ending's page with its figures, the worksheet's and the answer key's.
+void write_heads(EndingFiles& f, const Teacher& t) {
+    const std::string name = t.material().name();
     // For print: the worksheet (diagrams and tasks, no solution) and its answer key apart.
-    worksheet << page_head("mktb: " + name + " worksheet", "report.css") << "<nav><a href=\""
+    f.worksheet << page_head("mktb: " + name + " worksheet", "report.css") << "<nav><a href=\""
               << name << ".html\">" << name << "</a></nav>\n<h1>" << name
               << ": worksheet</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
               << ". The answers: <a href=\"" << name << ".answers.html\">answer key</a>.</p>\n"
               << men_legend() << "<div class=\"themes\">\n";
-    key << page_head("mktb: " + name + " answer key", "report.css") << "<nav><a href=\"" << name
+    f.key << page_head("mktb: " + name + " answer key", "report.css") << "<nav><a href=\"" << name
         << ".html\">" << name << "</a></nav>\n<h1>" << name
         << ": answer key</h1>\n<p>For the <a href=\"" << name
         << ".worksheet.html\">worksheet</a>; distances in moves.</p>\n<div class=\"key\">\n";
-    html << page_head("mktb: " + name, "report.css")
+    f.html << page_head("mktb: " + name, "report.css")
          << "<nav><a href=\"index.html\">All endings</a>"
          << " &middot; <a href=\"" << name << ".epd\">EPD</a> &middot; <a href=\"" << name
          << ".pgn\">PGN</a> &middot; print: <a href=\"" << name
@@ -269,130 +265,153 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
             "<th>Wins within a fresh count</th><th>Losses within a fresh count</th><th>Longest "
             "mate</th></tr>\n";
     for (Color c : { WHITE, BLACK }) {
-        const SideFigures& f = t.figures()[c];
-        html << "<tr><td>" << kColorName[c] << "</td><td>" << number(f.legal) << "</td><td>"
-             << percent(f.wins, f.legal) << "</td><td>" << percent(f.draws, f.legal) << "</td><td>"
-             << percent(f.losses, f.legal) << "</td><td>" << percent(f.countedWins, f.legal)
-             << "</td><td>" << percent(f.countedLosses, f.legal) << "</td><td>"
-             << (f.longest > 0 ? std::to_string(f.longest) + " moves" : "-") << "</td></tr>\n";
+        const SideFigures& s = t.figures()[c];
+        f.html << "<tr><td>" << kColorName[c] << "</td><td>" << number(s.legal) << "</td><td>"
+               << percent(s.wins, s.legal) << "</td><td>" << percent(s.draws, s.legal)
+               << "</td><td>" << percent(s.losses, s.legal) << "</td><td>"
+               << percent(s.countedWins, s.legal) << "</td><td>"
+               << percent(s.countedLosses, s.legal) << "</td><td>"
+               << (s.longest > 0 ? std::to_string(s.longest) + " moves" : "-") << "</td></tr>\n";
     }
-    html << "</table>\n<p>Positions are distinct boards; \"fresh count\": the count the position "
+    f.html << "</table>\n<p>Positions are distinct boards; \"fresh count\": the count the position "
             "starts (pieces' honour: the men on the board counted; board's honour: 64 moves; with "
             "a Bia: the count its conversion starts).</p>\n";
     for (Color c : { WHITE, BLACK })
         if (t.figures()[c].wins)
-            html << histogram_svg(
+            f.html << histogram_svg(
                 t.figures()[c], std::string(kColorName[c]) + " to move: positions won in N moves")
                  << "\n";
-    html << men_legend() << "<div class=\"themes\">\n";
+    f.html << men_legend() << "<div class=\"themes\">\n";
+}
+
+// One position of a theme (the `number`th) in every file: its diagrams, its figure on the page,
+// the worksheet and the key, its EPD line, its PGN game and its claim.
+void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item& item,
+    std::size_t number, const fs::path& dir) {
+    const Prober& prober = t.prober();
+    const std::string name = t.material().name();
+        const Position& p = item.pos;
+        const std::string fen = p.fen();
+        const std::string svgName = "diagrams/" + item.id + ".svg";
+        DiagramOptions options;
+        options.size = 280;
+        write_file(dir / svgName, board_svg(fen, options));
+        // The solution's diagram: the first best move as an arrow (shown behind the click).
+        std::string solutionSvg;
+        if (!item.best.empty()) {
+            solutionSvg = "diagrams/" + item.id + ".solution.svg";
+            options.arrows = { { square_name(from_sq(item.best.front())),
+                square_name(to_sq(item.best.front())) } };
+            write_file(dir / solutionSvg, board_svg(fen, options));
+        }
+        const Value pure = *prober.dtm(p);
+        const CountedValue counted = *prober.counted(p, p.count_state());
+        const std::string verdictText = verdict(p, pure, counted, t.rules(), p.count_state());
+        const LineText line = line_text(prober, item, t.rules());
+        auto joined = [&](const std::vector<Move>& moves) {
+            std::string text;
+            for (Move mv : moves) text.append(text.empty() ? "" : " ").append(san(p, mv));
+            return text;
+        };
+        const std::string best = joined(item.best), avoid = joined(item.avoid);
+        f.html << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
+             << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
+             << kColorName[p.side_to_move()] << " to move.</b> "
+             << escape(capitalized(item.claim)) << ".<br>Difficulty: " << escape(item.hardness)
+             << ".<br><span class=\"line\">" << escape(fen) << "</span>"
+             << "<details><summary>Solution</summary>"
+             << (solutionSvg.empty() ? ""
+                                     : "<img src=\"" + solutionSvg
+                            + "\" alt=\"the solution\" width=\"280\" height=\"270\">")
+             << "<p>" << escape(verdictText) << ".</p>"
+             << (best.empty() ? "" : "<p>Best: " + escape(best) + "</p>")
+             << (avoid.empty() ? "" : "<p>Not: " + escape(avoid) + "</p>")
+             << (line.html.empty() ? "" : "<p class=\"line\">" + escape(line.html) + "</p>")
+             << "</details></figcaption></figure>\n";
+        f.worksheet << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
+                  << "\" width=\"280\" height=\"270\"><figcaption><b>"
+                  << number << ".</b> "
+                  << kColorName[p.side_to_move()] << " to move.<br><span class=\"line\">"
+                  << escape(fen) << "</span></figcaption></figure>\n";
+        f.key << "<li><b>" << escape(capitalized(item.claim)) << ".</b> " << escape(verdictText)
+            << "." << (best.empty() ? "" : " Best: " + escape(best) + ".")
+            << (avoid.empty() ? "" : " Not: " + escape(avoid) + ".")
+            << (line.brief.empty()
+                       ? ""
+                       : "<br><span class=\"line\">" + escape(line.brief) + "</span>")
+            << "</li>\n";
+        // EPD: the board, side, and castling/en passant fields (none in Makruk), then the
+        // operations; c2 holds FEN fields 4-5 (Fairy-Stockfish's count).
+        const std::string board = fen.substr(0, fen.find(' ', fen.find(' ') + 1));
+        f.epd << board << " - -";
+        if (!best.empty()) f.epd << " bm " << best << ";";
+        if (!avoid.empty()) f.epd << " am " << avoid << ";";
+        if (item.dm) f.epd << " dm " << *item.dm << ";";
+        f.epd << " id \"" << item.id << "\"; c0 \"" << verdictText << "\"; c1 \"" << item.claim
+            << "\"; c2 \"" << p.count_state().limit << ' ' << p.count_state().ply << "\";\n";
+        const bool mates = !item.line.empty();
+        const std::string result = !mates                                ? "*"
+            : line.countEnded                                            ? "1/2-1/2"
+            : (item.line.size() % 2 == 1) == (p.side_to_move() == WHITE) ? "1-0"
+                                                                         : "0-1";
+        f.pgn << "[Event \"mktb " << name << ": " << theme.title << "\"]\n[Site \"?\"]\n[Round \""
+            << item.id << "\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"" << result
+            << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen << "\"]\n\n{"
+            << item.claim << ". " << verdictText << ".} " << line.pgn << result << "\n\n";
+        Json lineUci = Json::array(), bestUci = Json::array(), avoidUci = Json::array();
+        for (Move mv : item.line) lineUci.push_back(move_to_uci(mv));
+        for (Move mv : item.best) bestUci.push_back(move_to_uci(mv));
+        for (Move mv : item.avoid) avoidUci.push_back(move_to_uci(mv));
+        f.claims.push_back({ { "id", item.id }, { "theme", theme.key }, { "fen", fen },
+            { "best", bestUci }, { "avoid", avoidUci },
+            { "dm", item.dm ? Json(*item.dm) : Json(nullptr) }, { "facts", item.facts },
+            { "line", lineUci }, { "diagram", svgName },
+            { "solution_diagram", solutionSvg.empty() ? Json(nullptr) : Json(solutionSvg) } });
+    }
+
+} // namespace
+
+// One ending's files: DIR/ENDING.html, .epd, .pgn, .json and DIR/diagrams/*.svg.
+Json write_ending(const Teacher& t, const fs::path& dir) {
+    const Material& m = t.material();
+    const std::string name = m.name();
+    EndingFiles f;
+    // The men's pictures for the legends.
+    fs::create_directories(dir / "diagrams" / "men");
+    for (char letter : std::string("KMSNRPkmsnrp"))
+        write_file(dir / "diagrams" / "men" / (std::string(1, letter) + ".svg"), man_svg(letter));
+    write_heads(f, t);
     fs::create_directories(dir / "diagrams");
     for (const Theme& theme : t.themes()) {
-        html << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title) << " ("
-             << theme.items.size() << ")</h2>\n<p class=\"rule\">" << escape(theme.rule)
-             << "</p>\n";
-        if (theme.items.empty()) html << "<p>No position of this ending fits.</p>\n";
-        html << "<div class=\"positions\">\n";
+        f.html << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title) << " ("
+               << theme.items.size() << ")</h2>\n<p class=\"rule\">" << escape(theme.rule)
+               << "</p>\n";
+        if (theme.items.empty()) f.html << "<p>No position of this ending fits.</p>\n";
+        f.html << "<div class=\"positions\">\n";
         if (!theme.items.empty()) {
-            worksheet << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
-                      << "</h2>\n<p class=\"rule\">" << escape(theme.task)
-                      << "</p>\n<div class=\"positions\">\n";
-            key << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
-                << "</h2>\n<ol>\n";
+            f.worksheet << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
+                        << "</h2>\n<p class=\"rule\">" << escape(theme.task)
+                        << "</p>\n<div class=\"positions\">\n";
+            f.key << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
+                  << "</h2>\n<ol>\n";
         }
-        for (const Item& item : theme.items) {
-            const Position& p = item.pos;
-            const std::string fen = p.fen();
-            const std::string svgName = "diagrams/" + item.id + ".svg";
-            DiagramOptions options;
-            options.size = 280;
-            write_file(dir / svgName, board_svg(fen, options));
-            // The solution's diagram: the first best move as an arrow (shown behind the click).
-            std::string solutionSvg;
-            if (!item.best.empty()) {
-                solutionSvg = "diagrams/" + item.id + ".solution.svg";
-                options.arrows = { { square_name(from_sq(item.best.front())),
-                    square_name(to_sq(item.best.front())) } };
-                write_file(dir / solutionSvg, board_svg(fen, options));
-            }
-            const Value pure = *prober.dtm(p);
-            const CountedValue counted = *prober.counted(p, p.count_state());
-            const std::string verdictText = verdict(p, pure, counted, t.rules(), p.count_state());
-            const LineText line = line_text(prober, item, t.rules());
-            auto joined = [&](const std::vector<Move>& moves) {
-                std::string text;
-                for (Move mv : moves) text.append(text.empty() ? "" : " ").append(san(p, mv));
-                return text;
-            };
-            const std::string best = joined(item.best), avoid = joined(item.avoid);
-            html << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
-                 << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
-                 << kColorName[p.side_to_move()] << " to move.</b> "
-                 << escape(capitalized(item.claim)) << ".<br>Difficulty: " << escape(item.hardness)
-                 << ".<br><span class=\"line\">" << escape(fen) << "</span>"
-                 << "<details><summary>Solution</summary>"
-                 << (solutionSvg.empty() ? ""
-                                         : "<img src=\"" + solutionSvg
-                                + "\" alt=\"the solution\" width=\"280\" height=\"270\">")
-                 << "<p>" << escape(verdictText) << ".</p>"
-                 << (best.empty() ? "" : "<p>Best: " + escape(best) + "</p>")
-                 << (avoid.empty() ? "" : "<p>Not: " + escape(avoid) + "</p>")
-                 << (line.html.empty() ? "" : "<p class=\"line\">" + escape(line.html) + "</p>")
-                 << "</details></figcaption></figure>\n";
-            worksheet << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
-                      << "\" width=\"280\" height=\"270\"><figcaption><b>"
-                      << (&item - theme.items.data()) + 1 << ".</b> "
-                      << kColorName[p.side_to_move()] << " to move.<br><span class=\"line\">"
-                      << escape(fen) << "</span></figcaption></figure>\n";
-            key << "<li><b>" << escape(capitalized(item.claim)) << ".</b> " << escape(verdictText)
-                << "." << (best.empty() ? "" : " Best: " + escape(best) + ".")
-                << (avoid.empty() ? "" : " Not: " + escape(avoid) + ".")
-                << (line.brief.empty()
-                           ? ""
-                           : "<br><span class=\"line\">" + escape(line.brief) + "</span>")
-                << "</li>\n";
-            // EPD: the board, side, and castling/en passant fields (none in Makruk), then the
-            // operations; c2 holds FEN fields 4-5 (Fairy-Stockfish's count).
-            const std::string board = fen.substr(0, fen.find(' ', fen.find(' ') + 1));
-            epd << board << " - -";
-            if (!best.empty()) epd << " bm " << best << ";";
-            if (!avoid.empty()) epd << " am " << avoid << ";";
-            if (item.dm) epd << " dm " << *item.dm << ";";
-            epd << " id \"" << item.id << "\"; c0 \"" << verdictText << "\"; c1 \"" << item.claim
-                << "\"; c2 \"" << p.count_state().limit << ' ' << p.count_state().ply << "\";\n";
-            const bool mates = !item.line.empty();
-            const std::string result = !mates                                ? "*"
-                : line.countEnded                                            ? "1/2-1/2"
-                : (item.line.size() % 2 == 1) == (p.side_to_move() == WHITE) ? "1-0"
-                                                                             : "0-1";
-            pgn << "[Event \"mktb " << name << ": " << theme.title << "\"]\n[Site \"?\"]\n[Round \""
-                << item.id << "\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"" << result
-                << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen << "\"]\n\n{"
-                << item.claim << ". " << verdictText << ".} " << line.pgn << result << "\n\n";
-            Json lineUci = Json::array(), bestUci = Json::array(), avoidUci = Json::array();
-            for (Move mv : item.line) lineUci.push_back(move_to_uci(mv));
-            for (Move mv : item.best) bestUci.push_back(move_to_uci(mv));
-            for (Move mv : item.avoid) avoidUci.push_back(move_to_uci(mv));
-            claims.push_back({ { "id", item.id }, { "theme", theme.key }, { "fen", fen },
-                { "best", bestUci }, { "avoid", avoidUci },
-                { "dm", item.dm ? Json(*item.dm) : Json(nullptr) }, { "facts", item.facts },
-                { "line", lineUci }, { "diagram", svgName },
-                { "solution_diagram", solutionSvg.empty() ? Json(nullptr) : Json(solutionSvg) } });
-        }
-        html << "</div>\n</section>\n";
+        for (std::size_t k = 0; k < theme.items.size(); ++k)
+            write_item(f, t, theme, theme.items[k], k + 1, dir);
+        f.html << "</div>\n</section>\n";
         if (!theme.items.empty()) {
-            worksheet << "</div>\n</section>\n";
-            key << "</ol>\n</section>\n";
+            f.worksheet << "</div>\n</section>\n";
+            f.key << "</ol>\n</section>\n";
         }
     }
-    html << "</div>\n</body>\n</html>\n";
-    worksheet << "</div>\n</body>\n</html>\n";
-    key << "</div>\n</body>\n</html>\n";
-    write_file(dir / (name + ".worksheet.html"), worksheet.str());
-    write_file(dir / (name + ".answers.html"), key.str());
-    write_file(dir / (name + ".html"), html.str());
-    write_file(dir / (name + ".epd"), epd.str());
-    write_file(dir / (name + ".pgn"), pgn.str());
-    write_file(dir / (name + ".json"), claims.dump(1) + "\n");
+    f.html << "</div>\n</body>\n</html>\n";
+    f.worksheet << "</div>\n</body>\n</html>\n";
+    f.key << "</div>\n</body>\n</html>\n";
+    write_file(dir / (name + ".worksheet.html"), f.worksheet.str());
+    write_file(dir / (name + ".answers.html"), f.key.str());
+    write_file(dir / (name + ".html"), f.html.str());
+    write_file(dir / (name + ".epd"), f.epd.str());
+    write_file(dir / (name + ".pgn"), f.pgn.str());
+    write_file(dir / (name + ".json"), f.claims.dump(1) + "\n");
     // The figures the overview shows.
     const SideFigures& w = t.figures()[WHITE];
     return { { "ending", name }, { "men", m.men() }, { "legal", w.legal }, { "wins", w.wins },

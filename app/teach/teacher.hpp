@@ -250,10 +250,18 @@ private:
         return n;
     }
 
+    // Candidates examined move by move per theme.
+    static constexpr int kBudget = 400;
+    int half() const { return (perTheme_ + 1) / 2; } // White's share where both sides take turns
+
     void build_themes() {
-        themes_.clear();
-        const int budget = 400; // candidates examined move by move per theme
-        // 1-2. The longest mates, pure and under a fresh count, per side to move.
+        const auto [longest, longestCounted] = longest_themes();
+        themes_ = { longest, longestCounted, only_move_theme(), count_critical_theme(),
+            defence_theme(), zugzwang_theme(), trap_theme() };
+    }
+
+    // The longest mates, pure and under a fresh count, per side to move.
+    std::pair<Theme, Theme> longest_themes() {
         Theme longest { "longest", "Longest mates",
             "The positions where the side to move needs the most moves to mate, without counting "
             "(the fastest mate is the solution).",
@@ -262,9 +270,8 @@ private:
             "The positions whose win within a fresh count takes the most moves: mate, or under "
             "board's honour a capture that bares the defender into a won pieces' honour count.",
             "Find the move that wins within the count, and play the win out." };
-        const int half = (perTheme_ + 1) / 2;
         for (Color stm : { WHITE, BLACK }) {
-            const int quota = stm == WHITE ? half : perTheme_;
+            const int quota = stm == WHITE ? half() : perTheme_;
             for (const Position& p : longest_[stm].kept) {
                 if (int(longest.items.size()) >= quota) break;
                 const Value v = *prober_.dtm(p);
@@ -295,13 +302,17 @@ private:
                 add(longestCounted, std::move(item));
             }
         }
-        // 3. Only-move wins: exactly one move keeps the win within the count.
+        return { longest, longestCounted };
+    }
+
+    // Only-move wins: exactly one move keeps the win within the count.
+    Theme only_move_theme() {
         Theme only { "only-move", "Only-move wins",
             "Won within a fresh count, and every move but one throws that win away; difficulty: "
             "how many of the winner's moves along the main line are only moves (study-like).",
             "Find the only move that keeps the win within the count." };
         std::vector<Item> onlyItems;
-        for (int i = 0; i < std::min<int>(budget, int(counted_wins_.kept.size())); ++i) {
+        for (int i = 0; i < std::min<int>(kBudget, int(counted_wins_.kept.size())); ++i) {
             const Position& p = counted_wins_.kept[std::size_t(i)];
             const std::vector<RankedMove> moves = ranked(p);
             int winning = 0;
@@ -320,12 +331,16 @@ private:
         std::stable_sort(onlyItems.begin(), onlyItems.end(),
             [](const Item& a, const Item& b) { return a.difficulty > b.difficulty; });
         for (Item& item : onlyItems) add(only, std::move(item));
-        // 4. Count-critical.
+        return only;
+    }
+
+    // Count-critical: wins the count takes away, or that only a slower mate keeps.
+    Theme count_critical_theme() {
         Theme critical { "count-critical", "Wins the count takes away",
             "Won without counting but drawn under the fresh count (the fewest moves short first); "
             "and won within the count only by a move that is not the fastest mate.",
             "Does the count leave time to win? If it does, find the move that wins within it." };
-        for (int i = 0; i < std::min<int>(budget, int(counted_wins_.kept.size())); ++i) {
+        for (int i = 0; i < std::min<int>(kBudget, int(counted_wins_.kept.size())); ++i) {
             const Position& p = counted_wins_.kept[std::size_t(i)];
             const std::vector<RankedMove> moves = ranked(p);
             const Value fastest = std::max_element(
@@ -349,7 +364,7 @@ private:
             item.hardness = std::to_string(fast.size()) + " fastest mate"
                 + (fast.size() == 1 ? "" : "s") + " to resist";
             item.facts["fastest_mate_loses_count"] = true;
-            if (!add(critical, std::move(item)) && int(critical.items.size()) >= half) break;
+            if (!add(critical, std::move(item)) && int(critical.items.size()) >= half()) break;
         }
         std::vector<Item> criticalItems;
         for (const Position& p : count_critical_.kept) {
@@ -373,13 +388,17 @@ private:
         std::stable_sort(criticalItems.begin(), criticalItems.end(),
             [](const Item& a, const Item& b) { return a.difficulty > b.difficulty; });
         for (Item& item : criticalItems) add(critical, std::move(item));
-        // 5. Defence.
+        return critical;
+    }
+
+    // Defence: the one move that holds out longest, or keeps the draw under the count.
+    Theme defence_theme() {
         Theme defence { "defence", "Defence",
             "Lost positions where only one move holds out longest (the pure distance to mate), and "
             "positions drawn under the count where only one move keeps the draw.",
             "Find the best defence: the one move that holds out longest, or keeps the draw." };
-        for (int i = 0; i < std::min<int>(budget, int(pure_losses_.kept.size())); ++i) {
-            if (int(defence.items.size()) >= half) break;
+        for (int i = 0; i < std::min<int>(kBudget, int(pure_losses_.kept.size())); ++i) {
+            if (int(defence.items.size()) >= half()) break;
             const Position& p = pure_losses_.kept[std::size_t(i)];
             const std::vector<RankedMove> moves = ranked(p);
             int longestLoss = -1, atLongest = 0;
@@ -401,7 +420,7 @@ private:
             item.facts["longest_loss_plies"] = longestLoss;
             add(defence, std::move(item));
         }
-        for (int i = 0; i < std::min<int>(budget, int(counted_draws_.kept.size())); ++i) {
+        for (int i = 0; i < std::min<int>(kBudget, int(counted_draws_.kept.size())); ++i) {
             const Position& p = counted_draws_.kept[std::size_t(i)];
             const std::vector<RankedMove> moves = ranked(p);
             int drawing = 0;
@@ -416,7 +435,11 @@ private:
             item.facts["drawing_moves"] = 1;
             if (!add(defence, std::move(item)) && int(defence.items.size()) >= perTheme_) break;
         }
-        // 6. Mutual zugzwang.
+        return defence;
+    }
+
+    // Mutual zugzwang.
+    Theme zugzwang_theme() {
         Theme zugzwang { "zugzwang", "Mutual zugzwang",
             "Whoever is to move does worse than if the other side were to move (results without "
             "counting): the diagram shows White to move.",
@@ -436,16 +459,20 @@ private:
                 = "a mate of " + std::to_string(item.difficulty) + " moves hangs on the move";
             add(zugzwang, std::move(item));
         }
-        // 7. Traps: a natural move (a capture, a check, the king's nearest approach) throws the
-        // result away.
+        return zugzwang;
+    }
+
+    // Traps: a natural move (a capture, a check, the king's nearest approach) throws the result
+    // away.
+    Theme trap_theme() {
         Theme traps { "trap", "Traps",
             "Won within the count (or drawn under it), and a natural move - a capture, a check, "
             "or the king move that comes closest to the other king - throws the win (or the "
             "draw) away.",
             "Find the move that keeps the result, and the tempting move that throws it away." };
         for (const Reservoir* pool : { &counted_wins_, &counted_draws_ })
-            for (int i = 0; i < std::min<int>(budget, int(pool->kept.size())); ++i) {
-                if (int(traps.items.size()) >= (pool == &counted_wins_ ? half : perTheme_)) break;
+            for (int i = 0; i < std::min<int>(kBudget, int(pool->kept.size())); ++i) {
+                if (int(traps.items.size()) >= (pool == &counted_wins_ ? half() : perTheme_)) break;
                 const Position& p = pool->kept[std::size_t(i)];
                 const std::vector<RankedMove> moves = ranked(p);
                 if (moves.empty()) continue;
@@ -476,7 +503,7 @@ private:
                 item.facts["trap_counted"] = result_word(trap->counted.result); // for the mover
                 add(traps, std::move(item));
             }
-        themes_ = { longest, longestCounted, only, critical, defence, zugzwang, traps };
+        return traps;
     }
 
     // "White mates in 14", "Black is mated in 14".

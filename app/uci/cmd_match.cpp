@@ -114,55 +114,14 @@ Game play(const std::string& fen, Player* players[COLOR_NB], int movetime, int m
     }
 }
 
-} // namespace
-
-int match_command(std::span<const std::string_view> args) {
-    std::string first, second, positions, pgn;
-    int movetime = 100, maxPlies = 600;
-    CountRules rules;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const bool value = i + 1 < args.size();
-        auto number = [&](int& out, int lo, int hi) {
-            try {
-                out = std::stoi(std::string(args[++i]));
-                if (out >= lo && out <= hi) return true;
-            } catch (const std::exception&) { }
-            std::fprintf(stderr, "mktb match: %s takes %d to %d\n",
-                std::string(args[i - 1]).c_str(), lo, hi);
-            return false;
-        };
-        if (args[i] == "--first" && value)
-            first = std::string(args[++i]);
-        else if (args[i] == "--second" && value)
-            second = std::string(args[++i]);
-        else if (args[i] == "--positions" && value)
-            positions = std::string(args[++i]);
-        else if (args[i] == "--pgn" && value)
-            pgn = std::string(args[++i]);
-        else if (args[i] == "--movetime" && value) {
-            if (!number(movetime, 1, 600000)) return kExitBadInput;
-        } else if (args[i] == "--max-plies" && value) {
-            if (!number(maxPlies, 1, 100000)) return kExitBadInput;
-        } else if (is_rule_option(args[i])) {
-            try {
-                apply_rule_option(args[i], value ? args[i + 1] : "", rules);
-                ++i;
-            } catch (const std::invalid_argument& e) {
-                std::fprintf(stderr, "mktb match: %s\n", e.what());
-                return kExitBadInput;
-            }
-        } else {
-            std::fprintf(
-                stderr, "mktb match: unknown argument '%s'\n", std::string(args[i]).c_str());
-            return kExitBadInput;
-        }
-    }
-    if (first.empty() || second.empty() || positions.empty()) {
-        std::fputs("usage: mktb match --first \"CMD [ARGS]\" --second \"CMD [ARGS]\" --positions "
-                   "FILE [--movetime MS] [--pgn FILE] [--max-plies N] [RULES]\n",
-            stderr);
-        return kExitBadInput;
-    }
+int match_command(const Args& args) {
+    const std::string first = args.text("--first"), second = args.text("--second");
+    const std::string positions = args.text("--positions"), pgn = args.text("--pgn");
+    const int movetime = int(args.number("--movetime", 100));
+    const int maxPlies = int(args.number("--max-plies", 600));
+    const CountRules& rules = args.rules();
+    if (first.empty() || second.empty() || positions.empty())
+        return usage_error(args, "give --first, --second and --positions");
     // The start positions: a FEN per line, '#' lines and blank lines skipped, ';' a comment.
     std::ifstream in(positions);
     if (!in) {
@@ -241,5 +200,26 @@ int match_command(std::span<const std::string_view> args) {
     }
     return kExitOk;
 }
+
+} // namespace
+
+const Command kMatchCommand {
+    .name = "match",
+    .usage = "--first \"CMD\" --second \"CMD\" --positions FILE [--movetime MS]\n"
+             "  [--pgn FILE] [--max-plies N] [RULES]",
+    .summary = "games between two UCI engines from the\n"
+               "positions (the first plays the side to move),\n"
+               "adjudicated by the rules, written as PGN",
+    .options = { { "--first", "\"CMD [ARGS]\"", "the engine that plays the side to move" },
+        { "--second", "\"CMD [ARGS]\"", "its opponent" },
+        { "--positions", "FILE", "start positions, a FEN per line ('#' and ';' comments)" },
+        { "--movetime", "MS", "milliseconds per move (default 100)", Option::Kind::Number, 1,
+            600000 },
+        { "--pgn", "FILE", "where the games are written" },
+        { "--max-plies", "N", "plies before a game is adjudicated (default 600)",
+            Option::Kind::Number, 1, 100000 } },
+    .run = match_command,
+    .rules = true,
+};
 
 } // namespace mktb::cli

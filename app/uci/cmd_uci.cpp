@@ -368,30 +368,31 @@ private:
     std::optional<std::string> pending_;
 };
 
-} // namespace
-
-int uci_command(std::span<const std::string_view> args) {
-    std::vector<std::string> dirs;
+int uci_command(const Args& a) {
+    const std::vector<std::string>& dirs = a.texts("--tables");
     std::vector<std::string> engine { "fairy-stockfish" };
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--tables" && i + 1 < args.size()) {
-            dirs.emplace_back(args[++i]);
-        } else if (args[i] == "--engine" && i + 1 < args.size()) {
-            engine.assign(args.begin() + long(i) + 1, args.end()); // the rest: its arguments
-            if (engine.front() == "none") engine.clear();
-            break;
-        } else {
-            std::fprintf(stderr,
-                "mktb uci: unknown argument '%s'\nusage: mktb uci [--tables DIR]... [--engine "
-                "PATH [ARGS...] | --engine none]\n",
-                std::string(args[i]).c_str());
-            return kExitBadInput;
-        }
-    }
+    if (a.has("--engine")) engine = a.texts("--engine"); // the rest: the engine and its arguments
+    if (engine.front() == "none") engine.clear();
     TableSets tables;
     if (const int code = open_tables("uci", dirs, tables)) return code;
     Uci(std::move(tables), engine).run();
     return kExitOk;
 }
+
+} // namespace
+
+const Command kUciCommand {
+    .name = "uci",
+    .usage = "[--tables DIR]... [--engine PATH [ARGS...] | --engine none]",
+    .summary = "a UCI engine for Makruk: table positions\n"
+               "answered from the tables under the count the\n"
+               "game runs, others handed to the engine\n"
+               "(default: fairy-stockfish)",
+    .options = { { "--tables", "DIR", "a directory of tables, one per rule set",
+                     Option::Kind::Text, 0, 0, true },
+        { "--engine", "PATH [ARGS...]", "the engine for other positions (the rest of the line)",
+            Option::Kind::Rest } },
+    .run = uci_command,
+};
 
 } // namespace mktb::cli

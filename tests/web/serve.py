@@ -323,7 +323,7 @@ for args, code, words in [
     (["--tables", tables, "--port", "http"], 2, "--port takes 0 to 65535"),
     (["--tables", tables, "--bind", "192.0.2.1"], 1, "cannot listen"),
     (["--tables", tables, "--tables", tables], 2, "same rules"),
-    (["--colour"], 2, "unknown argument '--colour'"),
+    (["--colour"], 2, "unknown option '--colour'"),
 ]:
     run = subprocess.run([mktb, "serve", *args], capture_output=True, text=True, timeout=30)
     check(f"serve {args}", run.returncode == code and words in run.stderr,
