@@ -235,6 +235,90 @@ private:
 };
 
 
+// "KMMMvKM needs about 39.10 GB (...), more than the 23.22 GB allowed (...)", or empty when the
+// ending fits in `allowed` bytes (0: unknown, anything fits); `byOption`: --memory set them.
+std::string too_large(const Material& m, std::uint64_t allowed, bool byOption) {
+    const MemoryEstimate e = estimate_memory(m);
+    if (!allowed || e.total() <= allowed) return {};
+    char text[400];
+    std::snprintf(text, sizeof text,
+        "%s needs about %.2f GB (%.2f G cells: generation %.2f GB, the tables it converts "
+        "into %.2f GB), more than the %.2f GB allowed (%s)",
+        m.name().c_str(), double(e.total()) / 1e9, double(e.cells) / 1e9,
+        double(e.generation) / 1e9, double(e.children) / 1e9, double(allowed) / 1e9,
+        byOption ? "--memory" : "the memory available, less a margin; --memory sets it");
+    return text;
+}
+
+// Makes the table of `m` unless it is on disk whole, under o.rules, with its statistics (a
+// table built with other rules, packed, damaged or without statistics is made again, after a
+// note); prints its rows. False when it was on disk. Throws TableError.
+bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Progress& progress) {
+    const DirectoryLock lock(o.tables);
+    std::uint32_t found = 0;
+    const std::string path = table_path(o.tables, m);
+    const OnDisk state = on_disk(path, o.rules, &found);
+    Row rows[2];
+    if (state == OnDisk::Current && read_rows(stats_path(o.tables, m), rows)) {
+        print_rows(m.name(), rows);
+        return false;
+    }
+    const char* why = nullptr;
+    switch (state) {
+    case OnDisk::NotAFile:
+        throw TableError(
+            path + " is not a regular file (a FIFO, a device or a directory?): remove it");
+    case OnDisk::OtherRules:
+        // One directory per rule set: a table answers only under its own options.
+        if (o.keepOtherRules)
+            throw TableError(m.name() + " in " + o.tables + " was built with "
+                + describe_difference(decode_rules(found), o.rules)
+                + "; not replaced (--keep-other-rules): use another --tables directory");
+        std::fprintf(stderr, "mktb gen: %s in %s was built with %s; generating it again with %s\n",
+            m.name().c_str(), o.tables.c_str(),
+            describe_difference(decode_rules(found), o.rules).c_str(), describe(o.rules).c_str());
+        break;
+    case OnDisk::Packed:
+        why = "is packed (one side to move)";
+        break;
+    case OnDisk::Damaged:
+        why = "is damaged (its checksum does not hold)";
+        break;
+    case OnDisk::Current:
+        why = "has no statistics file";
+        break;
+    default:
+        break;
+    }
+    if (why)
+        std::fprintf(stderr, "mktb gen: %s in %s %s; generating it again\n", m.name().c_str(),
+            o.tables.c_str(), why);
+    // A table made again (other rules, packed, damaged) was not in gen_command's first check.
+    if (const std::string tooLarge = too_large(m, allowed, o.memory); !tooLarge.empty())
+        throw TableError(tooLarge + "; not generated");
+    GenOptions go;
+    go.progress = &progress;
+    go.rules = o.rules;
+    // A Tablebase per ending: the smaller tables it reads are made resident (plain arrays), and
+    // one Tablebase for the whole run kept them all: 22 GB of them by the 130th of the 142
+    // endings up to 5 men.
+    const Tablebase tables(o.tables);
+    const TableStats stats = generate(m, tables, go);
+    const std::string statsPath = stats_path(o.tables, m), tmp = statsPath + ".tmp";
+    std::error_code ec;
+    if (!(std::ofstream(tmp) << stats.to_json()).flush()) {
+        const int error = errno;
+        std::filesystem::remove(tmp, ec);
+        throw TableError("cannot write " + tmp + ": " + std::strerror(error));
+    }
+    std::filesystem::rename(tmp, statsPath, ec);
+    if (ec) throw TableError("cannot rename " + tmp + ": " + ec.message());
+    if (!read_rows(statsPath, rows)) throw TableError(statsPath + ": cannot be read back");
+    print_rows(m.name(), rows);
+    std::fflush(stdout);
+    return true;
+}
+
 int gen_command(const Args& a) {
     Options o;
     if (!read(a, o)) return kExitBadInput;
@@ -253,23 +337,10 @@ int gen_command(const Args& a) {
     // Memory known before it is spent: an ending whose generation would take more than allowed
     // is refused now, before any ending of the run is started, never killed for lack of memory.
     const std::uint64_t allowed = o.memory ? o.memory : available_memory();
-    // "KMMMvKM needs about 39.10 GB (...), more than the 23.22 GB allowed (...)", or empty.
-    auto too_large = [&](const Material& m) -> std::string {
-        const MemoryEstimate e = estimate_memory(m);
-        if (!allowed || e.total() <= allowed) return {};
-        char text[400];
-        std::snprintf(text, sizeof text,
-            "%s needs about %.2f GB (%.2f G cells: generation %.2f GB, the tables it converts "
-            "into %.2f GB), more than the %.2f GB allowed (%s)",
-            m.name().c_str(), double(e.total()) / 1e9, double(e.cells) / 1e9,
-            double(e.generation) / 1e9, double(e.children) / 1e9, double(allowed) / 1e9,
-            o.memory ? "--memory" : "the memory available, less a margin; --memory sets it");
-        return text;
-    };
     for (const Material& m : order) {
         std::error_code exists;
         if (std::filesystem::exists(table_path(o.tables, m), exists)) continue; // on disk
-        if (const std::string why = too_large(m); !why.empty()) {
+        if (const std::string why = too_large(m, allowed, o.memory); !why.empty()) {
             std::fprintf(stderr, "mktb gen: %s; nothing was started\n", why.c_str());
             return kExitFailure;
         }
@@ -289,75 +360,9 @@ int gen_command(const Args& a) {
     progress.start_run(work);
     print_header();
     for (std::size_t k = 0; k < order.size(); ++k) {
-        const Material& m = order[k];
-        Row rows[2];
         progress.start_job(k);
         try {
-            const DirectoryLock lock(o.tables);
-            std::uint32_t found = 0;
-            const std::string path = table_path(o.tables, m);
-            const OnDisk state = on_disk(path, o.rules, &found);
-            const bool hasStats = read_rows(stats_path(o.tables, m), rows);
-            if (state == OnDisk::Current && hasStats) { // on disk, whole, with its statistics
-                progress.skip_job(k);
-                print_rows(m.name(), rows);
-                continue;
-            }
-            const char* why = nullptr;
-            switch (state) {
-            case OnDisk::NotAFile:
-                throw TableError(path
-                    + " is not a regular file (a FIFO, a device or a directory?): "
-                      "remove it");
-            case OnDisk::OtherRules:
-                // One directory per rule set: a table answers only under its own options.
-                if (o.keepOtherRules)
-                    throw TableError(m.name() + " in " + o.tables + " was built with "
-                        + describe_difference(decode_rules(found), o.rules)
-                        + "; not replaced (--keep-other-rules): use another --tables directory");
-                std::fprintf(stderr,
-                    "mktb gen: %s in %s was built with %s; generating it again with %s\n",
-                    m.name().c_str(), o.tables.c_str(),
-                    describe_difference(decode_rules(found), o.rules).c_str(),
-                    describe(o.rules).c_str());
-                break;
-            case OnDisk::Packed:
-                why = "is packed (one side to move)";
-                break;
-            case OnDisk::Damaged:
-                why = "is damaged (its checksum does not hold)";
-                break;
-            case OnDisk::Current:
-                why = "has no statistics file";
-                break;
-            default:
-                break;
-            }
-            if (why)
-                std::fprintf(stderr, "mktb gen: %s in %s %s; generating it again\n",
-                    m.name().c_str(), o.tables.c_str(), why);
-            // A table made again (other rules, packed, damaged) was not in the check above.
-            if (const std::string tooLarge = too_large(m); !tooLarge.empty())
-                throw TableError(tooLarge + "; not generated");
-            GenOptions go;
-            go.progress = &progress;
-            go.rules = o.rules;
-            // A Tablebase per ending: the smaller tables it reads are made resident (plain
-            // arrays), and one Tablebase for the whole run kept them all: 22 GB of them by the
-            // 130th of the 142 endings up to 5 men.
-            const Tablebase tables(o.tables);
-            const TableStats stats = generate(m, tables, go);
-            const std::string statsPath = stats_path(o.tables, m), tmp = statsPath + ".tmp";
-            if (!(std::ofstream(tmp) << stats.to_json()).flush()) {
-                const int error = errno;
-                std::filesystem::remove(tmp, ec);
-                throw TableError("cannot write " + tmp + ": " + std::strerror(error));
-            }
-            std::filesystem::rename(tmp, statsPath, ec);
-            if (ec) throw TableError("cannot rename " + tmp + ": " + ec.message());
-            if (!read_rows(statsPath, rows)) throw TableError(statsPath + ": cannot be read back");
-            print_rows(m.name(), rows);
-            std::fflush(stdout);
+            if (!make_table(order[k], o, allowed, progress)) progress.skip_job(k);
         } catch (const TableError& e) {
             progress.finish();
             std::fprintf(stderr, "mktb gen: %s\n", e.what());

@@ -133,6 +133,60 @@ void TableWriter::add(Metric metric, int cell_bytes,
         dont_care, dtm, dtm_bytes);
 }
 
+namespace {
+
+// What a metric's blocks are coded from (TableWriter::add's arguments).
+struct BlockSource {
+    const TableHeader& h;
+    const TableWriter::CellSource& cells;
+    const TableWriter::DontCare& dontCare;
+    const std::span<const std::uint8_t>* dtm; // DTM's cells, to code against (or nullptr)
+    std::size_t width, dtmWidth; // bytes per cell of the metric and of DTM
+};
+
+// Block b's cells as stored under `coding`, `w` bytes each (little-endian). Plain: a don't-care
+// slot repeats the cell before it, which lengthens runs; XOR DTM: it stores 0 (the XOR of equal
+// cells). `raw` holds the block as the source gives it.
+void code_block(const BlockSource& s, std::size_t b, Coding coding, std::size_t w,
+    std::vector<std::uint8_t>& raw, std::vector<std::uint8_t>& out) {
+    const TableHeader& h = s.h;
+    const std::size_t width = s.width, dtmWidth = s.dtmWidth;
+    const Color c = Color(b / h.blocks_per_side);
+    const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
+    const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
+    raw.resize(n * width);
+    const std::uint8_t* in = s.cells(c, first, n, raw.data());
+    const std::uint8_t* base
+        = coding == Coding::XorDtm ? s.dtm[c].data() + first * dtmWidth : nullptr;
+    out.assign(n * w, 0);
+    // 64 slots (one word of the mask; a block is a whole number of words) at a time: the
+    // words with no don't-care slot, nearly all, copied whole.
+    static_assert(kBlockCells % 64 == 0);
+    for (std::uint64_t i0 = 0; i0 < n; i0 += 64) {
+        const std::uint64_t m = std::min<std::uint64_t>(64, n - i0);
+        const std::uint64_t dc = s.dontCare[c].empty() ? 0 : s.dontCare[c][(first + i0) >> 6];
+        if (!dc && w == width && (!base || dtmWidth == width)) {
+            std::uint8_t* o = out.data() + i0 * w;
+            std::copy_n(in + i0 * width, m * width, o);
+            if (base)
+                for (std::uint64_t t = 0; t < m * w; ++t) o[t] ^= base[i0 * w + t];
+            continue;
+        }
+        for (std::uint64_t i = i0; i < i0 + m; ++i) {
+            std::uint8_t* cell = out.data() + i * w;
+            if (dc >> (i & 63) & 1) {
+                if (!base && i > 0) std::copy_n(cell - w, w, cell);
+                continue;
+            }
+            std::copy_n(in + i * width, width, cell);
+            if (base)
+                for (std::size_t k = 0; k < dtmWidth; ++k) cell[k] ^= base[i * dtmWidth + k];
+        }
+    }
+}
+
+} // namespace
+
 void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
     const DontCare& dont_care, const std::span<const std::uint8_t>* dtm, int dtm_bytes) {
     TableHeader& h = header_;
@@ -148,43 +202,10 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
     auto width_of = [&](Coding coding) {
         return coding == Coding::XorDtm ? std::max(width, dtmWidth) : width;
     };
-    // Block b's cells as stored under `coding` (little-endian). Plain: a don't-care slot repeats
-    // the cell before it, which lengthens runs; XOR DTM: it stores 0 (the XOR of equal cells).
+    const BlockSource source { h, cells, dont_care, dtm, width, dtmWidth };
     auto code_block = [&](std::size_t b, Coding coding, std::vector<std::uint8_t>& raw,
                           std::vector<std::uint8_t>& out) {
-        const Color c = Color(b / h.blocks_per_side);
-        const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
-        const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
-        const std::size_t w = width_of(coding);
-        raw.resize(n * width);
-        const std::uint8_t* in = cells(c, first, n, raw.data());
-        const std::uint8_t* base
-            = coding == Coding::XorDtm ? dtm[c].data() + first * dtmWidth : nullptr;
-        out.assign(n * w, 0);
-        // 64 slots (one word of the mask; a block is a whole number of words) at a time: the
-        // words with no don't-care slot, nearly all, copied whole.
-        static_assert(kBlockCells % 64 == 0);
-        for (std::uint64_t i0 = 0; i0 < n; i0 += 64) {
-            const std::uint64_t m = std::min<std::uint64_t>(64, n - i0);
-            const std::uint64_t dc = dont_care[c].empty() ? 0 : dont_care[c][(first + i0) >> 6];
-            if (!dc && w == width && (!base || dtmWidth == width)) {
-                std::uint8_t* o = out.data() + i0 * w;
-                std::copy_n(in + i0 * width, m * width, o);
-                if (base)
-                    for (std::uint64_t t = 0; t < m * w; ++t) o[t] ^= base[i0 * w + t];
-                continue;
-            }
-            for (std::uint64_t i = i0; i < i0 + m; ++i) {
-                std::uint8_t* cell = out.data() + i * w;
-                if (dc >> (i & 63) & 1) {
-                    if (!base && i > 0) std::copy_n(cell - w, w, cell);
-                    continue;
-                }
-                std::copy_n(in + i * width, width, cell);
-                if (base)
-                    for (std::size_t k = 0; k < dtmWidth; ++k) cell[k] ^= base[i * dtmWidth + k];
-            }
-        }
+        mktb::code_block(source, b, coding, width_of(coding), raw, out);
     };
     // Blocks are independent zstd frames (with zstd's own content checksum), compressed in
     // parallel; the result does not depend on the thread count.
@@ -278,23 +299,31 @@ void TableWriter::commit() {
     }
 }
 
+namespace {
+
+// The whole file at `path`, its checksum checked.
+std::vector<std::uint8_t> read_checked(const std::string& path) {
+    std::vector<std::uint8_t> in;
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    in.resize(std::size_t(file.tellg()));
+    file.seekg(0);
+    if (!file.read(reinterpret_cast<char*>(in.data()), std::streamsize(in.size())))
+        throw TableError(path + ": cannot be read");
+    std::uint64_t stored;
+    std::memcpy(&stored, in.data() + in.size() - sizeof stored, sizeof stored);
+    if (checksum64(std::span(in.data(), in.size() - sizeof stored)) != stored)
+        throw TableError(path + ": checksum mismatch: the file is damaged or truncated");
+    return in;
+}
+
+} // namespace
+
 PackedTable pack_table(
     const std::string& from, const std::string& to, const Material& m, const PackOptions& options) {
     // The reader's checks first (header, block index, their checksum), then the whole file's.
     if (Table::open(from, m, nullptr, 0)->packed())
         throw TableError(from + ": packed already (one side to move)");
-    std::vector<std::uint8_t> in;
-    {
-        std::ifstream file(from, std::ios::binary | std::ios::ate);
-        in.resize(std::size_t(file.tellg()));
-        file.seekg(0);
-        if (!file.read(reinterpret_cast<char*>(in.data()), std::streamsize(in.size())))
-            throw TableError(from + ": cannot be read");
-    }
-    std::uint64_t stored;
-    std::memcpy(&stored, in.data() + in.size() - sizeof stored, sizeof stored);
-    if (checksum64(std::span(in.data(), in.size() - sizeof stored)) != stored)
-        throw TableError(from + ": checksum mismatch: the file is damaged or truncated");
+    const std::vector<std::uint8_t> in = read_checked(from);
     TableHeader h {};
     std::memcpy(&h, in.data(), offsetof(TableHeader, coding));
     const std::size_t headerBytes = table_header_bytes(h.version);
