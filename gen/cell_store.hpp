@@ -94,7 +94,7 @@ public:
     }
     // The far decisions made in a parallel phase join the list.
     void gather_far() {
-        farNew_.combine_each([&](std::vector<Far>& v) {
+        farNew_.combine_each([&](std::vector<FarDecision>& v) {
             far_.insert(far_.end(), v.begin(), v.end());
             v.clear();
         });
@@ -155,7 +155,7 @@ public:
                     highest.combine([](int a, int b) { return std::max(a, b); }));
             }
         offset_ = from;
-        std::erase_if(far_, [&](const Far& f) {
+        std::erase_if(far_, [&](const FarDecision& f) {
             if (f.plies > top()) return false;
             Cell& x = cell(f.metric, f.side, f.slot);
             if (x == kFarWin || x == kFarLoss) { // else a faster win took the cell since
@@ -176,7 +176,7 @@ public:
 
 private:
     static constexpr std::size_t kChunk = Spill<Cell>::kSpillChunk;
-    struct Far { // a decision beyond the window
+    struct FarDecision { // a decision beyond the window
         std::uint64_t slot;
         int plies;
         std::int8_t metric;
@@ -194,8 +194,8 @@ private:
     std::array<std::array<std::vector<std::uint64_t>, COLOR_NB>, kMaxMetrics> levels_;
     std::atomic<int> maxLevel_ { 0 }; // the largest level written so far
     std::array<int, kMaxMetrics> retiredTop_ { -1, -1 }; // the longest distance retired
-    std::vector<Far> far_;
-    tbb::combinable<std::vector<Far>> farNew_; // those a parallel phase is adding
+    std::vector<FarDecision> far_;
+    tbb::combinable<std::vector<FarDecision>> farNew_; // those a parallel phase is adding
 };
 
 } // namespace mktb

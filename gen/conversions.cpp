@@ -51,7 +51,7 @@ Position representative(const Material& m, Color stm) {
 
 Conversions::Conversions(const GenIndex& gi, const std::vector<Metric>& metrics,
     const CountRules& rules, const std::string& dir)
-    : gi_(gi)
+    : index_(gi)
     , material_(gi.material())
     , metrics_(metrics)
     , rules_(rules)
@@ -60,14 +60,14 @@ Conversions::Conversions(const GenIndex& gi, const std::vector<Metric>& metrics,
         if (!children_->table(c))
             throw TableError("the table of " + c.name() + " (which " + material_.name()
                 + " converts into) is missing from " + dir + ": generate it first");
-    for (int jc = -1; jc < gi_.men(); ++jc)
-        for (int jp = -1; jp < gi_.men(); ++jp) {
-            if (jp >= 0 && gi_.type(jp) != BIA) continue;
-            if (jc >= 0 && jp >= 0 && gi_.color(jc) == gi_.color(jp)) continue;
+    for (int jc = -1; jc < index_.men(); ++jc)
+        for (int jp = -1; jp < index_.men(); ++jp) {
+            if (jp >= 0 && index_.type(jp) != BIA) continue;
+            if (jc >= 0 && jp >= 0 && index_.color(jc) == index_.color(jp)) continue;
             if (jc < 0 && jp < 0) continue;
             // Only the first man of a group is captured by kind; the others share it.
-            if (jc >= 0 && gi_.group_first(jc) != jc) continue;
-            if (jp >= 0 && gi_.group_first(jp) != jp) continue;
+            if (jc >= 0 && index_.group_first(jc) != jc) continue;
+            if (jp >= 0 && index_.group_first(jp) != jp) continue;
             recipes_[std::size_t(jc + 1)][std::size_t(jp + 1)] = make_recipe(jc, jp);
         }
 }
@@ -77,8 +77,8 @@ Conversions::~Conversions() = default;
 std::unique_ptr<Conversions::Recipe> Conversions::make_recipe(int jc, int jp) const {
     auto r = std::make_unique<Recipe>();
     Material child = material_;
-    if (jc >= 0) --child.count[gi_.color(jc)][gi_.type(jc)];
-    if (jp >= 0) --child.count[gi_.color(jp)][BIA], ++child.count[gi_.color(jp)][MET];
+    if (jc >= 0) --child.count[index_.color(jc)][index_.type(jc)];
+    if (jp >= 0) --child.count[index_.color(jp)][BIA], ++child.count[index_.color(jp)][MET];
     if (child.bare_kings()) {
         r->bareKings = true;
         return r;
@@ -92,17 +92,17 @@ std::unique_ptr<Conversions::Recipe> Conversions::make_recipe(int jc, int jp) co
     int slot = 0;
     for (Color c : { WHITE, BLACK })
         for (PieceType pt : kNameOrder) next[c][pt] = slot, slot += canon.count[c][pt];
-    for (int j = 0; j < gi_.men(); ++j) {
+    for (int j = 0; j < index_.men(); ++j) {
         if (j == jc) {
             r->dest[std::size_t(j)] = -1;
             continue;
         }
-        const Color c = r->swapped ? ~gi_.color(j) : gi_.color(j);
-        const PieceType pt = j == jp ? MET : gi_.type(j);
+        const Color c = r->swapped ? ~index_.color(j) : index_.color(j);
+        const PieceType pt = j == jp ? MET : index_.type(j);
         r->dest[std::size_t(j)] = std::int8_t(next[c][pt]++);
     }
     // The side that converts, and the child's side to move after it in the child's colours.
-    const Color mover = jp >= 0 ? gi_.color(jp) : ~gi_.color(jc);
+    const Color mover = jp >= 0 ? index_.color(jp) : ~index_.color(jc);
     const Color childStm = r->swapped ? mover : ~mover;
     const CountPhase phase = count_phase(canon);
     for (std::size_t k = 0; k < metrics_.size(); ++k) {
@@ -133,8 +133,8 @@ std::unique_ptr<Conversions::Recipe> Conversions::make_recipe(int jc, int jp) co
 
 void Conversions::value(const GenBoard& b, Color c, int j, Square to, int jc, bool promotes,
     std::array<Value, kMaxMetrics>& v) const {
-    const Recipe& r = *recipes_[std::size_t(jc < 0 ? 0 : gi_.group_first(jc) + 1)]
-                               [std::size_t(promotes ? gi_.group_first(j) + 1 : 0)];
+    const Recipe& r = *recipes_[std::size_t(jc < 0 ? 0 : index_.group_first(jc) + 1)]
+                               [std::size_t(promotes ? index_.group_first(j) + 1 : 0)];
     if (r.bareKings) {
         v.fill(Value::draw());
         return;
@@ -143,14 +143,14 @@ void Conversions::value(const GenBoard& b, Color c, int j, Square to, int jc, bo
     // of the group may be the one: it takes the first's slot, the others the rest.
     auto dest = [&](int m) {
         for (const int x : { jc, promotes ? j : -1 })
-            if (x >= 0 && gi_.group_size(m) > 1 && gi_.group_first(m) == gi_.group_first(x)) {
-                if (m == x) return int(r.dest[std::size_t(gi_.group_first(x))]);
+            if (x >= 0 && index_.group_size(m) > 1 && index_.group_first(m) == index_.group_first(x)) {
+                if (m == x) return int(r.dest[std::size_t(index_.group_first(x))]);
                 return int(r.dest[std::size_t(m < x ? m + 1 : m)]);
             }
         return int(r.dest[std::size_t(m)]);
     };
     Square men[kMaxGenMen];
-    for (int m = 0; m < gi_.men(); ++m) {
+    for (int m = 0; m < index_.men(); ++m) {
         const int d = dest(m);
         if (d < 0) continue;
         const Square s = m == j ? to : b.man[std::size_t(m)];

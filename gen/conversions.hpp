@@ -39,7 +39,7 @@ private:
     struct Recipe;
     std::unique_ptr<Recipe> make_recipe(int jc, int jp) const;
 
-    const GenIndex& gi_;
+    const GenIndex& index_;
     const Material& material_;
     std::vector<Metric> metrics_;
     CountRules rules_;

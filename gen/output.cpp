@@ -37,7 +37,7 @@ int Output<Cell>::choose_scheme() const {
                                  ++i) {
                                 Position pos;
                                 if (ix.decode(i, pos)) {
-                                    const std::uint64_t g = gi_.encode(board_of(pos));
+                                    const std::uint64_t g = genIndex_.encode(board_of(pos));
                                     const Cell x = store_.cell(k, c, g);
                                     if (x != Store::kInvalid)
                                         v = store_.final_value(k, c, g, x, cursor).cell();
@@ -118,14 +118,14 @@ typename Output<Cell>::Plan Output<Cell>::plan(int k) const {
 template<class Cell>
 std::uint64_t Output<Cell>::gen_slot(std::uint64_t s) const {
     if (inPlace_) return s;
-    if (!gi_.residue(s)) {
+    if (!genIndex_.residue(s)) {
         const std::uint64_t fieldsMask = (std::uint64_t(1) << (whiteBits_ + blackBits_)) - 1;
         const std::uint64_t low = s & fieldsMask;
         return (s & ~fieldsMask) | (low & ((std::uint64_t(1) << blackBits_) - 1)) << whiteBits_
             | low >> blackBits_;
     }
     Position pos;
-    return storage_.decode(s, pos) ? gi_.encode(board_of(pos)) : kNone;
+    return storage_.decode(s, pos) ? genIndex_.encode(board_of(pos)) : kNone;
 }
 
 // Generation slots begin .. end - 1 of metric k: their values stored as the plan says, and
@@ -142,11 +142,11 @@ void Output<Cell>::store_block(int k, const Plan& plan, Arrays& arrays, std::uin
     for (std::uint64_t i = begin; i < end; ++i) {
         if ((*cells[WHITE])[i] == Store::kInvalid && (*cells[BLACK])[i] == Store::kInvalid)
             continue;
-        const bool residue = gi_.residue(i);
+        const bool residue = genIndex_.residue(i);
         GenBoard b;
         bool decoded = false;
         auto name = [&] { // the slot in the first scheme, for the longest mate
-            if (!decoded) gi_.decode_valid(i, b), decoded = true;
+            if (!decoded) genIndex_.decode_valid(i, b), decoded = true;
             return names_.encode(b.king[WHITE], b.king[BLACK], b.man.data());
         };
         if constexpr (sizeof(Cell) == 1)
@@ -164,11 +164,11 @@ void Output<Cell>::store_block(int k, const Plan& plan, Arrays& arrays, std::uin
         // A cell holds a value: the slot is a position; its board is needed to encode it, or
         // to tell a board equal to its reflection.
         const bool scatter = plan.source == Source::Scatter;
-        if (scatter || residue) gi_.decode_valid(i, b), decoded = true;
+        if (scatter || residue) genIndex_.decode_valid(i, b), decoded = true;
         const std::uint64_t slot
             = scatter ? storage_.encode(b.king[WHITE], b.king[BLACK], b.man.data()) : i;
         const std::uint64_t orbit
-            = plainOrbit_ == 8 && residue && gi_.symmetric(b) ? 4 : plainOrbit_;
+            = plainOrbit_ == 8 && residue && genIndex_.symmetric(b) ? 4 : plainOrbit_;
         for (Color c : { WHITE, BLACK }) {
             const Cell x = (*cells[c])[i];
             if (x == Store::kInvalid) continue;
@@ -272,8 +272,8 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
     const int scheme = choose_scheme();
     storage_ = Index(material_, scheme);
     writer.set_index_scheme(scheme);
-    inPlace_ = gi_.storage_order() && scheme == Index::kScheme;
-    permuted_ = gi_.storage_order() && !inPlace_;
+    inPlace_ = genIndex_.storage_order() && scheme == Index::kScheme;
+    permuted_ = genIndex_.storage_order() && !inPlace_;
     for (PieceType pt : kNameOrder)
         whiteBits_ += 6 * material_.count[WHITE][pt], blackBits_ += 6 * material_.count[BLACK][pt];
     plainOrbit_ = material_.symmetry() == Symmetry::MirrorOnly ? 2 : 8;
@@ -300,14 +300,14 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
         };
         const std::string phaseName = material_.name() + ": output";
         if (p.source != Source::Scatter)
-            parallel_blocks(gi_.size(), options_.progress, phaseName, pass);
+            parallel_blocks(genIndex_.size(), options_.progress, phaseName, pass);
         else {
             // Storage order follows the generation's king pairs: the generation cells read are
             // given back a chunk at a time, so they and the stored arrays never peak together.
-            if (options_.progress) options_.progress->phase(phaseName, gi_.size());
+            if (options_.progress) options_.progress->phase(phaseName, genIndex_.size());
             constexpr std::uint64_t kChunk = std::uint64_t(1) << 24;
-            for (std::uint64_t first = 0; first < gi_.size(); first += kChunk) {
-                const std::uint64_t last = std::min(gi_.size(), first + kChunk);
+            for (std::uint64_t first = 0; first < genIndex_.size(); first += kChunk) {
+                const std::uint64_t last = std::min(genIndex_.size(), first + kChunk);
                 parallel_blocks_in(first, last, options_.progress, pass);
                 for (Color c : { WHITE, BLACK })
                     release_pages(store_.array(k, c).data() + first, (last - first) * sizeof(Cell));

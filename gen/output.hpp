@@ -33,7 +33,7 @@ public:
     using Store = CellStore<Cell>;
     Output(const GenIndex& index, Store& store, const std::vector<Metric>& metrics,
         const GenOptions& options)
-        : gi_(index)
+        : genIndex_(index)
         , store_(store)
         , metrics_(metrics)
         , options_(options)
@@ -83,7 +83,7 @@ private:
         const TableWriter::DontCare& dontCare,
         tbb::enumerable_thread_specific<SpillCursor>& cursors);
 
-    const GenIndex& gi_;
+    const GenIndex& genIndex_;
     Store& store_;
     const std::vector<Metric>& metrics_;
     const GenOptions& options_;

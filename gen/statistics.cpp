@@ -13,17 +13,16 @@ StatsTally::StatsTally(
     // Pieces' honour counts DTM; board's honour and the Bia phase their own metric.
     counted_ = metrics.size() > 1 ? 1 : count_phase(m) == CountPhase::PiecesHonour ? 0 : -1;
     if (counted_ < 0) return;
-    const Metric metric = metrics[std::size_t(counted_)];
+    // The counted metric is the phase's own (Bia, Board), or DTM under pieces' honour.
+    const CountPhase phase = count_phase(m);
     for (Color c : { WHITE, BLACK }) {
         const Position pos = representative(m, c);
+        const CountState fresh = fresh_count(pos, rules);
         countedDecided_[c].resize(std::size_t(maxLevel) + 1);
         for (int p = 0; p <= maxLevel; ++p) {
             const Value v = Value::mate_in_plies(p);
-            const CountedValue cv = metric == Metric::Bia ? counted_bia_phase(v)
-                : metric == Metric::Board
-                ? counted_board_honour(v, fresh_count(pos, rules), rules)
-                : counted_pieces_honour(pos, v, fresh_count(pos, rules), rules);
-            countedDecided_[c][std::size_t(p)] = cv.result != CountedValue::Result::Draw;
+            countedDecided_[c][std::size_t(p)]
+                = counted_value(phase, pos, v, v, fresh, rules).result != CountedValue::Result::Draw;
         }
     }
 }

@@ -32,10 +32,10 @@ namespace {
 // keeps men on both sides, continues). The child's table is found once per kind of conversion
 // (the man captured, a promotion), not per probe: the lookups by material were a fifth of
 // verify's time.
-class Children {
+class ChildTables {
 public:
     // `size`: the verified table's index size.
-    Children(
+    ChildTables(
         const Material& m, std::uint64_t size, const Tablebase& tables, const CountRules& rules)
         : tables_(tables.dir(), std::size_t(512) << 20, true)
         , rules_(rules) {
@@ -141,7 +141,7 @@ std::uint64_t verify(
     std::vector<Metric> metrics;
     for (Metric metric : { Metric::Dtm, Metric::Board, Metric::Bia })
         if (table->has(metric)) metrics.push_back(metric);
-    const Children children(m, index.size(), tables, rules);
+    const ChildTables children(m, index.size(), tables, rules);
     const std::size_t nm = metrics.size();
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex reportMutex;

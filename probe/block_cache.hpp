@@ -10,13 +10,11 @@
 // empty way, else the oldest: ways are replaced in turn); the block it displaces is retired and
 // freed once no thread's hazard pointer names it. The keys are a filter only (a key read while
 // its way changes sends the reader to the block's own key, or to a miss): the block is the
-// truth. Eight ways, not two: with two, a 5-men table's blocks collided in their sets often
-// enough that a "warm" probe of KRPvKN decompressed again on a few percent of its probes (1.0
-// us a probe against 0.31 us when the cache was eight times larger). A thread's hazard pointer stays on the block it read
-// last, so a thread keeps at most one block alive beyond the bound. An earlier design (sharded
-// mutexes, CLOCK, shared_ptr blocks, a per-thread front of 64 blocks) scaled to 1.43x on two
-// threads: every shared hit took a lock and a reference count, both writes to lines the other
-// thread reads.
+// truth. Eight ways, not two: with two, a 5-men table's blocks collide in their sets often
+// enough that a warm probe decompresses again now and then. A thread's hazard pointer stays on
+// the block it read last, so a thread keeps at most one block alive beyond the bound. A hit
+// writes nothing shared (no lock, no reference count): such writes go to lines the other
+// threads read, and keep probes from scaling with threads (docs/measurements.md).
 //
 // Bound: sets * 8 blocks, sets = capacity / 16 KiB / 8 (16 KiB: a full table's block of 8-bit
 // cells), plus at most kRetireBatch retired blocks waiting for their readers.
