@@ -16,22 +16,6 @@ Metric metric_read(Metric metric, CountPhase child) {
 
 } // namespace
 
-struct Conversions::Recipe {
-    bool bareKings = false; // nothing left but the kings: a draw
-    const Table* table = nullptr;
-    bool swapped = false; // the child's stronger side is this table's Black
-    std::array<std::int8_t, kMaxGenMen> dest {}; // child man slot of each man, -1 captured
-    struct Read {
-        Metric metric = Metric::Dtm;
-        std::array<std::vector<Value>, COLOR_NB> value; // [child side to move][child cell]
-        // The child's resident cells for its side to move (Table::resident_cells), read
-        // without value()'s residency check; in a table of 16-bit cells 0xFF asks value().
-        const std::uint8_t* cells = nullptr;
-        bool wide = false;
-    };
-    std::array<Read, kMaxMetrics> read;
-};
-
 Position representative(const Material& m, Color stm) {
     Position pos;
     pos.put_piece(make_piece(WHITE, KHUN), SQ_A1);
@@ -131,42 +115,5 @@ std::unique_ptr<Conversions::Recipe> Conversions::make_recipe(int jc, int jp) co
     return r;
 }
 
-void Conversions::value(const GenBoard& b, Color c, int j, Square to, int jc, bool promotes,
-    std::array<Value, kMaxMetrics>& v) const {
-    const Recipe& r = *recipes_[std::size_t(jc < 0 ? 0 : index_.group_first(jc) + 1)]
-                               [std::size_t(promotes ? index_.group_first(j) + 1 : 0)];
-    if (r.bareKings) {
-        v.fill(Value::draw());
-        return;
-    }
-    // The recipe was made for the first man of the captured (promoting) man's group; any man
-    // of the group may be the one: it takes the first's slot, the others the rest.
-    auto dest = [&](int m) {
-        for (const int x : { jc, promotes ? j : -1 })
-            if (x >= 0 && index_.group_size(m) > 1 && index_.group_first(m) == index_.group_first(x)) {
-                if (m == x) return int(r.dest[std::size_t(index_.group_first(x))]);
-                return int(r.dest[std::size_t(m < x ? m + 1 : m)]);
-            }
-        return int(r.dest[std::size_t(m)]);
-    };
-    Square men[kMaxGenMen];
-    for (int m = 0; m < index_.men(); ++m) {
-        const int d = dest(m);
-        if (d < 0) continue;
-        const Square s = m == j ? to : b.man[std::size_t(m)];
-        men[d] = r.swapped ? flip_rank(s) : s;
-    }
-    Square wk = b.king[WHITE], bk = b.king[BLACK];
-    if (j < 0) (c == WHITE ? wk : bk) = to;
-    if (r.swapped) std::swap(wk, bk), wk = flip_rank(wk), bk = flip_rank(bk);
-    const std::uint64_t slot = r.table->index().encode(wk, bk, men);
-    const Color stm = r.swapped ? c : ~c;
-    for (std::size_t k = 0; k < metrics_.size(); ++k) {
-        const Recipe::Read& read = r.read[k];
-        unsigned x = read.cells[slot];
-        if (read.wide && x == 0xFF) x = r.table->value(read.metric, stm, slot).cell();
-        v[k] = read.value[stm][x].parent();
-    }
-}
 
 } // namespace mktb

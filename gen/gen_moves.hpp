@@ -66,8 +66,10 @@ public:
             if (gi_.color(j) == c) p |= square_bb(b.man[std::size_t(j)]);
         return p;
     }
-    // Is s attacked by side `by`, on occupancy occ, man `skip` (captured) not counting?
-    bool attacked(const GenBoard& b, Square s, Color by, Bitboard occ, int skip = -1) const {
+    // Is s attacked by side `by`, on occupancy occ, man `skip` (captured) not counting? Inlined
+    // into the legality test of every move (always_inline).
+    [[gnu::always_inline]] bool attacked(
+        const GenBoard& b, Square s, Color by, Bitboard occ, int skip = -1) const {
         if (attacks_bb(by, KHUN, b.king[by]) & square_bb(s)) return true;
         for (int j = 0; j < gi_.men(); ++j)
             if (j != skip && gi_.color(j) == by
@@ -94,7 +96,8 @@ public:
     // *bulk instead of visited. With no InTable visitor (nullptr), only conversions are
     // generated (and inCheck is not set). `enemy`, when given, is attacks_of(b, ~c, occ).
     template<class InTable, class Conv>
-    void moves(const GenBoard& b, Color c, Bitboard occ, bool& inCheck, InTable&& fn, Conv&& conv,
+    void moves(const GenBoard& b, Color c, Bitboard occ, bool& inCheck,
+        InTable&& fn, Conv&& conv,
         int* bulk = nullptr, const Bitboard* enemy = nullptr) const {
         constexpr bool quiets = !std::is_same_v<std::decay_t<InTable>, std::nullptr_t>;
         const Bitboard theirs = pieces(b, ~c);
@@ -164,8 +167,9 @@ public:
     }
 
     // A board equal to its reflection in a1-h8 (`symmetric`) counts its in-table moves by
-    // mirrored pairs: those are what its un-moves' decrements come in.
-    MoveSummary summarize(
+    // mirrored pairs: those are what its un-moves' decrements come in. Flattened (every call in
+    // it inlined): init runs it for every slot and side.
+    [[gnu::flatten]] MoveSummary summarize(
         const GenBoard& b, Color c, Bitboard occ, Bitboard enemy, bool symmetric) const {
         MoveSummary s;
         for (auto& v : s.best) v = Value::mate_in_plies(0); // worse than any real outcome

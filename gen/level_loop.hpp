@@ -195,8 +195,8 @@ private:
         take_move(x, store_.base(), pred, [&](std::uint64_t slot) { lost(x, slot, them, k, n); });
     }
     // A counter that reached 0 at level n: the loss, in n + 1 plies or a losing conversion's
-    // longer distance.
-    void lost(Cell* x, std::uint64_t slot, Color them, int k, int n) {
+    // longer distance. Not inlined: rare beside the updates, and large (a move generation).
+    [[gnu::noinline]] void lost(Cell* x, std::uint64_t slot, Color them, int k, int n) {
         GenBoard p;
         index_.decode_valid(slot, p);
         const int l = moves_.loss_plies(p, them, k, n);
@@ -280,6 +280,11 @@ void LevelLoop<Cell>::men_pass(int p0, int p1, Level& level) {
 template<class Cell>
 void LevelLoop<Cell>::unmove_cells(std::uint64_t i0, const LevelHits& hit, std::uint64_t any,
     Level& level, FieldLists& lists, bool& wrote) {
+    // The level in registers: the cells are bytes, whose stores may alias any memory read
+    // through a reference.
+    const int n = level.n;
+    const bool lostLevel = level.lost;
+    const Cell win = level.win;
     const int metrics = store_.metrics();
     while (any) {
         const int t = std::countr_zero(any);
@@ -296,13 +301,13 @@ void LevelLoop<Cell>::unmove_cells(std::uint64_t i0, const LevelHits& hit, std::
                 Cell* const x = store_.array(k, them).data();
                 std::uint64_t* const mask = store_.masks(k, them);
                 const Cell base = store_.base();
-                if (level.lost)
+                if (lostLevel)
                     for_each_man_unmove(i, b, them, symmetric, [&](std::uint64_t pred) {
-                        wrote |= take_win(x, mask, base, pred, level.win, level.n + 1);
+                        wrote |= take_win(x, mask, base, pred, win, n + 1);
                     });
                 else
                     for_each_man_unmove(i, b, them, symmetric, [&](std::uint64_t pred) {
-                        take_one_move(x, pred, them, k, level.n);
+                        take_one_move(x, pred, them, k, n);
                     });
             }
         }
@@ -320,6 +325,11 @@ void LevelLoop<Cell>::unmove_cells(std::uint64_t i0, const LevelHits& hit, std::
 template<class Cell>
 bool LevelLoop<Cell>::unmove_chunk(
     std::uint64_t i0, const LevelHits& hit, Level& level, FieldLists& lists) {
+    // The level in registers: the cells are bytes, whose stores may alias any memory read
+    // through a reference.
+    const int n = level.n;
+    const bool lostLevel = level.lost;
+    const Cell win = level.win;
     const int low = laneMan_.man;
     const int base = laneMan_.base; // lane l is square l + base
     const std::uint64_t all = ~0ULL >> (64 - (1 << laneMan_.bits));
@@ -342,18 +352,18 @@ bool LevelLoop<Cell>::unmove_chunk(
             std::uint64_t* const mask = store_.masks(k, them);
             const Cell cellBase = store_.base();
             auto apply = [&](std::uint64_t chunk, std::uint64_t lanes) {
-                if (level.lost)
+                if (lostLevel)
                     wrote |= take_wins(
-                        x, mask, cellBase, chunk, lanes, level.win, level.n + 1, oneByOne);
+                        x, mask, cellBase, chunk, lanes, win, n + 1, oneByOne);
                 else
                     take_moves(x, cellBase, chunk, lanes, oneByOne,
-                        [&](std::uint64_t slot) { lost(x, slot, them, k, level.n); });
+                        [&](std::uint64_t slot) { lost(x, slot, them, k, n); });
             };
             auto apply_one = [&](std::uint64_t slot) {
-                if (level.lost)
-                    wrote |= take_win(x, mask, cellBase, slot, level.win, level.n + 1);
+                if (lostLevel)
+                    wrote |= take_win(x, mask, cellBase, slot, win, n + 1);
                 else
-                    take_one_move(x, slot, them, k, level.n);
+                    take_one_move(x, slot, them, k, n);
             };
             for (int j = 0; j < index_.men(); ++j) {
                 if (index_.color(j) != them) continue;
@@ -380,12 +390,12 @@ bool LevelLoop<Cell>::unmove_chunk(
                         const auto to = Square(std::countr_zero(t) + base);
                         const std::uint64_t from
                             = lanes_of(retro_quiets_bb(them, pt, to, occ) & ~occ);
-                        if (level.lost)
+                        if (lostLevel)
                             u |= from;
                         else
                             apply(i0, from);
                     }
-                    if (level.lost) apply(i0, u);
+                    if (lostLevel) apply(i0, u);
                     continue;
                 }
                 // Another man's un-move (a twin pair's written back in order: the lanes keep
@@ -404,6 +414,11 @@ bool LevelLoop<Cell>::unmove_chunk(
 // The kings' pass over pairs q0 .. q1 - 1: the king un-moves landing there.
 template<class Cell>
 void LevelLoop<Cell>::king_pass(int q0, int q1, Level& level) {
+    // The level in registers: the cells are bytes, whose stores may alias any memory read
+    // through a reference.
+    const int n = level.n;
+    const bool lostLevel = level.lost;
+    const Cell win = level.win;
     const int bits = index_.field_bits();
     bool wrote = false;
     for (int q = q0; q < q1; ++q)
@@ -418,10 +433,10 @@ void LevelLoop<Cell>::king_pass(int q0, int q1, Level& level) {
                 const ListRun& run = runs_[std::size_t(k)][c][std::size_t(e.from)];
                 const std::uint32_t* fields = run.fields ? run.fields->data() : nullptr;
                 auto apply = [&](std::uint64_t slot) {
-                    if (level.lost)
-                        wrote |= take_win(x, mask, base, slot, level.win, level.n + 1);
+                    if (lostLevel)
+                        wrote |= take_win(x, mask, base, slot, win, n + 1);
                     else
-                        take_one_move(x, slot, e.mover, k, level.n);
+                        take_one_move(x, slot, e.mover, k, n);
                 };
                 if (residue || !e.bitwise) {
                     for (std::uint32_t u = run.begin; u < run.end; ++u) {
