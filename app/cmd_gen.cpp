@@ -234,7 +234,6 @@ private:
     int fd_;
 };
 
-
 // "KMMMvKM needs about 39.10 GB (...), more than the 23.22 GB allowed (...)", or empty when the
 // ending fits in `allowed` bytes (0: unknown, anything fits); `byOption`: --memory set them.
 std::string too_large(const Material& m, std::uint64_t allowed, bool byOption) {
@@ -502,8 +501,9 @@ const Command kGenCommand {
                "a margin; suffixes K M G T) is refused before\n"
                "anything starts; --list prints each ending's\n"
                "cells and memory",
-    .options = { kMen, { "--list", "", "print each ending's cells and memory, generate nothing",
-                     Option::Kind::Flag },
+    .options = { kMen,
+        { "--list", "", "print each ending's cells and memory, generate nothing",
+            Option::Kind::Flag },
         kTables, kThreads,
         { "--memory", "BYTES", "the most an ending may take (K M G T: powers of 1024)",
             Option::Kind::Bytes },
@@ -517,7 +517,8 @@ const Command kGenCommand {
 const Command kVerifyCommand {
     .name = "verify",
     .usage = "(ENDING... | --men N) [--tables DIR] [--threads N]",
-    .summary = "check written tables against their successors\n(under the counting options each was\nbuilt with)",
+    .summary = "check written tables against their successors\n(under the counting options each "
+               "was\nbuilt with)",
     .options = { kMen, kTables, kThreads },
     .run = verify_command,
     .operands = -1,

@@ -52,8 +52,8 @@ const Command kPerftCommand {
     .name = "perft",
     .usage = "\"<FEN>\" DEPTH [--divide]",
     .summary = "count the leaves of the legal move tree\n(FEN may be \"startpos\")",
-    .options = { { "--divide", "", "one line per legal move first: its leaves",
-        Option::Kind::Flag } },
+    .options
+    = { { "--divide", "", "one line per legal move first: its leaves", Option::Kind::Flag } },
     .run = perft_command,
     .operands = 2,
     .operand = "quote the FEN",

@@ -177,8 +177,10 @@ std::string fen_of_line(std::string text) {
                 if (!(numbers >> limit >> ply) || !(numbers >> std::ws).eof())
                     throw FenError("c2 is \"" + count + "\", expected \"LIMIT PLY\" (the count)");
                 if (limit)
-                    fen.append(" ").append(std::to_string(limit)).append(" ").append(
-                        std::to_string(ply));
+                    fen.append(" ")
+                        .append(std::to_string(limit))
+                        .append(" ")
+                        .append(std::to_string(ply));
             }
             return fen;
         }

@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "%s\n",
                 dump(Json { { "error", error }, { "exit", kExitBadInput } }).c_str());
         else
-            std::fprintf(stderr, "mktb %s: %s\n", std::string(command->name).c_str(), error.c_str());
+            std::fprintf(
+                stderr, "mktb %s: %s\n", std::string(command->name).c_str(), error.c_str());
         return kExitBadInput;
     }
     return command->run(*parsed);

@@ -37,8 +37,9 @@ std::string check(const Option& o, const std::string& value) {
     } else if (o.kind == Option::Kind::Bytes) {
         const std::optional<std::uint64_t> b = parse_bytes(value);
         if (!b || *b == 0)
-            return cat({ o.name, " needs a number of bytes (suffixes K M G T: powers of 1024), got ",
-                quoted(value) });
+            return cat(
+                { o.name, " needs a number of bytes (suffixes K M G T: powers of 1024), got ",
+                    quoted(value) });
     }
     return {};
 }
@@ -86,9 +87,9 @@ std::optional<Args> parse(
             return fail(elsewhere ? cat({ quoted(arg), " is not an option of mktb ", command.name })
                                   : cat({ "unknown option ", quoted(arg) }));
         } else if (command.operands >= 0 && int(a.operands_.size()) >= command.operands) {
-            return fail(cat({ "unexpected argument ", quoted(arg),
-                command.operand.empty() ? "" : " (", command.operand,
-                command.operand.empty() ? "" : ")" }));
+            return fail(
+                cat({ "unexpected argument ", quoted(arg), command.operand.empty() ? "" : " (",
+                    command.operand, command.operand.empty() ? "" : ")" }));
         } else
             a.operands_.emplace_back(arg);
     }
@@ -161,7 +162,8 @@ std::string entry(const Command& c) {
         const std::size_t end = std::min(c.usage.find('\n', at), c.usage.size());
         const std::string_view line = c.usage.substr(at, end - at);
         // A form's continuation (indented in the table) stays under it.
-        left.push_back(line.starts_with(" ") ? cat({ "    ", line }) : cat({ "  ", c.name, " ", line }));
+        left.push_back(
+            line.starts_with(" ") ? cat({ "    ", line }) : cat({ "  ", c.name, " ", line }));
         at = end + 1;
     }
     for (std::size_t at = 0; at < c.summary.size();) {
@@ -218,7 +220,8 @@ std::string command_forms(const Command& c) {
         const std::size_t end = forms.find('\n', at) + 1;
         const std::string line = forms.substr(at, end - at);
         if (line.starts_with(cat({ "  ", c.name, " " })))
-            out += cat({ first ? "usage: mktb " : "       mktb ", std::string_view(line).substr(2) }),
+            out += cat(
+                { first ? "usage: mktb " : "       mktb ", std::string_view(line).substr(2) }),
                 first = false;
         else
             out += line;

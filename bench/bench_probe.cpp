@@ -79,8 +79,7 @@ int side_of(const Material& m, const Source& from) {
 
 void warm(benchmark::State& state, Material m, Source from) {
     const Prober& prober = shared_prober(from.packed);
-    const Sample s
-        = sample(m, 1 << 16, 7 + std::uint64_t(state.thread_index()), side_of(m, from));
+    const Sample s = sample(m, 1 << 16, 7 + std::uint64_t(state.thread_index()), side_of(m, from));
     for (const Position& pos : s.positions)
         if (!prober.dtm(pos)) {
             state.SkipWithError(("no table for " + m.name() + " in " + from.dir()).c_str());

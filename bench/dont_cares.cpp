@@ -24,8 +24,8 @@
 #include "mktb/material.hpp"
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
-#include "tablefile.hpp"
 #include "table_writer.hpp"
+#include "tablefile.hpp"
 
 namespace {
 

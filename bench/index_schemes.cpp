@@ -16,8 +16,8 @@
 
 #include "mktb/material.hpp"
 #include "mktb/position.hpp"
-#include "tablefile.hpp"
 #include "table_writer.hpp"
+#include "tablefile.hpp"
 
 namespace {
 

@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
             std::vector<std::uint8_t> out(ZSTD_compressBound(plain.size()));
             ZSTD_CCtx* cctx = ZSTD_createCCtx();
             ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 19);
-            ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, int(std::thread::hardware_concurrency()));
+            ZSTD_CCtx_setParameter(
+                cctx, ZSTD_c_nbWorkers, int(std::thread::hardware_concurrency()));
             const std::size_t z
                 = ZSTD_compress2(cctx, out.data(), out.size(), plain.data(), plain.size());
             ZSTD_freeCCtx(cctx);
@@ -67,8 +68,8 @@ int main(int argc, char** argv) {
         const double positions = 2.0 * double(n);
         totalFile += double(t->file_bytes());
         totalZstd += double(baseline);
-        std::printf("%-10s %12.0f %8d %12llu %9.3f %12zu %9.3f %7.3f", m->name().c_str(),
-            positions, metrics, static_cast<unsigned long long>(t->file_bytes()),
+        std::printf("%-10s %12.0f %8d %12llu %9.3f %12zu %9.3f %7.3f", m->name().c_str(), positions,
+            metrics, static_cast<unsigned long long>(t->file_bytes()),
             8.0 * double(t->file_bytes()) / positions, baseline, 8.0 * double(baseline) / positions,
             double(t->file_bytes()) / double(baseline));
         if (!packedDir.empty()) {
@@ -85,8 +86,8 @@ int main(int argc, char** argv) {
         }
         std::printf("\n");
     }
-    std::printf("all: %.0f bytes in files, %.0f with zstd -19, ratio %.3f\n", totalFile,
-        totalZstd, totalZstd > 0 ? totalFile / totalZstd : 0.0);
+    std::printf("all: %.0f bytes in files, %.0f with zstd -19, ratio %.3f\n", totalFile, totalZstd,
+        totalZstd > 0 ? totalFile / totalZstd : 0.0);
     if (!packedDir.empty())
         std::printf("packed: %.0f bytes, %.3f of the files, %.3f of zstd -19\n", totalPacked,
             totalPacked / totalFile, totalZstd > 0 ? totalPacked / totalZstd : 0.0);

@@ -47,7 +47,10 @@ public:
     // `base`: one more than any counter; `windowPlies` (0: as many as the codes allow) bounds
     // the window, at least 2 levels so that a rollover at an odd level keeps the one before.
     CellStore(int metrics, std::uint64_t slots, Cell base, int windowPlies, Spill<Cell>& spill)
-        : metrics_(metrics), slots_(slots), base_(base), spill_(spill) {
+        : metrics_(metrics)
+        , slots_(slots)
+        , base_(base)
+        , spill_(spill) {
         span_ = int(kFarLoss) - 1 - int(base_);
         if (windowPlies > 0) span_ = std::min(span_, std::max(windowPlies, 2));
     }
@@ -168,7 +171,8 @@ public:
 
     // The final value of cell (k, c, i) holding x (a position): no far code is left by then.
     Value final_value(int k, Color c, std::uint64_t i, Cell x, SpillCursor& cursor) const {
-        if (x == kRetired) return Value::mate_in_plies(spill_.retired_plies(k, c, i, base_, cursor));
+        if (x == kRetired)
+            return Value::mate_in_plies(spill_.retired_plies(k, c, i, base_, cursor));
         if (x == kFarWin || x == kFarLoss)
             throw std::logic_error("a decision beyond the last level");
         return in_window(x) ? Value::mate_in_plies(plies(x)) : Value::draw();

@@ -115,5 +115,4 @@ std::unique_ptr<Conversions::Recipe> Conversions::make_recipe(int jc, int jp) co
     return r;
 }
 
-
 } // namespace mktb

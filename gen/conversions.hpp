@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "gen_index.hpp"
-#include "tablefile.hpp"
 #include "spill.hpp"
+#include "tablefile.hpp"
 
 namespace mktb {
 
@@ -78,7 +78,8 @@ inline void Conversions::value(const GenBoard& b, Color c, int j, Square to, int
     // of the group may be the one: it takes the first's slot, the others the rest.
     auto dest = [&](int m) {
         for (const int x : { jc, promotes ? j : -1 })
-            if (x >= 0 && index_.group_size(m) > 1 && index_.group_first(m) == index_.group_first(x)) {
+            if (x >= 0 && index_.group_size(m) > 1
+                && index_.group_first(m) == index_.group_first(x)) {
                 if (m == x) return int(r.dest[std::size_t(index_.group_first(x))]);
                 return int(r.dest[std::size_t(m < x ? m + 1 : m)]);
             }

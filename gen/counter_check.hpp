@@ -21,7 +21,11 @@ public:
     using Store = CellStore<Cell>;
     CounterCheck(const GenIndex& index, const Store& store, const GenMoves& moves, std::string name,
         Progress* progress)
-        : index_(index), store_(store), moves_(moves), name_(std::move(name)), progress_(progress) { }
+        : index_(index)
+        , store_(store)
+        , moves_(moves)
+        , name_(std::move(name))
+        , progress_(progress) { }
 
     // A counter of side c in metric k reached 0 at level n, giving a loss in l plies.
     void check_loss(const GenBoard& b, Color c, int k, int n, int l) {

@@ -37,7 +37,9 @@ struct MoveSummary {
 class GenMoves {
 public:
     GenMoves(const GenIndex& gi, const Conversions* conversions, int metrics)
-        : gi_(gi), conversions_(conversions), metrics_(metrics) {
+        : gi_(gi)
+        , conversions_(conversions)
+        , metrics_(metrics) {
         for (int j = 0; j < gi_.men(); ++j) hasRuea_[gi_.color(j)] |= gi_.type(j) == RUEA;
     }
     // The conversions go once the level loop is done.
@@ -96,8 +98,7 @@ public:
     // *bulk instead of visited. With no InTable visitor (nullptr), only conversions are
     // generated (and inCheck is not set). `enemy`, when given, is attacks_of(b, ~c, occ).
     template<class InTable, class Conv>
-    void moves(const GenBoard& b, Color c, Bitboard occ, bool& inCheck,
-        InTable&& fn, Conv&& conv,
+    void moves(const GenBoard& b, Color c, Bitboard occ, bool& inCheck, InTable&& fn, Conv&& conv,
         int* bulk = nullptr, const Bitboard* enemy = nullptr) const {
         constexpr bool quiets = !std::is_same_v<std::decay_t<InTable>, std::nullptr_t>;
         const Bitboard theirs = pieces(b, ~c);

@@ -61,8 +61,7 @@ public:
         , spill_(tables.dir(), "the spill of " + m.name() + "'s level loop")
         , store_(int(metrics_.size()), index_.size(), Cell(GenMoves::most_moves(m) + 1),
               options.window_plies, spill_)
-        , conversions_(
-              std::make_unique<Conversions>(index_, metrics_, options.rules, tables.dir()))
+        , conversions_(std::make_unique<Conversions>(index_, metrics_, options.rules, tables.dir()))
         , moves_(index_, conversions_.get(), int(metrics_.size())) { }
 
     TableStats run(TableWriter& writer) {
@@ -71,7 +70,8 @@ public:
         // No conversion is valued from here on: the smaller tables' cells go.
         moves_.drop_conversions();
         conversions_.reset();
-        timed("output", [&] { Output<Cell>(index_, store_, metrics_, options_).run(writer, stats_); });
+        timed("output",
+            [&] { Output<Cell>(index_, store_, metrics_, options_).run(writer, stats_); });
         return std::move(stats_);
     }
 
@@ -104,11 +104,13 @@ private:
                     const bool symmetric = index_.residue(i) && index_.symmetric(b);
                     for (Color c : { WHITE, BLACK }) {
                         if (att[c] & square_bb(b.king[~c])) { // the mover left check
-                            for (int k = 0; k < metrics; ++k) store_.cell(k, c, i) = Store::kInvalid;
+                            for (int k = 0; k < metrics; ++k)
+                                store_.cell(k, c, i) = Store::kInvalid;
                             continue;
                         }
                         const MoveSummary s = moves_.summarize(b, c, occ, att[~c], symmetric);
-                        for (int k = 0; k < metrics; ++k) store_.cell(k, c, i) = first_cell(s, k, c, i);
+                        for (int k = 0; k < metrics; ++k)
+                            store_.cell(k, c, i) = first_cell(s, k, c, i);
                     }
                 }
             });
@@ -133,8 +135,8 @@ private:
         std::optional<CounterCheck<Cell>> check;
         if (options_.check_counters)
             check.emplace(index_, store_, moves_, material_.name(), options_.progress);
-        LevelLoop<Cell>(index_, store_, moves_, check ? &*check : nullptr, material_.name(),
-            options_.progress)
+        LevelLoop<Cell>(
+            index_, store_, moves_, check ? &*check : nullptr, material_.name(), options_.progress)
             .run();
     }
 

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "mktb/counting.hpp"
-#include "tablefile.hpp"
 #include "progress.hpp"
+#include "tablefile.hpp"
 
 namespace mktb {
 

@@ -28,8 +28,7 @@ std::uint64_t match64(const Cell* x, Cell want) {
         const __m128i pattern = _mm_set1_epi8(char(want));
         for (int q = 0; q < 4; ++q) {
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + 16 * q));
-            m |= std::uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, pattern))))
-                << (16 * q);
+            m |= std::uint64_t(unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, pattern)))) << (16 * q);
         }
         return m;
     }
@@ -48,8 +47,8 @@ bool take_win(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t q, Cell win
     using Store = CellStore<Cell>;
     std::atomic_ref<Cell> a(x[q]);
     const Cell cur = a.load(std::memory_order_relaxed);
-    const bool slowerWin = cur == Store::kFarWin
-        || (cur > win && cur < Store::kFarLoss && ((cur - base) & 1));
+    const bool slowerWin
+        = cur == Store::kFarWin || (cur > win && cur < Store::kFarLoss && ((cur - base) & 1));
     const bool take = Store::is_counter(cur, base) | slowerWin;
     a.store(take ? win : cur, std::memory_order_relaxed);
     mask[Store::mask_word(q, level)] |= std::uint64_t(take) << (level & 63);
@@ -111,8 +110,7 @@ bool take_wins(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t chunk, std
                     = _mm_cmpeq_epi8(_mm_and_si128(_mm_sub_epi8(cur, baseV), one), one);
                 const __m128i slower = _mm_or_si128(_mm_cmpeq_epi8(cur, farWin),
                     _mm_andnot_si128(notAbove, _mm_and_si128(inWindow, odd)));
-                const __m128i take
-                    = _mm_and_si128(_mm_or_si128(counter, slower), lane_bytes(bits));
+                const __m128i take = _mm_and_si128(_mm_or_si128(counter, slower), lane_bytes(bits));
                 _mm_storeu_si128(
                     p, _mm_or_si128(_mm_andnot_si128(take, cur), _mm_and_si128(take, w)));
                 any |= _mm_movemask_epi8(take);
@@ -123,7 +121,8 @@ bool take_wins(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t chunk, std
         }
 #endif
     for (; lanes; lanes &= lanes - 1)
-        taken |= take_win(x, mask, base, chunk + std::uint64_t(std::countr_zero(lanes)), win, level);
+        taken
+            |= take_win(x, mask, base, chunk + std::uint64_t(std::countr_zero(lanes)), win, level);
     return taken;
 }
 

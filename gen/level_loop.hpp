@@ -30,8 +30,8 @@ class LevelLoop {
 public:
     using Store = CellStore<Cell>;
     // `check`: the debug counter check, or nullptr.
-    LevelLoop(const GenIndex& index, Store& store, const GenMoves& moves,
-        CounterCheck<Cell>* check, std::string name, Progress* progress)
+    LevelLoop(const GenIndex& index, Store& store, const GenMoves& moves, CounterCheck<Cell>* check,
+        std::string name, Progress* progress)
         : index_(index)
         , store_(store)
         , moves_(moves)
@@ -69,8 +69,7 @@ public:
             if (n + 1 > store_.top()) store_.rollover(n & ~1);
             Level level(n, store_);
             if (progress_)
-                progress_->phase(
-                    name_ + ": iterate, mate distance " + std::to_string(n) + " plies",
+                progress_->phase(name_ + ": iterate, mate distance " + std::to_string(n) + " plies",
                     index_.size());
             for (int part = 0; part < parts; ++part) {
                 over_pairs(tasks * part / parts, tasks * (part + 1) / parts,
@@ -137,8 +136,8 @@ private:
                      f;) {
                     const Square to = pop_lsb(f);
                     const auto step = index_.king_step(kings, mover, to);
-                    edgesInto_[std::size_t(step.pair)].push_back({ p, mover, ks, to, step.frame,
-                        step.bitwise, index_.squares_fields(to) });
+                    edgesInto_[std::size_t(step.pair)].push_back(
+                        { p, mover, ks, to, step.frame, step.bitwise, index_.squares_fields(to) });
                 }
             }
         }
@@ -306,9 +305,8 @@ void LevelLoop<Cell>::unmove_cells(std::uint64_t i0, const LevelHits& hit, std::
                         wrote |= take_win(x, mask, base, pred, win, n + 1);
                     });
                 else
-                    for_each_man_unmove(i, b, them, symmetric, [&](std::uint64_t pred) {
-                        take_one_move(x, pred, them, k, n);
-                    });
+                    for_each_man_unmove(i, b, them, symmetric,
+                        [&](std::uint64_t pred) { take_one_move(x, pred, them, k, n); });
             }
         }
     }
@@ -353,8 +351,7 @@ bool LevelLoop<Cell>::unmove_chunk(
             const Cell cellBase = store_.base();
             auto apply = [&](std::uint64_t chunk, std::uint64_t lanes) {
                 if (lostLevel)
-                    wrote |= take_wins(
-                        x, mask, cellBase, chunk, lanes, win, n + 1, oneByOne);
+                    wrote |= take_wins(x, mask, cellBase, chunk, lanes, win, n + 1, oneByOne);
                 else
                     take_moves(x, cellBase, chunk, lanes, oneByOne,
                         [&](std::uint64_t slot) { lost(x, slot, them, k, n); });

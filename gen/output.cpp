@@ -337,15 +337,15 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
                 arrays.narrow[c].assign(arrays.wide[c].begin(), arrays.wide[c].end());
                 Cells<std::uint16_t>().swap(arrays.wide[c]);
             }
-            spans[c] = p.cellBytes == 1 ? std::span<const std::uint8_t>(arrays.narrow[c])
-                                        : std::span<const std::uint8_t>(
-                                            reinterpret_cast<const std::uint8_t*>(
-                                                arrays.wide[c].data()),
-                                            arrays.wide[c].size() * 2);
+            spans[c] = p.cellBytes == 1
+                ? std::span<const std::uint8_t>(arrays.narrow[c])
+                : std::span<const std::uint8_t>(
+                    reinterpret_cast<const std::uint8_t*>(arrays.wide[c].data()),
+                    arrays.wide[c].size() * 2);
         }
         const Metric metric = metrics_[std::size_t(k)];
-        writer.add(metric, p.cellBytes, spans, dontCare,
-            metric == Metric::Bia ? dtmSpans : nullptr, dtmBytes);
+        writer.add(metric, p.cellBytes, spans, dontCare, metric == Metric::Bia ? dtmSpans : nullptr,
+            dtmBytes);
         // The Bia-phase metric may be coded against DTM's cells: they stay until then.
         if (metric == Metric::Dtm
             && std::find(metrics_.begin(), metrics_.end(), Metric::Bia) != metrics_.end()) {

@@ -43,8 +43,8 @@ public:
         // The codes' meanings, fixed once the level loop is done.
         for (int x = 0; x < kCodes; ++x) {
             const auto cx = Cell(x);
-            slow_[std::size_t(x)] = cx == Store::kRetired || cx == Store::kFarWin
-                || cx == Store::kFarLoss;
+            slow_[std::size_t(x)]
+                = cx == Store::kRetired || cx == Store::kFarWin || cx == Store::kFarLoss;
             const Value v
                 = store_.in_window(cx) ? Value::mate_in_plies(store_.plies(cx)) : Value::draw();
             storedOf_[std::size_t(x)] = std::uint16_t(v.cell());

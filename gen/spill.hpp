@@ -92,7 +92,9 @@ public:
 
     // `dir`: where the scratch file goes (created at the first snapshot); `what` names the
     // spill in errors.
-    Spill(std::string dir, std::string what) : dir_(std::move(dir)), what_(std::move(what)) { }
+    Spill(std::string dir, std::string what)
+        : dir_(std::move(dir))
+        , what_(std::move(what)) { }
 
     // Starts a snapshot of the cells coded in the window starting at `offset`, with `chunks`
     // chunks per metric and side.

@@ -22,7 +22,8 @@ StatsTally::StatsTally(
         for (int p = 0; p <= maxLevel; ++p) {
             const Value v = Value::mate_in_plies(p);
             countedDecided_[c][std::size_t(p)]
-                = counted_value(phase, pos, v, v, fresh, rules).result != CountedValue::Result::Draw;
+                = counted_value(phase, pos, v, v, fresh, rules).result
+                != CountedValue::Result::Draw;
         }
     }
 }

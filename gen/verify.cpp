@@ -75,7 +75,8 @@ public:
         const Position& p = k.swapped ? swapped : pos; // in the child table's colours
         const std::uint64_t slot = k.table->index().encode(p);
         const Value dtm = k.table->value(Metric::Dtm, p.side_to_move(), slot);
-        const Value own = k.phase == CountPhase::PiecesHonour ? Value::draw()
+        const Value own = k.phase == CountPhase::PiecesHonour
+            ? Value::draw()
             : k.table->value(k.phase == CountPhase::NoCount ? Metric::Bia : Metric::Board,
                 p.side_to_move(), slot);
         for (std::size_t i = 0; i < metrics.size(); ++i)
@@ -99,8 +100,7 @@ private:
         k.table = tables_.table(child.canonical());
         if (!k.table)
             throw TableError("the table of " + child.canonical().name() + " (which " + m.name()
-                + " converts into) is missing from " + tables_.dir()
-                + ": generate it first");
+                + " converts into) is missing from " + tables_.dir() + ": generate it first");
         const Metric counted = k.phase == CountPhase::NoCount ? Metric::Bia : Metric::Board;
         if (k.phase != CountPhase::PiecesHonour
             && (!k.table->has(counted) || k.table->rules() != encode(rules_)))
@@ -157,7 +157,8 @@ std::uint64_t verify(
     // Digit strides of the men alone in their group (IndexFastPaths::single_man_stride), per piece.
     std::array<std::uint64_t, PIECE_NB> stride {};
     for (Color c : { WHITE, BLACK })
-        for (PieceType pt : kNameOrder) stride[make_piece(c, pt)] = IndexFastPaths::single_man_stride(index, c, pt);
+        for (PieceType pt : kNameOrder)
+            stride[make_piece(c, pt)] = IndexFastPaths::single_man_stride(index, c, pt);
     parallel_blocks(index.size(), progress, m.name() + ": verify",
         [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
             for (std::uint64_t i = begin; i < end; ++i) {
@@ -182,7 +183,8 @@ std::uint64_t verify(
                     if (type_of(p) == KHUN) {
                         const Square w = color_of(p) == WHITE ? to : wk;
                         const Square b = color_of(p) == WHITE ? bk : to;
-                        const std::uint64_t slot = IndexFastPaths::with_kings(index, i, wk, bk, w, b);
+                        const std::uint64_t slot
+                            = IndexFastPaths::with_kings(index, i, wk, bk, w, b);
                         return slot != Index::kNoSlot ? slot : index.encode(w, b, men.data());
                     }
                     if (!diagonal && stride[p])

@@ -112,7 +112,9 @@ private:
     struct Node {
         std::uint64_t key;
         std::size_t size;
-        const std::uint8_t* cells() const { return reinterpret_cast<const std::uint8_t*>(this + 1); }
+        const std::uint8_t* cells() const {
+            return reinterpret_cast<const std::uint8_t*>(this + 1);
+        }
         static const Node* make(std::uint64_t key, const std::vector<std::uint8_t>& cells) {
             void* at = ::operator new(sizeof(Node) + cells.size());
             Node* n = new (at) Node { key, cells.size() };
@@ -176,8 +178,7 @@ private:
         std::uint8_t& next = next_[std::size_t(&set - table_.get())];
         if (w < 0) w = next, next = std::uint8_t((next + 1) % kWays); // the oldest
         set.keys[w].store(fresh->key, std::memory_order_relaxed);
-        if (const Node* old = set.nodes[w].exchange(fresh, std::memory_order_seq_cst))
-            retire(old);
+        if (const Node* old = set.nodes[w].exchange(fresh, std::memory_order_seq_cst)) retire(old);
     }
     // Under writers_: keeps `n` until no hazard pointer names it.
     void retire(const Node* n) {

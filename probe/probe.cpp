@@ -149,8 +149,10 @@ bool Prober::walk(const Material& m, const std::function<void(const TablePositio
             t.pure = table->value(Metric::Dtm, stm, slot);
             // The table's own cells, as Tablebase::probe_counted reads them, without its lookup.
             const CountPhase phase = count_phase(t.pos);
-            const Value own = phase == CountPhase::PiecesHonour ? Value::draw()
-                : table->value(phase == CountPhase::NoCount ? Metric::Bia : Metric::Board, stm, slot);
+            const Value own = phase == CountPhase::PiecesHonour
+                ? Value::draw()
+                : table->value(
+                    phase == CountPhase::NoCount ? Metric::Bia : Metric::Board, stm, slot);
             t.counted = counted_value(phase, t.pos, t.pure, own, fresh, rules);
             t.weight = std::uint64_t(index.orbit_size(t.pos));
             visit(t);

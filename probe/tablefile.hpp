@@ -232,7 +232,8 @@ private:
     std::optional<Value> after_conversion(
         Metric metric, const Position& child, const CountRules& rules) const;
     struct Slot {
-        explicit Slot(const Material& m) : material(m) { }
+        explicit Slot(const Material& m)
+            : material(m) { }
         Material material;
         std::atomic<const Table*> table { nullptr };
         std::mutex mutex;

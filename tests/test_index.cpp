@@ -169,9 +169,9 @@ TEST_CASE("Index round trip on random 5-men boards", "[index]") {
                         if (attacks_bb(~c, KHUN, back.king_square(~c)) & square_bb(to)) continue;
                         Position moved = back;
                         moved.move_piece(back.king_square(c), to);
-                        const std::uint64_t slot
-                            = IndexFastPaths::with_kings(index, i, back.king_square(WHITE), back.king_square(BLACK),
-                                moved.king_square(WHITE), moved.king_square(BLACK));
+                        const std::uint64_t slot = IndexFastPaths::with_kings(index, i,
+                            back.king_square(WHITE), back.king_square(BLACK),
+                            moved.king_square(WHITE), moved.king_square(BLACK));
                         ++kingSteps;
                         if (slot == Index::kNoSlot) continue;
                         ++kingShortcuts;
@@ -186,7 +186,8 @@ TEST_CASE("Index round trip on random 5-men boards", "[index]") {
                     continue;
                 for (Color c : { WHITE, BLACK })
                     for (PieceType pt : kNameOrder) {
-                        const std::uint64_t stride = IndexFastPaths::single_man_stride(index, c, pt);
+                        const std::uint64_t stride
+                            = IndexFastPaths::single_man_stride(index, c, pt);
                         REQUIRE((stride != 0) == (m.count[c][pt] == 1));
                         if (!stride) continue;
                         const Square from = lsb(back.pieces(c, pt));

@@ -25,8 +25,8 @@
 #include "cli.hpp"
 #include "diagram.hpp"
 #include "table_sets.hpp"
-#include "web_assets.hpp"
 #include "tablefile.hpp"
+#include "web_assets.hpp"
 
 namespace mktb::cli {
 
@@ -422,13 +422,12 @@ const Command kServeCommand {
     .summary = "the web page and the HTTP API (docs/api.md) on\n"
                "http://127.0.0.1:8080/ (--port 0: any free\n"
                "port); one --tables per rule set served",
-    .options = { { "--tables", "DIR", "a directory of tables, one per rule set",
-                     Option::Kind::Text, 0, 0, true },
+    .options = { { "--tables", "DIR", "a directory of tables, one per rule set", Option::Kind::Text,
+                     0, 0, true },
         { "--port", "N", "the port (default 8080; 0: any free port)", Option::Kind::Number, 0,
             65535 },
         { "--bind", "ADDRESS", "the address listened on (default 127.0.0.1)" },
-        { "--request-deadline", "S",
-            "seconds a request may take to arrive (default 10; 1 to 3600)",
+        { "--request-deadline", "S", "seconds a request may take to arrive (default 10; 1 to 3600)",
             Option::Kind::Number, 1, 3600 } },
     .run = serve_command,
 };

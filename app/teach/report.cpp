@@ -245,25 +245,25 @@ void write_heads(EndingFiles& f, const Teacher& t) {
     const std::string name = t.material().name();
     // For print: the worksheet (diagrams and tasks, no solution) and its answer key apart.
     f.worksheet << page_head("mktb: " + name + " worksheet", "report.css") << "<nav><a href=\""
-              << name << ".html\">" << name << "</a></nav>\n<h1>" << name
-              << ": worksheet</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
-              << ". The answers: <a href=\"" << name << ".answers.html\">answer key</a>.</p>\n"
-              << men_legend() << "<div class=\"themes\">\n";
+                << name << ".html\">" << name << "</a></nav>\n<h1>" << name
+                << ": worksheet</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
+                << ". The answers: <a href=\"" << name << ".answers.html\">answer key</a>.</p>\n"
+                << men_legend() << "<div class=\"themes\">\n";
     f.key << page_head("mktb: " + name + " answer key", "report.css") << "<nav><a href=\"" << name
-        << ".html\">" << name << "</a></nav>\n<h1>" << name
-        << ": answer key</h1>\n<p>For the <a href=\"" << name
-        << ".worksheet.html\">worksheet</a>; distances in moves.</p>\n<div class=\"key\">\n";
-    f.html << page_head("mktb: " + name, "report.css")
-         << "<nav><a href=\"index.html\">All endings</a>"
-         << " &middot; <a href=\"" << name << ".epd\">EPD</a> &middot; <a href=\"" << name
-         << ".pgn\">PGN</a> &middot; print: <a href=\"" << name
-         << ".worksheet.html\">worksheet</a>, <a href=\"" << name
-         << ".answers.html\">answer key</a></nav>\n<h1>" << name
-         << "</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
-         << ".</p>\n<h2>What the ending holds</h2>\n<table>\n"
-         << "<tr><th>Side to move</th><th>Positions</th><th>Wins</th><th>Draws</th><th>Losses</th>"
-            "<th>Wins within a fresh count</th><th>Losses within a fresh count</th><th>Longest "
-            "mate</th></tr>\n";
+          << ".html\">" << name << "</a></nav>\n<h1>" << name
+          << ": answer key</h1>\n<p>For the <a href=\"" << name
+          << ".worksheet.html\">worksheet</a>; distances in moves.</p>\n<div class=\"key\">\n";
+    f.html
+        << page_head("mktb: " + name, "report.css") << "<nav><a href=\"index.html\">All endings</a>"
+        << " &middot; <a href=\"" << name << ".epd\">EPD</a> &middot; <a href=\"" << name
+        << ".pgn\">PGN</a> &middot; print: <a href=\"" << name
+        << ".worksheet.html\">worksheet</a>, <a href=\"" << name
+        << ".answers.html\">answer key</a></nav>\n<h1>" << name
+        << "</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
+        << ".</p>\n<h2>What the ending holds</h2>\n<table>\n"
+        << "<tr><th>Side to move</th><th>Positions</th><th>Wins</th><th>Draws</th><th>Losses</th>"
+           "<th>Wins within a fresh count</th><th>Losses within a fresh count</th><th>Longest "
+           "mate</th></tr>\n";
     for (Color c : { WHITE, BLACK }) {
         const SideFigures& s = t.figures()[c];
         f.html << "<tr><td>" << kColorName[c] << "</td><td>" << number(s.legal) << "</td><td>"
@@ -273,14 +273,15 @@ void write_heads(EndingFiles& f, const Teacher& t) {
                << percent(s.countedLosses, s.legal) << "</td><td>"
                << (s.longest > 0 ? std::to_string(s.longest) + " moves" : "-") << "</td></tr>\n";
     }
-    f.html << "</table>\n<p>Positions are distinct boards; \"fresh count\": the count the position "
-            "starts (pieces' honour: the men on the board counted; board's honour: 64 moves; with "
-            "a Bia: the count its conversion starts).</p>\n";
+    f.html
+        << "</table>\n<p>Positions are distinct boards; \"fresh count\": the count the position "
+           "starts (pieces' honour: the men on the board counted; board's honour: 64 moves; with "
+           "a Bia: the count its conversion starts).</p>\n";
     for (Color c : { WHITE, BLACK })
         if (t.figures()[c].wins)
             f.html << histogram_svg(
                 t.figures()[c], std::string(kColorName[c]) + " to move: positions won in N moves")
-                 << "\n";
+                   << "\n";
     f.html << men_legend() << "<div class=\"themes\">\n";
 }
 
@@ -290,84 +291,82 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
     std::size_t number, const fs::path& dir) {
     const Prober& prober = t.prober();
     const std::string name = t.material().name();
-        const Position& p = item.pos;
-        const std::string fen = p.fen();
-        const std::string svgName = "diagrams/" + item.id + ".svg";
-        DiagramOptions options;
-        options.size = 280;
-        write_file(dir / svgName, board_svg(fen, options));
-        // The solution's diagram: the first best move as an arrow (shown behind the click).
-        std::string solutionSvg;
-        if (!item.best.empty()) {
-            solutionSvg = "diagrams/" + item.id + ".solution.svg";
-            options.arrows = { { square_name(from_sq(item.best.front())),
-                square_name(to_sq(item.best.front())) } };
-            write_file(dir / solutionSvg, board_svg(fen, options));
-        }
-        const Value pure = *prober.dtm(p);
-        const CountedValue counted = *prober.counted(p, p.count_state());
-        const std::string verdictText = verdict(p, pure, counted, t.rules(), p.count_state());
-        const LineText line = line_text(prober, item, t.rules());
-        auto joined = [&](const std::vector<Move>& moves) {
-            std::string text;
-            for (Move mv : moves) text.append(text.empty() ? "" : " ").append(san(p, mv));
-            return text;
-        };
-        const std::string best = joined(item.best), avoid = joined(item.avoid);
-        f.html << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
-             << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
-             << kColorName[p.side_to_move()] << " to move.</b> "
-             << escape(capitalized(item.claim)) << ".<br>Difficulty: " << escape(item.hardness)
-             << ".<br><span class=\"line\">" << escape(fen) << "</span>"
-             << "<details><summary>Solution</summary>"
-             << (solutionSvg.empty() ? ""
-                                     : "<img src=\"" + solutionSvg
-                            + "\" alt=\"the solution\" width=\"280\" height=\"270\">")
-             << "<p>" << escape(verdictText) << ".</p>"
-             << (best.empty() ? "" : "<p>Best: " + escape(best) + "</p>")
-             << (avoid.empty() ? "" : "<p>Not: " + escape(avoid) + "</p>")
-             << (line.html.empty() ? "" : "<p class=\"line\">" + escape(line.html) + "</p>")
-             << "</details></figcaption></figure>\n";
-        f.worksheet << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
-                  << "\" width=\"280\" height=\"270\"><figcaption><b>"
-                  << number << ".</b> "
-                  << kColorName[p.side_to_move()] << " to move.<br><span class=\"line\">"
-                  << escape(fen) << "</span></figcaption></figure>\n";
-        f.key << "<li><b>" << escape(capitalized(item.claim)) << ".</b> " << escape(verdictText)
-            << "." << (best.empty() ? "" : " Best: " + escape(best) + ".")
-            << (avoid.empty() ? "" : " Not: " + escape(avoid) + ".")
-            << (line.brief.empty()
-                       ? ""
-                       : "<br><span class=\"line\">" + escape(line.brief) + "</span>")
-            << "</li>\n";
-        // EPD: the board, side, and castling/en passant fields (none in Makruk), then the
-        // operations; c2 holds FEN fields 4-5 (Fairy-Stockfish's count).
-        const std::string board = fen.substr(0, fen.find(' ', fen.find(' ') + 1));
-        f.epd << board << " - -";
-        if (!best.empty()) f.epd << " bm " << best << ";";
-        if (!avoid.empty()) f.epd << " am " << avoid << ";";
-        if (item.dm) f.epd << " dm " << *item.dm << ";";
-        f.epd << " id \"" << item.id << "\"; c0 \"" << verdictText << "\"; c1 \"" << item.claim
-            << "\"; c2 \"" << p.count_state().limit << ' ' << p.count_state().ply << "\";\n";
-        const bool mates = !item.line.empty();
-        const std::string result = !mates                                ? "*"
-            : line.countEnded                                            ? "1/2-1/2"
-            : (item.line.size() % 2 == 1) == (p.side_to_move() == WHITE) ? "1-0"
-                                                                         : "0-1";
-        f.pgn << "[Event \"mktb " << name << ": " << theme.title << "\"]\n[Site \"?\"]\n[Round \""
-            << item.id << "\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"" << result
-            << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen << "\"]\n\n{"
-            << item.claim << ". " << verdictText << ".} " << line.pgn << result << "\n\n";
-        Json lineUci = Json::array(), bestUci = Json::array(), avoidUci = Json::array();
-        for (Move mv : item.line) lineUci.push_back(move_to_uci(mv));
-        for (Move mv : item.best) bestUci.push_back(move_to_uci(mv));
-        for (Move mv : item.avoid) avoidUci.push_back(move_to_uci(mv));
-        f.claims.push_back({ { "id", item.id }, { "theme", theme.key }, { "fen", fen },
-            { "best", bestUci }, { "avoid", avoidUci },
-            { "dm", item.dm ? Json(*item.dm) : Json(nullptr) }, { "facts", item.facts },
-            { "line", lineUci }, { "diagram", svgName },
-            { "solution_diagram", solutionSvg.empty() ? Json(nullptr) : Json(solutionSvg) } });
+    const Position& p = item.pos;
+    const std::string fen = p.fen();
+    const std::string svgName = "diagrams/" + item.id + ".svg";
+    DiagramOptions options;
+    options.size = 280;
+    write_file(dir / svgName, board_svg(fen, options));
+    // The solution's diagram: the first best move as an arrow (shown behind the click).
+    std::string solutionSvg;
+    if (!item.best.empty()) {
+        solutionSvg = "diagrams/" + item.id + ".solution.svg";
+        options.arrows = { { square_name(from_sq(item.best.front())),
+            square_name(to_sq(item.best.front())) } };
+        write_file(dir / solutionSvg, board_svg(fen, options));
     }
+    const Value pure = *prober.dtm(p);
+    const CountedValue counted = *prober.counted(p, p.count_state());
+    const std::string verdictText = verdict(p, pure, counted, t.rules(), p.count_state());
+    const LineText line = line_text(prober, item, t.rules());
+    auto joined = [&](const std::vector<Move>& moves) {
+        std::string text;
+        for (Move mv : moves) text.append(text.empty() ? "" : " ").append(san(p, mv));
+        return text;
+    };
+    const std::string best = joined(item.best), avoid = joined(item.avoid);
+    f.html << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
+           << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
+           << kColorName[p.side_to_move()] << " to move.</b> " << escape(capitalized(item.claim))
+           << ".<br>Difficulty: " << escape(item.hardness) << ".<br><span class=\"line\">"
+           << escape(fen) << "</span>"
+           << "<details><summary>Solution</summary>"
+           << (solutionSvg.empty() ? ""
+                                   : "<img src=\"" + solutionSvg
+                          + "\" alt=\"the solution\" width=\"280\" height=\"270\">")
+           << "<p>" << escape(verdictText) << ".</p>"
+           << (best.empty() ? "" : "<p>Best: " + escape(best) + "</p>")
+           << (avoid.empty() ? "" : "<p>Not: " + escape(avoid) + "</p>")
+           << (line.html.empty() ? "" : "<p class=\"line\">" + escape(line.html) + "</p>")
+           << "</details></figcaption></figure>\n";
+    f.worksheet << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
+                << "\" width=\"280\" height=\"270\"><figcaption><b>" << number << ".</b> "
+                << kColorName[p.side_to_move()] << " to move.<br><span class=\"line\">"
+                << escape(fen) << "</span></figcaption></figure>\n";
+    f.key << "<li><b>" << escape(capitalized(item.claim)) << ".</b> " << escape(verdictText) << "."
+          << (best.empty() ? "" : " Best: " + escape(best) + ".")
+          << (avoid.empty() ? "" : " Not: " + escape(avoid) + ".")
+          << (line.brief.empty() ? ""
+                                 : "<br><span class=\"line\">" + escape(line.brief) + "</span>")
+          << "</li>\n";
+    // EPD: the board, side, and castling/en passant fields (none in Makruk), then the
+    // operations; c2 holds FEN fields 4-5 (Fairy-Stockfish's count).
+    const std::string board = fen.substr(0, fen.find(' ', fen.find(' ') + 1));
+    f.epd << board << " - -";
+    if (!best.empty()) f.epd << " bm " << best << ";";
+    if (!avoid.empty()) f.epd << " am " << avoid << ";";
+    if (item.dm) f.epd << " dm " << *item.dm << ";";
+    f.epd << " id \"" << item.id << "\"; c0 \"" << verdictText << "\"; c1 \"" << item.claim
+          << "\"; c2 \"" << p.count_state().limit << ' ' << p.count_state().ply << "\";\n";
+    const bool mates = !item.line.empty();
+    const std::string result = !mates                                ? "*"
+        : line.countEnded                                            ? "1/2-1/2"
+        : (item.line.size() % 2 == 1) == (p.side_to_move() == WHITE) ? "1-0"
+                                                                     : "0-1";
+    f.pgn << "[Event \"mktb " << name << ": " << theme.title << "\"]\n[Site \"?\"]\n[Round \""
+          << item.id << "\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"" << result
+          << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen << "\"]\n\n{" << item.claim
+          << ". " << verdictText << ".} " << line.pgn << result << "\n\n";
+    Json lineUci = Json::array(), bestUci = Json::array(), avoidUci = Json::array();
+    for (Move mv : item.line) lineUci.push_back(move_to_uci(mv));
+    for (Move mv : item.best) bestUci.push_back(move_to_uci(mv));
+    for (Move mv : item.avoid) avoidUci.push_back(move_to_uci(mv));
+    f.claims.push_back(
+        { { "id", item.id }, { "theme", theme.key }, { "fen", fen }, { "best", bestUci },
+            { "avoid", avoidUci }, { "dm", item.dm ? Json(*item.dm) : Json(nullptr) },
+            { "facts", item.facts }, { "line", lineUci }, { "diagram", svgName },
+            { "solution_diagram", solutionSvg.empty() ? Json(nullptr) : Json(solutionSvg) } });
+}
 
 } // namespace
 

@@ -388,8 +388,8 @@ const Command kUciCommand {
                "answered from the tables under the count the\n"
                "game runs, others handed to the engine\n"
                "(default: fairy-stockfish)",
-    .options = { { "--tables", "DIR", "a directory of tables, one per rule set",
-                     Option::Kind::Text, 0, 0, true },
+    .options = { { "--tables", "DIR", "a directory of tables, one per rule set", Option::Kind::Text,
+                     0, 0, true },
         { "--engine", "PATH [ARGS...]", "the engine for other positions (the rest of the line)",
             Option::Kind::Rest } },
     .run = uci_command,
