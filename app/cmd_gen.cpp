@@ -143,10 +143,10 @@ bool read(const Args& a, Options& o) {
         o.pack.block_cells = std::uint32_t(cells);
     }
     if (cmd == "gen" || cmd == "verify") o.threads = int(a.number("--threads", 0));
+    if (cmd == "gen" || cmd == "verify") o.memory = a.bytes("--memory", 0);
     if (cmd == "gen") {
         o.list = a.flag("--list");
         o.keepOtherRules = a.flag("--keep-other-rules");
-        o.memory = a.bytes("--memory", 0);
         o.rules = a.rules();
     }
     for (const std::string& name : a.operands()) {
@@ -235,14 +235,15 @@ private:
 };
 
 // "KMMMvKM needs about 39.10 GB (...), more than the 23.22 GB allowed (...)", or empty when the
-// ending fits in `allowed` bytes (0: unknown, anything fits); `byOption`: --memory set them.
-std::string too_large(const Material& m, std::uint64_t allowed, bool byOption) {
-    const MemoryEstimate e = estimate_memory(m);
+// estimate `e` of `m`'s generation (verification) fits in `allowed` bytes (0: unknown, anything
+// fits); `byOption`: --memory set them.
+std::string too_large(
+    const Material& m, const MemoryEstimate& e, std::uint64_t allowed, bool byOption) {
     if (!allowed || e.total() <= allowed) return {};
     char text[400];
     std::snprintf(text, sizeof text,
-        "%s needs about %.2f GB (%.2f G cells: generation %.2f GB, the tables it converts "
-        "into %.2f GB), more than the %.2f GB allowed (%s)",
+        "%s needs about %.2f GB (%.2f G cells, %.2f GB; the tables it converts into %.2f GB), "
+        "more than the %.2f GB allowed (%s)",
         m.name().c_str(), double(e.total()) / 1e9, double(e.cells) / 1e9,
         double(e.generation) / 1e9, double(e.children) / 1e9, double(allowed) / 1e9,
         byOption ? "--memory" : "the memory available, less a margin; --memory sets it");
@@ -293,7 +294,7 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
         std::fprintf(stderr, "mktb gen: %s in %s %s; generating it again\n", m.name().c_str(),
             o.tables.c_str(), why);
     // A table made again (other rules, packed, damaged) was not in gen_command's first check.
-    if (const std::string tooLarge = too_large(m, allowed, o.memory); !tooLarge.empty())
+    if (const std::string tooLarge = too_large(m, estimate_memory(m), allowed, o.memory); !tooLarge.empty())
         throw TableError(tooLarge + "; not generated");
     GenOptions go;
     go.progress = &progress;
@@ -339,7 +340,7 @@ int gen_command(const Args& a) {
     for (const Material& m : order) {
         std::error_code exists;
         if (std::filesystem::exists(table_path(o.tables, m), exists)) continue; // on disk
-        if (const std::string why = too_large(m, allowed, o.memory); !why.empty()) {
+        if (const std::string why = too_large(m, estimate_memory(m), allowed, o.memory); !why.empty()) {
             std::fprintf(stderr, "mktb gen: %s; nothing was started\n", why.c_str());
             return kExitFailure;
         }
@@ -375,6 +376,14 @@ int verify_command(const Args& a) {
     Options o;
     if (!read(a, o)) return kExitBadInput;
     if (o.endings.empty()) return usage_error(a, "give the endings, or --men N");
+    // Memory known before it is spent, as for gen: every ending checked before any starts.
+    const std::uint64_t allowed = o.memory ? o.memory : available_memory();
+    for (const Material& m : o.endings)
+        if (const std::string why = too_large(m, estimate_verify_memory(m), allowed, o.memory);
+            !why.empty()) {
+            std::fprintf(stderr, "mktb verify: %s to verify; nothing was started\n", why.c_str());
+            return kExitFailure;
+        }
     Progress progress;
     int status = kExitOk;
     for (const Material& m : o.endings) {
@@ -481,6 +490,8 @@ int pack_command(const Args& a) {
 
 const Option kMen { "--men", "N", "every ending of N men (3 to 5)", Option::Kind::Number, 3, 5 };
 const Option kTables { "--tables", "DIR", "the tables' directory" };
+const Option kMemory { "--memory", "BYTES",
+    "the most an ending may take (K M G T: powers of 1024)", Option::Kind::Bytes };
 const Option kThreads { "--threads", "N", "worker threads (default: every core)",
     Option::Kind::Number, 1, 1024 };
 
@@ -505,8 +516,7 @@ const Command kGenCommand {
         { "--list", "", "print each ending's cells and memory, generate nothing",
             Option::Kind::Flag },
         kTables, kThreads,
-        { "--memory", "BYTES", "the most an ending may take (K M G T: powers of 1024)",
-            Option::Kind::Bytes },
+        kMemory,
         { "--keep-other-rules", "", "refuse, not replace, a table built with other RULES",
             Option::Kind::Flag } },
     .run = gen_command,
@@ -516,10 +526,10 @@ const Command kGenCommand {
 
 const Command kVerifyCommand {
     .name = "verify",
-    .usage = "(ENDING... | --men N) [--tables DIR] [--threads N]",
+    .usage = "(ENDING... | --men N) [--tables DIR] [--threads N] [--memory BYTES]",
     .summary = "check written tables against their successors\n(under the counting options each "
                "was\nbuilt with)",
-    .options = { kMen, kTables, kThreads },
+    .options = { kMen, kTables, kThreads, kMemory },
     .run = verify_command,
     .operands = -1,
 };

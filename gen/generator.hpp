@@ -93,6 +93,11 @@ std::string table_digest(const Table& table);
 std::string cells_digest(
     const Index& index, const std::function<unsigned(const Position&, std::uint64_t)>& cell);
 
+// What verifying `m` holds at its peak, from index sizes alone: the table's cells made resident
+// (`generation`: a byte per slot, metric and side), and the smaller tables made resident with
+// the block cache that serves the others (`children`). An upper bound, like estimate_memory().
+MemoryEstimate estimate_verify_memory(const Material& m);
+
 // Checks every valid position of the written table of `m` against a one-ply search over its
 // moves (conversions read from the smaller tables). Returns the number of positions that
 // disagree; the first few are described in *report.

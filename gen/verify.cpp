@@ -25,6 +25,14 @@ namespace mktb {
 
 namespace {
 
+// The block cache of the smaller tables that are not made resident.
+constexpr std::size_t kVerifyCacheBytes = std::size_t(512) << 20;
+
+// A child with fewer men is small and probed millions of times: resident, each probe is an
+// array read, not a block cache lookup. A promotion's child (as many men) stays in the cache,
+// which bounds verify's memory.
+bool resident_child(std::uint64_t childSize, std::uint64_t size) { return childSize * 4 <= size; }
+
 // The value of a position reached by a conversion, for its side to move, in the metric being
 // verified, read from the smaller tables through the probing layer only (mktb::Table, and
 // conversion_value(), which restores a packed table's lacking side too): DTM as it is; a
@@ -37,7 +45,7 @@ public:
     // `size`: the verified table's index size.
     ChildTables(
         const Material& m, std::uint64_t size, const Tablebase& tables, const CountRules& rules)
-        : tables_(tables.dir(), std::size_t(512) << 20, true)
+        : tables_(tables.dir(), kVerifyCacheBytes, true)
         , rules_(rules) {
         // Every kind a legal move can make: a man captured, a Bia of the mover promoted, or both.
         for (int captured = 0; captured < PIECE_NB; ++captured)
@@ -106,10 +114,8 @@ private:
             && (!k.table->has(counted) || k.table->rules() != encode(rules_)))
             throw TableError("the table of " + child.canonical().name()
                 + " lacks the counted values for these counting options: generate it again");
-        // A child with fewer men is small and probed millions of times: resident, each probe
-        // is an array read, not a block cache lookup. A promotion's child (as many men) stays
-        // in the cache, which bounds verify's memory.
-        if (!k.table->packed() && k.table->index().size() * 4 <= size) k.table->make_resident();
+        if (!k.table->packed() && resident_child(k.table->index().size(), size))
+            k.table->make_resident();
         return k;
     }
     Tablebase tables_; // its own: the children made resident go with it
@@ -298,6 +304,18 @@ std::string table_digest(const Table& table) {
               });
     }
     return out;
+}
+
+MemoryEstimate estimate_verify_memory(const Material& m) {
+    MemoryEstimate e;
+    const std::uint64_t size = Index(m).size();
+    e.cells = size * stored_metrics(m).size() * COLOR_NB;
+    e.generation = e.cells + (std::uint64_t(64) << 20); // and the program, oneTBB, the stacks
+    e.children = kVerifyCacheBytes;
+    for (const Material& c : m.children())
+        if (const std::uint64_t s = Index(c.canonical()).size(); resident_child(s, size))
+            e.children += s * stored_metrics(c).size() * COLOR_NB;
+    return e;
 }
 
 } // namespace mktb

@@ -131,6 +131,13 @@ out=$("$mktb" gen KMMMvKM --memory 20G --tables "$dir/mem" 2>&1); code=$?
 out=$("$mktb" gen KRvK --memory lots --tables "$dir/mem" 2>&1); code=$?
 [ $code -eq 2 ] && echo "$out" | grep -q "\-\-memory needs a number of bytes" || fail "--memory lots: $code $out"
 "$mktb" gen KRvK --list 2>/dev/null | grep -q "^KRvK  *59136 cells  *0\.[0-9]* GB" || fail "gen --list: $("$mktb" gen KRvK --list 2>&1)"
+# verify likewise: KRMvKN's table resident (a byte per cell: 0.48 GB) with the block cache of its
+# children does not fit in 100 MB; nothing is started, and within the default it runs.
+out=$("$mktb" verify KRMvKN --memory 100M --tables "$dir/t" 2>&1); code=$?
+[ $code -eq 1 ] && echo "$out" | grep -q "KRMvKN needs about [0-9.]* GB (0\.48 G cells.*more than the 0\.10 GB allowed (--memory) to verify; nothing was started" \
+  || fail "verify --memory: $code $out"
+out=$("$mktb" verify KRvKM --memory 1 --tables "$dir/t" 2>&1); code=$?
+[ $code -eq 1 ] || fail "verify --memory 1: $code $out"
 echo "memory: $(echo "$out" | head -1); refused before anything was started"
 
 # 4. Other counting options: generated again, or refused with --keep-other-rules.
