@@ -272,6 +272,10 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
     return worst;
 }
 
+// One directory, read under the counting options asked: not through open_tables() (serve, uci),
+// which picks a directory by the options its tables were built with, since a pieces' honour
+// table (distance to mate alone) answers under any options, and a board's honour or Bia-phase
+// table built with others refuses by name, table by table.
 int probe_command(const Args& a) {
     const bool json = a.flag("--json"), line = a.flag("--line");
     const std::string epd = a.text("--epd"), dir = a.tables(), countText = a.text("--count");
