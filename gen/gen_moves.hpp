@@ -36,11 +36,11 @@ struct MoveSummary {
 
 class GenMoves {
 public:
-    GenMoves(const GenIndex& gi, const Conversions* conversions, int metrics)
-        : gi_(gi)
+    GenMoves(const GenIndex& index, const Conversions* conversions, int metrics)
+        : index_(index)
         , conversions_(conversions)
         , metrics_(metrics) {
-        for (int j = 0; j < gi_.men(); ++j) hasRuea_[gi_.color(j)] |= gi_.type(j) == RUEA;
+        for (int j = 0; j < index_.men(); ++j) hasRuea_[index_.color(j)] |= index_.type(j) == RUEA;
     }
     // The conversions go once the level loop is done.
     void drop_conversions() { conversions_ = nullptr; }
@@ -61,11 +61,11 @@ public:
         for (int j = 0; j < men; ++j) occ |= square_bb(b.man[std::size_t(j)]);
         return occ;
     }
-    Bitboard occupancy(const GenBoard& b) const { return occupancy(b, gi_.men()); }
+    Bitboard occupancy(const GenBoard& b) const { return occupancy(b, index_.men()); }
     Bitboard pieces(const GenBoard& b, Color c) const {
         Bitboard p = square_bb(b.king[c]);
-        for (int j = 0; j < gi_.men(); ++j)
-            if (gi_.color(j) == c) p |= square_bb(b.man[std::size_t(j)]);
+        for (int j = 0; j < index_.men(); ++j)
+            if (index_.color(j) == c) p |= square_bb(b.man[std::size_t(j)]);
         return p;
     }
     // Is s attacked by side `by`, on occupancy occ, man `skip` (captured) not counting? Inlined
@@ -73,21 +73,21 @@ public:
     [[gnu::always_inline]] bool attacked(
         const GenBoard& b, Square s, Color by, Bitboard occ, int skip = -1) const {
         if (attacks_bb(by, KHUN, b.king[by]) & square_bb(s)) return true;
-        for (int j = 0; j < gi_.men(); ++j)
-            if (j != skip && gi_.color(j) == by
-                && (attacks_bb(by, gi_.type(j), b.man[std::size_t(j)], occ) & square_bb(s)))
+        for (int j = 0; j < index_.men(); ++j)
+            if (j != skip && index_.color(j) == by
+                && (attacks_bb(by, index_.type(j), b.man[std::size_t(j)], occ) & square_bb(s)))
                 return true;
         return false;
     }
     // Every square side `by` attacks on occupancy occ.
     Bitboard attacks_of(const GenBoard& b, Color by, Bitboard occ) const {
         Bitboard a = attacks_bb(by, KHUN, b.king[by]);
-        for (int j = 0; j < gi_.men(); ++j)
-            if (gi_.color(j) == by) a |= attacks_bb(by, gi_.type(j), b.man[std::size_t(j)], occ);
+        for (int j = 0; j < index_.men(); ++j)
+            if (index_.color(j) == by) a |= attacks_bb(by, index_.type(j), b.man[std::size_t(j)], occ);
         return a;
     }
     int man_on(const GenBoard& b, Square s) const {
-        for (int j = 0; j < gi_.men(); ++j)
+        for (int j = 0; j < index_.men(); ++j)
             if (b.man[std::size_t(j)] == s) return j;
         return -1;
     }
@@ -106,8 +106,8 @@ public:
         inCheck = quiets && (enemy ? bool(*enemy & square_bb(ksq)) : attacked(b, ksq, ~c, occ));
         // Men on a line between our king and an enemy Ruea may be pinned: checked one by one.
         Bitboard pinLines = 0;
-        for (int j = 0; quiets && j < gi_.men(); ++j)
-            if (gi_.color(j) == ~c && gi_.type(j) == RUEA) {
+        for (int j = 0; quiets && j < index_.men(); ++j)
+            if (index_.color(j) == ~c && index_.type(j) == RUEA) {
                 const Square r = b.man[std::size_t(j)];
                 if (file_of(r) == file_of(ksq) || rank_of(r) == rank_of(ksq))
                     pinLines |= between_bb(ksq, r);
@@ -117,8 +117,8 @@ public:
             if (enemy && !hasRuea_[~c]) return *enemy; // no slider: our king hides nothing
             const Bitboard o = occ ^ square_bb(ksq);
             Bitboard d = attacks_bb(~c, KHUN, b.king[~c]);
-            for (int j = 0; j < gi_.men(); ++j)
-                if (gi_.color(j) == ~c) d |= attacks_bb(~c, gi_.type(j), b.man[std::size_t(j)], o);
+            for (int j = 0; j < index_.men(); ++j)
+                if (index_.color(j) == ~c) d |= attacks_bb(~c, index_.type(j), b.man[std::size_t(j)], o);
             return d;
         };
         auto legal = [&](Square from, Square to, int captured) {
@@ -128,9 +128,9 @@ public:
             if (king) a.king[c] = to;
             return !attacked(a, king ? to : ksq, ~c, o, captured);
         };
-        for (int j = -1; j < gi_.men(); ++j) {
-            if (j >= 0 && gi_.color(j) != c) continue;
-            const PieceType pt = j < 0 ? KHUN : gi_.type(j);
+        for (int j = -1; j < index_.men(); ++j) {
+            if (j >= 0 && index_.color(j) != c) continue;
+            const PieceType pt = j < 0 ? KHUN : index_.type(j);
             const Square s = j < 0 ? ksq : b.man[std::size_t(j)];
             const Bitboard att = attacks_bb(c, pt, s, occ);
             Bitboard quiet = (pt == RUEA ? att : quiets_bb(c, pt, s)) & ~occ;
@@ -209,7 +209,7 @@ public:
     }
 
 private:
-    const GenIndex& gi_;
+    const GenIndex& index_;
     const Conversions* conversions_;
     int metrics_;
     std::array<bool, COLOR_NB> hasRuea_ {}; // a side has a slider (its attacks depend on occupancy)
