@@ -21,7 +21,7 @@ namespace mktb {
 // Cells of one 64-slot chunk holding `want`: bit t set when cell i + t does (x at a multiple of
 // 64; the cell arrays are padded to a multiple of 64 with "no position").
 template<class Cell>
-std::uint64_t match64(const Cell* x, Cell want) {
+inline std::uint64_t match64(const Cell* x, Cell want) {
     std::uint64_t m = 0;
 #if defined(__SSE2__)
     if constexpr (sizeof(Cell) == 1) {
@@ -43,7 +43,7 @@ std::uint64_t match64(const Cell* x, Cell want) {
 // alias anything: a member read after a store to one would be read again, so the level masks
 // (`mask`, of the cell's metric and side) and `base` come as arguments.
 template<class Cell>
-bool take_win(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t q, Cell win, int level) {
+inline bool take_win(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t q, Cell win, int level) {
     using Store = CellStore<Cell>;
     std::atomic_ref<Cell> a(x[q]);
     const Cell cur = a.load(std::memory_order_relaxed);
@@ -58,7 +58,7 @@ bool take_win(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t q, Cell win
 // Predecessor `pred` of a won cell: one move fewer not known to lose; the decrement that
 // reaches 0 calls lost(pred).
 template<class Cell, class Lost>
-void take_move(Cell* x, Cell base, std::uint64_t pred, Lost&& lost) {
+inline void take_move(Cell* x, Cell base, std::uint64_t pred, Lost&& lost) {
     std::atomic_ref<Cell> a(x[pred]);
     const Cell cur = a.load(std::memory_order_relaxed);
     a.store(Cell(cur - CellStore<Cell>::is_counter(cur, base)), std::memory_order_relaxed);
@@ -83,7 +83,7 @@ inline __m128i lane_bytes(unsigned bits) {
 // bytes, 16 lanes per SSE2 operation unless `oneByOne` (the debug checks, which read the cells
 // along through atomic_ref); one lane at a time in 16-bit cells.
 template<class Cell>
-bool take_wins(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t chunk, std::uint64_t lanes,
+inline bool take_wins(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t chunk, std::uint64_t lanes,
     Cell win, int level, bool oneByOne) {
     bool taken = false;
 #if defined(__SSE2__)
@@ -128,7 +128,7 @@ bool take_wins(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t chunk, std
 
 // take_move() on the lanes of a chunk, as take_wins().
 template<class Cell, class Lost>
-void take_moves(
+inline void take_moves(
     Cell* x, Cell base, std::uint64_t chunk, std::uint64_t lanes, bool oneByOne, Lost&& lost) {
 #if defined(__SSE2__)
     if constexpr (sizeof(Cell) == 1)

@@ -223,7 +223,7 @@ private:
 };
 
 template<class Cell>
-void LevelLoop<Cell>::men_pass(int p0, int p1, Level& level) {
+inline void LevelLoop<Cell>::men_pass(int p0, int p1, Level& level) {
     const int metrics = store_.metrics();
     const int bits = index_.field_bits();
     bool wrote = false;
@@ -277,7 +277,7 @@ void LevelLoop<Cell>::men_pass(int p0, int p1, Level& level) {
 
 // The cells of chunk i0 holding the level (`any`, per array in `hit`), one at a time.
 template<class Cell>
-void LevelLoop<Cell>::unmove_cells(std::uint64_t i0, const LevelHits& hit, std::uint64_t any,
+inline void LevelLoop<Cell>::unmove_cells(std::uint64_t i0, const LevelHits& hit, std::uint64_t any,
     Level& level, FieldLists& lists, bool& wrote) {
     // The level in registers: the cells are bytes, whose stores may alias any memory read
     // through a reference.
@@ -321,7 +321,7 @@ void LevelLoop<Cell>::unmove_cells(std::uint64_t i0, const LevelHits& hit, std::
 // level are un-moved together: one board decoded, the un-moves' targets generated once, and
 // each applied to a mask of lanes.
 template<class Cell>
-bool LevelLoop<Cell>::unmove_chunk(
+inline bool LevelLoop<Cell>::unmove_chunk(
     std::uint64_t i0, const LevelHits& hit, Level& level, FieldLists& lists) {
     // The level in registers: the cells are bytes, whose stores may alias any memory read
     // through a reference.
@@ -410,7 +410,7 @@ bool LevelLoop<Cell>::unmove_chunk(
 
 // The kings' pass over pairs q0 .. q1 - 1: the king un-moves landing there.
 template<class Cell>
-void LevelLoop<Cell>::king_pass(int q0, int q1, Level& level) {
+inline void LevelLoop<Cell>::king_pass(int q0, int q1, Level& level) {
     // The level in registers: the cells are bytes, whose stores may alias any memory read
     // through a reference.
     const int n = level.n;
