@@ -25,6 +25,9 @@ std::string default_tables_dir();
 bool is_rule_option(std::string_view flag);
 void apply_rule_option(std::string_view flag, std::string_view value, CountRules& rules);
 
+// --tables DIR, as the commands reading one directory take it (serve and uci take several).
+inline const Option kTablesOption { "--tables", "DIR", "the tables' directory" };
+
 // The commands, in the order the usage lists them; each defined with its run function in its
 // own file (options.hpp: the command line as data).
 extern const Command kPerftCommand, kGenCommand, kVerifyCommand, kDigestCommand, kPackCommand,

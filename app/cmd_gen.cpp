@@ -294,7 +294,8 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
         std::fprintf(stderr, "mktb gen: %s in %s %s; generating it again\n", m.name().c_str(),
             o.tables.c_str(), why);
     // A table made again (other rules, packed, damaged) was not in gen_command's first check.
-    if (const std::string tooLarge = too_large(m, estimate_memory(m), allowed, o.memory); !tooLarge.empty())
+    if (const std::string tooLarge = too_large(m, estimate_memory(m), allowed, o.memory);
+        !tooLarge.empty())
         throw TableError(tooLarge + "; not generated");
     GenOptions go;
     go.progress = &progress;
@@ -340,7 +341,8 @@ int gen_command(const Args& a) {
     for (const Material& m : order) {
         std::error_code exists;
         if (std::filesystem::exists(table_path(o.tables, m), exists)) continue; // on disk
-        if (const std::string why = too_large(m, estimate_memory(m), allowed, o.memory); !why.empty()) {
+        if (const std::string why = too_large(m, estimate_memory(m), allowed, o.memory);
+            !why.empty()) {
             std::fprintf(stderr, "mktb gen: %s; nothing was started\n", why.c_str());
             return kExitFailure;
         }
@@ -489,9 +491,8 @@ int pack_command(const Args& a) {
 }
 
 const Option kMen { "--men", "N", "every ending of N men (3 to 5)", Option::Kind::Number, 3, 5 };
-const Option kTables { "--tables", "DIR", "the tables' directory" };
-const Option kMemory { "--memory", "BYTES",
-    "the most an ending may take (K M G T: powers of 1024)", Option::Kind::Bytes };
+const Option kMemory { "--memory", "BYTES", "the most an ending may take (K M G T: powers of 1024)",
+    Option::Kind::Bytes };
 const Option kThreads { "--threads", "N", "worker threads (default: every core)",
     Option::Kind::Number, 1, 1024 };
 
@@ -515,8 +516,7 @@ const Command kGenCommand {
     .options = { kMen,
         { "--list", "", "print each ending's cells and memory, generate nothing",
             Option::Kind::Flag },
-        kTables, kThreads,
-        kMemory,
+        kTablesOption, kThreads, kMemory,
         { "--keep-other-rules", "", "refuse, not replace, a table built with other RULES",
             Option::Kind::Flag } },
     .run = gen_command,
@@ -527,9 +527,10 @@ const Command kGenCommand {
 const Command kVerifyCommand {
     .name = "verify",
     .usage = "(ENDING... | --men N) [--tables DIR] [--threads N] [--memory BYTES]",
-    .summary = "check written tables against their successors\n(under the counting options each "
-               "was\nbuilt with)",
-    .options = { kMen, kTables, kThreads, kMemory },
+    .summary = "check written tables against their successors\n"
+               "(under the counting options each was built\n"
+               "with)",
+    .options = { kMen, kTablesOption, kThreads, kMemory },
     .run = verify_command,
     .operands = -1,
 };
@@ -539,7 +540,7 @@ const Command kDigestCommand {
     .usage = "(ENDING... | --men N) [--tables DIR]",
     .summary = "a digest of every value a table stores (equal\n"
                "digests: equal answers, whatever the file bytes)",
-    .options = { kMen, kTables },
+    .options = { kMen, kTablesOption },
     .run = digest_command,
     .operands = -1,
 };
@@ -551,7 +552,7 @@ const Command kPackCommand {
                "convert into, keeping one side to move (the\n"
                "smaller; a probe of the other searches one\n"
                "ply): files to download and ship, for probing",
-    .options = { kMen, kTables, { "--out", "DIR", "where the packed tables go" },
+    .options = { kMen, kTablesOption, { "--out", "DIR", "where the packed tables go" },
         { "--block-cells", "N", "cells per compressed block (a power of two, 256 to 16384)",
             Option::Kind::Number, 256, 16384 },
         { "--level", "N", "zstd's level (1 to 19)", Option::Kind::Number, 1, 19 } },

@@ -178,7 +178,7 @@ const Command kPositionsCommand {
             0, 1000 },
         { "--seed", "X", "the random generator's seed (default 1)", Option::Kind::Number, 0,
             std::numeric_limits<long long>::max() },
-        { "--tables", "DIR", "the tables' directory" } },
+        kTablesOption },
     .run = positions_command,
     .rules = true,
     .operands = 1,

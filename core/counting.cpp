@@ -191,11 +191,13 @@ Value conversion_value(Metric metric, const Position& child, CountPhase phase, V
     const CountRules& rules) {
     if (metric == Metric::Dtm) return dtm;
     // Under pieces' honour the count is a deadline on DTM (as probe_counted() reads it); else
-    // the child's own counted metric: for board's honour kept, an unbounded budget gives its
-    // own distance.
-    const bool continues = metric == Metric::Board && phase == CountPhase::BoardHonour;
-    const CountedValue c = counted_value(phase, child, dtm, own,
-        continues ? CountState { 1 << 20, 0 } : fresh_count(child, rules), rules);
+    // the child's own counted metric. The count: none in the Bia phase; for board's honour kept
+    // in its own metric an unbounded budget (its own distance); else the fresh count the
+    // conversion starts.
+    const CountState count = phase == CountPhase::NoCount             ? CountState {}
+        : metric == Metric::Board && phase == CountPhase::BoardHonour ? CountState { 1 << 20, 0 }
+                                                                      : fresh_count(child, rules);
+    const CountedValue c = counted_value(phase, child, dtm, own, count, rules);
     if (metric == Metric::Bia) return as_value(c);
     // Board's honour: a capture keeping men on both sides continues the count; one baring the
     // defender succeeds when its fresh pieces' honour count still wins (the defender, to move

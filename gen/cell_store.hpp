@@ -139,7 +139,7 @@ public:
                     thread_local std::vector<Cell> kept;
                     const std::size_t first = q * kChunk;
                     const std::size_t n = std::min<std::size_t>(kChunk, x.size() - first);
-                    kept.assign(n, kInvalid);
+                    kept.assign(n, Spill<Cell>::kNone);
                     int& h = highest.local();
                     for (std::size_t t = 0; t < n; ++t) {
                         Cell& v = x[first + t];

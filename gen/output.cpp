@@ -116,12 +116,11 @@ typename Output<Cell>::Plan Output<Cell>::plan(int k) const {
 // swaps White's and Black's fields; on it the two schemes may name a board by different
 // reflections: the board is encoded again.
 template<class Cell>
-std::uint64_t Output<Cell>::gen_slot(std::uint64_t s) const {
+inline std::uint64_t Output<Cell>::gen_slot(std::uint64_t s) const {
     if (inPlace_) return s;
     if (!genIndex_.residue(s)) {
-        const std::uint64_t fieldsMask = (std::uint64_t(1) << (whiteBits_ + blackBits_)) - 1;
-        const std::uint64_t low = s & fieldsMask;
-        return (s & ~fieldsMask) | (low & ((std::uint64_t(1) << blackBits_) - 1)) << whiteBits_
+        const std::uint64_t low = s & fieldsMask_;
+        return (s & ~fieldsMask_) | (low & ((std::uint64_t(1) << blackBits_) - 1)) << whiteBits_
             | low >> blackBits_;
     }
     Position pos;
@@ -276,6 +275,7 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
     permuted_ = genIndex_.storage_order() && !inPlace_;
     for (PieceType pt : kNameOrder)
         whiteBits_ += 6 * material_.count[WHITE][pt], blackBits_ += 6 * material_.count[BLACK][pt];
+    fieldsMask_ = (std::uint64_t(1) << (whiteBits_ + blackBits_)) - 1;
     plainOrbit_ = material_.symmetry() == Symmetry::MirrorOnly ? 2 : 8;
     const std::uint64_t size = storage_.size();
     // DTM's cells, kept for the Bia-phase metric (the writer may code it against them).

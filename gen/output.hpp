@@ -75,7 +75,7 @@ private:
     GenBoard board_of(const Position& pos) const;
     int longest_stored(int k) const;
     Plan plan(int k) const;
-    std::uint64_t gen_slot(std::uint64_t s) const;
+    inline std::uint64_t gen_slot(std::uint64_t s) const;
     void store_block(int k, const Plan& plan, Arrays& arrays, std::uint64_t begin,
         std::uint64_t end, tbb::enumerable_thread_specific<SpillCursor>& cursors);
     void find_dont_care(int k, const Plan& plan, Arrays& arrays, TableWriter::DontCare& dontCare);
@@ -92,7 +92,8 @@ private:
     Index names_; // the first scheme's, which names the longest mates
     bool inPlace_ = false; // generation slots are storage slots
     bool permuted_ = false; // storage slots are generation slots with the sides' fields swapped
-    int whiteBits_ = 0, blackBits_ = 0;
+    int whiteBits_ = 0, blackBits_ = 0; // the men's field bits of each side
+    std::uint64_t fieldsMask_ = 0; // all of them
     std::optional<StatsTally> tally_;
     std::uint64_t plainOrbit_ = 8; // boards a cell off the residue stands for
     std::array<std::uint16_t, kCodes> storedOf_ {}; // the stored cell of a code

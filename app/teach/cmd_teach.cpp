@@ -95,7 +95,7 @@ const Command kTeachCommand {
         { "--out", "DIR", "where the report goes (default: report)" },
         { "--per-theme", "N", "positions per theme (1 to 100, default 4)", Option::Kind::Number, 1,
             100 },
-        { "--tables", "DIR", "the tables' directory" } },
+        kTablesOption },
     .run = teach_command,
     .rules = true,
     .operands = -1,

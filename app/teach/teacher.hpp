@@ -216,6 +216,13 @@ private:
         return true;
     }
 
+    // Adds `items` to the theme, the most difficult first (ties in the order found).
+    void add_hardest_first(Theme& theme, std::vector<Item> items) {
+        std::stable_sort(items.begin(), items.end(),
+            [](const Item& a, const Item& b) { return a.difficulty > b.difficulty; });
+        for (Item& item : items) add(theme, std::move(item));
+    }
+
     // The moves of `moves` keeping the first one's counted result and distance.
     static std::vector<Move> counted_best(const std::vector<RankedMove>& moves) {
         std::vector<Move> out;
@@ -328,9 +335,7 @@ private:
             item.facts["winning_moves"] = 1;
             onlyItems.push_back(std::move(item));
         }
-        std::stable_sort(onlyItems.begin(), onlyItems.end(),
-            [](const Item& a, const Item& b) { return a.difficulty > b.difficulty; });
-        for (Item& item : onlyItems) add(only, std::move(item));
+        add_hardest_first(only, std::move(onlyItems));
         return only;
     }
 
@@ -385,9 +390,7 @@ private:
             item.facts["shortfall"] = c.moves_needed - c.moves_available;
             criticalItems.push_back(std::move(item));
         }
-        std::stable_sort(criticalItems.begin(), criticalItems.end(),
-            [](const Item& a, const Item& b) { return a.difficulty > b.difficulty; });
-        for (Item& item : criticalItems) add(critical, std::move(item));
+        add_hardest_first(critical, std::move(criticalItems));
         return critical;
     }
 
