@@ -157,9 +157,9 @@ bool read(const Args& a, Options& o) {
             return std::fprintf(
                        stderr, "mktb %s: KvK is always a draw and has no table\n", cmd.data()),
                    false;
-        if (m->men() > 5)
+        if (m->men() > 6)
             std::fprintf(stderr,
-                "mktb %s: note: %s has %d men; generation above 5 men is untested\n", cmd.data(),
+                "mktb %s: note: %s has %d men; generation above 6 men is untested\n", cmd.data(),
                 m->name().c_str(), m->men());
         o.endings.push_back(m->canonical());
     }

@@ -36,6 +36,17 @@ GenIndex::GenIndex(const Material& m)
                 storageOrder_ &= pt != BIA && groupSize_[j] == 1;
             }
         }
+    // A group is ranked (one field, gen_index.hpp) when it has three men or more, or two
+    // beside three other men: from six men on, where the memory is what limits.
+    for (int n = 0; n <= 64; ++n)
+        for (int k = 0; k <= kMaxGenMen; ++k)
+            binomial_[std::size_t(n)][std::size_t(k)] = k == 0 ? 1
+                : n == 0                                       ? 0
+                         : binomial_[std::size_t(n - 1)][std::size_t(k - 1)]
+                    + binomial_[std::size_t(n - 1)][std::size_t(k)];
+    for (int j = 0; j < men_; ++j)
+        ranked_[std::size_t(j)]
+            = groupSize_[std::size_t(j)] >= 3 || (groupSize_[std::size_t(j)] == 2 && men_ >= 4);
     // The fields in the storage Index's digit order (scheme 2: Black's men above White's),
     // the first man of a group above the others; the last in that order at bit 0.
     std::array<int, kMaxGenMen> order {};
@@ -46,9 +57,14 @@ GenIndex::GenIndex(const Material& m)
     static_assert(Index::kScheme == Index::kSchemeWeakerFirst);
     while (n-- > 0) {
         const int j = order[std::size_t(n)];
-        const int bits = type_[std::size_t(j)] == BIA ? 5 : 6;
-        shift_[std::size_t(j)] = fieldBits_;
-        fieldMask_[std::size_t(j)] = (1 << bits) - 1;
+        const auto u = std::size_t(j);
+        if (ranked_[u]) {
+            if (groupFirst_[u] == j) add_ranked_group(j);
+            continue;
+        }
+        const int bits = type_[u] == BIA ? 5 : 6;
+        shift_[u] = fieldBits_;
+        fieldMask_[u] = (1 << bits) - 1;
         fileBits_ |= std::uint64_t(7) << fieldBits_;
         lowBits_ |= std::uint64_t(1) << fieldBits_;
         highBits_ |= std::uint64_t(1) << (fieldBits_ + bits - 1);
@@ -56,10 +72,10 @@ GenIndex::GenIndex(const Material& m)
     }
     fieldsMask_ = (std::uint64_t(1) << fieldBits_) - 1;
     for (int j = 0; j < men_; ++j)
-        if (groupFirst_[std::size_t(j)] == j && groupSize_[std::size_t(j)] == 2)
-            twinPair_[std::size_t(twinPairs_++)] = j;
-        else if (groupSize_[std::size_t(j)] > 2)
+        if (ranked_[std::size_t(j)])
             twinsBitwise_ = false;
+        else if (groupFirst_[std::size_t(j)] == j && groupSize_[std::size_t(j)] == 2)
+            twinPair_[std::size_t(twinPairs_++)] = j;
     for (int t = 0; t < 8; ++t)
         for (int s = 0; s < 64; ++s)
             transform_[std::size_t(t)][std::size_t(s)] = transform(t, Square(s));
@@ -79,6 +95,40 @@ GenIndex::GenIndex(const Material& m)
     size_ = std::uint64_t(pairs) << fieldBits_;
 }
 
+// The field of ranked group j (its first man) at the lowest free bits, and the squares of each
+// rank: the k-subsets of its squares in increasing order as numbers (the next one by Gosper's
+// rule) are the combinatorial number system's ranks 0, 1, 2 ... in order.
+void GenIndex::add_ranked_group(int j) {
+    const auto u = std::size_t(j);
+    RankedGroup g;
+    g.first = j;
+    g.size = groupSize_[u];
+    g.limit = limit_[u];
+    g.base = base_[u];
+    g.shift = fieldBits_;
+    g.ranks = binomial_[std::size_t(g.limit)][std::size_t(g.size)];
+    if (g.ranks > (std::uint64_t(1) << 24))
+        throw std::invalid_argument(
+            "too many identical men for a generation index: " + material_.name());
+    const int bits = std::bit_width(g.ranks - 1);
+    g.mask = (std::uint64_t(1) << bits) - 1;
+    g.squares.resize(std::size_t(g.ranks));
+    Bitboard c = (Bitboard(1) << g.size) - 1;
+    for (std::uint64_t r = 0; r < g.ranks; ++r) {
+        g.squares[std::size_t(r)] = c;
+        if (r + 1 == g.ranks) break;
+        const Bitboard low = c & -c, v = c + low;
+        c = v | (((v ^ c) / low) >> 2);
+    }
+    for (int m = j; m < j + g.size; ++m) {
+        rankedOf_[std::size_t(m)] = int(rankedGroups_.size());
+        shift_[std::size_t(m)] = fieldBits_;
+        fieldMask_[std::size_t(m)] = int(g.mask);
+    }
+    fieldBits_ += bits;
+    rankedGroups_.push_back(std::move(g));
+}
+
 void GenIndex::sort_groups(GenBoard& b) const {
     for (int j = 1; j < men_; ++j) // insertion sort within each group (at most 3 men)
         for (int k = j;
@@ -94,7 +144,10 @@ std::uint64_t GenIndex::fields(GenBoard& b, int t) const {
     sort_groups(b);
     std::uint64_t w = 0;
     for (int j = 0; j < men_; ++j)
-        w |= std::uint64_t(b.man[std::size_t(j)] - base_[std::size_t(j)]) << shift_[std::size_t(j)];
+        if (!ranked_[std::size_t(j)])
+            w |= std::uint64_t(b.man[std::size_t(j)] - base_[std::size_t(j)])
+                << shift_[std::size_t(j)];
+    for (const RankedGroup& g : rankedGroups_) w |= rank(b, g) << g.shift;
     return w;
 }
 
@@ -117,6 +170,7 @@ bool GenIndex::decode(std::uint64_t i, GenBoard& b) const {
     Bitboard occ = square_bb(b.king[WHITE]) | square_bb(b.king[BLACK]);
     for (int j = 0; j < men_; ++j) {
         const auto u = std::size_t(j);
+        if (ranked_[u]) continue;
         const int slot = int(i >> shift_[u]) & fieldMask_[u];
         if (slot >= limit_[u]) return false;
         const Square s = Square(slot + base_[u]);
@@ -124,6 +178,15 @@ bool GenIndex::decode(std::uint64_t i, GenBoard& b) const {
         if (j > groupFirst_[u] && b.man[u - 1] >= s) return false;
         occ |= square_bb(s);
         b.man[u] = s;
+    }
+    for (const RankedGroup& g : rankedGroups_) {
+        if ((i >> g.shift & g.mask) >= g.ranks) return false;
+        unrank(i, g, b);
+        for (int m = g.first; m < g.first + g.size; ++m) {
+            const Square s = b.man[std::size_t(m)];
+            if (occ & square_bb(s)) return false;
+            occ |= square_bb(s);
+        }
     }
     if (!residue_[p]) return true;
     GenBoard r = b;

@@ -38,9 +38,8 @@ public:
         , check_(check)
         , name_(std::move(name))
         , progress_(progress) {
-        bool triplets = false; // three identical men: a step may reorder them through encode()
-        for (int j = 0; j < index_.men(); ++j) triplets |= index_.group_size(j) > 2;
-        if (!triplets) laneMan_ = index_.low_field();
+        // A ranked group's un-moves change its rank, not a lane's field: cell by cell.
+        if (!index_.has_ranked()) laneMan_ = index_.low_field();
     }
 
     void run() {
@@ -438,7 +437,7 @@ inline void LevelLoop<Cell>::king_pass(int q0, int q1, Level& level) {
                 if (residue || !e.bitwise) {
                     for (std::uint32_t u = run.begin; u < run.end; ++u) {
                         const std::uint64_t i = from | fields[u];
-                        if (index_.man_on(i, e.on)) continue;
+                        if (index_.man_on(i, e.on, e.to)) continue;
                         GenBoard b;
                         index_.decode_valid(i, b);
                         if (residue && mirrored(index_.symmetric(b), e.to, e.ks)) continue;
@@ -458,7 +457,7 @@ inline void LevelLoop<Cell>::king_pass(int q0, int q1, Level& level) {
                         const std::uint64_t i = from | fields[u];
                         dst[m] = std::uint64_t(q) << bits | index_.step_fields(i, e.frame);
                         __builtin_prefetch(&x[dst[m]], 1);
-                        m += !index_.man_on(i, e.on);
+                        m += !index_.man_on(i, e.on, e.to);
                     }
                     for (int j = 0; j < m; ++j) apply(dst[j]);
                 }

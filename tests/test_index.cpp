@@ -212,11 +212,17 @@ TEST_CASE("Index round trip on random 5-men boards", "[index]") {
 // step into another frame by bit operations on the fields) against the full encode() of the
 // moved board, which the golden digests tied to the first generator; the level loop's test for a
 // man on a square against the board, and the pair a king step lands in against encode(). Random
-// slots of every ending up to 5 men: twins, groups of three, Bia fields, the a1-h8 residue.
+// slots of every ending up to 5 men: twins, groups of three, Bia fields, the a1-h8 residue; and
+// of 6-men endings, where a group of three or four identical men, or of two beside three other
+// men, is ranked (one field for the group).
 TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gives", "[index]") {
     std::mt19937_64 rng(9);
     int inStorageOrder = 0;
-    for (const Material& m : all_materials(5)) {
+    std::vector<Material> materials = all_materials(5);
+    for (const char* name :
+        { "KMMMvKM", "KMMMvKR", "KRMvKMM", "KMMMvKP", "KRvKPPP", "KSNvKPP", "KMMMMvK", "KPPPPvK" })
+        materials.push_back(Material::parse(name)->canonical());
+    for (const Material& m : materials) {
         const GenIndex gi(m);
         const Index index(m);
         inStorageOrder += gi.storage_order();
@@ -225,6 +231,7 @@ TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gi
             GenBoard b;
             if (!gi.decode(i, b)) continue;
             ++found;
+            REQUIRE(gi.encode(b) == i); // the slot names its board
             // The writer's in-place path: slots said to be the storage Index's are.
             if (gi.storage_order())
                 REQUIRE(index.encode(b.king[WHITE], b.king[BLACK], b.man.data()) == i);
@@ -238,8 +245,8 @@ TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gi
             // The level loop's test for a man on a square, on the slot's fields alone.
             const Bitboard men = occ ^ square_bb(b.king[WHITE]) ^ square_bb(b.king[BLACK]);
             for (int s = 0; s < 64; ++s)
-                REQUIRE(
-                    gi.man_on(i, gi.squares_fields(Square(s))) == bool(men & square_bb(Square(s))));
+                REQUIRE(gi.man_on(i, gi.squares_fields(Square(s)), Square(s))
+                    == bool(men & square_bb(Square(s))));
             for (int j = 0; j < gi.men(); ++j)
                 for (int n = 0; n < 3; ++n) {
                     const Bitboard empty
@@ -270,4 +277,35 @@ TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gi
         CHECK(GenIndex(*Material::parse(name)).storage_order());
     for (const char* name : { "KSSvKM", "KRPvKN", "KRRvK", "KPvK" })
         CHECK(!GenIndex(*Material::parse(name)).storage_order());
+}
+
+// A ranked group's field is its squares' combination rank, in as many bits as C(squares, k) - 1
+// needs; the sizes by hand (king pairs: 462 under the 8-fold group, 1806 with a Bia or a Khon):
+// three Met 16 bits (C(64,3) = 41,664), three Bia 11 (C(24,3) = 2,024), two Met beside three
+// other men 11 (C(64,2) = 2,016), two Bia beside three 9 (C(24,2) = 276); a lone man 6, a Bia 5.
+// And the ranked slots that hold a board are as many as the storage Index's boards (each board
+// one slot, the a1-h8 residue included): the rank is a bijection.
+TEST_CASE("Generation index: ranked groups, their sizes and their boards", "[index]") {
+    const auto size = [](const char* name) { return GenIndex(*Material::parse(name)).size(); };
+    CHECK(size("KMMMvKM") == 462ull << (16 + 6));
+    CHECK(size("KMMMvKR") == 462ull << (16 + 6));
+    CHECK(size("KRMvKMM") == 462ull << (6 + 6 + 11));
+    CHECK(size("KRvKPPP") == 1806ull << (6 + 11));
+    CHECK(size("KSNvKPP") == 1806ull << (6 + 6 + 9));
+    CHECK(size("KMMMvK") == 462ull << 16);
+    CHECK(size("KSSvKM") == 1806ull << (6 + 6 + 6)); // two beside one other man: not ranked
+    for (const char* name : { "KMMMvK", "KPPPvK" }) {
+        const Material m = *Material::parse(name);
+        const GenIndex gi(m);
+        const Index index(m);
+        std::uint64_t slots = 0, boards = 0;
+        GenBoard b;
+        for (std::uint64_t i = 0; i < gi.size(); ++i) slots += gi.decode(i, b);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            Position pos;
+            boards += index.decode(i, pos);
+        }
+        INFO(name);
+        CHECK(slots == boards);
+    }
 }
