@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <sys/file.h>
@@ -163,7 +164,7 @@ bool read(const Args& a, Options& o) {
                 m->name().c_str(), m->men());
         o.endings.push_back(m->canonical());
     }
-    if (const int men = int(a.number("--men", 0))) {
+    if (const int men = o.men = int(a.number("--men", 0))) {
         const auto all = all_materials(men);
         o.endings.insert(o.endings.end(), all.begin(), all.end());
     }
@@ -320,24 +321,55 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
     return true;
 }
 
+// The endings of `order` (children first) that cannot be made within `allowed` bytes, each
+// with the reason: not on disk and its estimate exceeds it, or it converts into one left out.
+std::map<std::string, std::string> left_out(
+    const std::vector<Material>& order, const Options& o, std::uint64_t allowed) {
+    std::map<std::string, std::string> out;
+    for (const Material& m : order) {
+        std::string why;
+        for (const Material& c : m.children())
+            if (out.count(c.canonical().name())) {
+                why = m.name() + " converts into " + c.canonical().name() + ", left out";
+                break;
+            }
+        std::error_code ec;
+        if (why.empty() && !std::filesystem::exists(table_path(o.tables, m), ec))
+            why = too_large(m, estimate_memory(m), allowed, o.memory);
+        if (!why.empty()) out[m.name()] = why;
+    }
+    return out;
+}
+
 int gen_command(const Args& a) {
     Options o;
     if (!read(a, o)) return kExitBadInput;
     if (o.endings.empty()) return usage_error(a, "give the endings, or --men N");
-    const std::vector<Material> order = build_order(o.endings);
+    std::vector<Material> order = build_order(o.endings);
+    // Memory known before it is spent: an ending whose generation would take more than allowed
+    // is refused now, before any ending of the run is started, never killed for lack of memory.
+    // Under --men (every ending of a number of men, most of 6 men too large for one machine)
+    // such endings, and the endings that convert into them, are left out and named instead.
+    const std::uint64_t allowed = o.memory ? o.memory : available_memory();
+    const std::map<std::string, std::string> out = left_out(order, o, allowed);
     if (o.list) {
         for (const Material& m : order) {
             const MemoryEstimate e = estimate_memory(m);
-            std::printf("%-10s %14llu cells %10.3f GB (generation %.3f, children %.3f)\n",
+            std::printf("%-10s %14llu cells %10.3f GB (generation %.3f, children %.3f)%s\n",
                 m.name().c_str(), (unsigned long long)e.cells, double(e.total()) / 1e9,
-                double(e.generation) / 1e9, double(e.children) / 1e9);
+                double(e.generation) / 1e9, double(e.children) / 1e9,
+                out.count(m.name()) ? "  does not fit" : "");
         }
-        std::fprintf(stderr, "%zu endings\n", order.size());
+        std::fprintf(stderr, "%zu endings, %zu of them do not fit in the %.2f GB allowed\n",
+            order.size(), out.size(), double(allowed) / 1e9);
         return kExitOk;
     }
-    // Memory known before it is spent: an ending whose generation would take more than allowed
-    // is refused now, before any ending of the run is started, never killed for lack of memory.
-    const std::uint64_t allowed = o.memory ? o.memory : available_memory();
+    if (o.men && !out.empty()) {
+        for (const auto& [name, why] : out) std::fprintf(stderr, "mktb gen: left out: %s\n", why.c_str());
+        std::erase_if(order, [&](const Material& m) { return out.count(m.name()); });
+        std::fprintf(stderr, "mktb gen: %zu endings left out, %zu to make or on disk\n",
+            out.size(), order.size());
+    }
     for (const Material& m : order) {
         std::error_code exists;
         if (std::filesystem::exists(table_path(o.tables, m), exists)) continue; // on disk
@@ -490,7 +522,9 @@ int pack_command(const Args& a) {
     return kExitOk;
 }
 
-const Option kMen { "--men", "N", "every ending of N men (3 to 5)", Option::Kind::Number, 3, 5 };
+const Option kMen { "--men", "N",
+    "every ending of N men (3 to 6); gen: those whose memory fits, with what they need",
+    Option::Kind::Number, 3, 6 };
 const Option kMemory { "--memory", "BYTES", "the most an ending may take (K M G T: powers of 1024)",
     Option::Kind::Bytes };
 const Option kThreads { "--threads", "N", "worker threads (default: every core)",

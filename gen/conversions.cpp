@@ -3,18 +3,28 @@
 
 namespace mktb {
 
-namespace {
-
-// The child's stored metric a conversion is valued from: its own counted metric while the
-// count goes on (a Bia still on the board; a capture keeping men on both sides under board's
-// honour), else its DTM, or its board's honour metric when the last Bia leaves men on both sides.
+// Its own counted metric while the count goes on (a Bia still on the board; a capture keeping
+// men on both sides under board's honour), else its DTM, or its board's honour metric when the
+// last Bia leaves men on both sides.
 Metric metric_read(Metric metric, CountPhase child) {
     if (metric == Metric::Dtm || child == CountPhase::PiecesHonour) return Metric::Dtm;
     if (metric == Metric::Bia && child == CountPhase::NoCount) return Metric::Bia;
     return Metric::Board;
 }
 
-} // namespace
+ChildRead child_read(const GenIndex& gi, int jc, int jp) {
+    Material child = gi.material();
+    if (jc >= 0) --child.count[gi.color(jc)][gi.type(jc)];
+    if (jp >= 0) --child.count[gi.color(jp)][BIA], ++child.count[gi.color(jp)][MET];
+    ChildRead r;
+    r.bareKings = child.bare_kings();
+    r.swapped = !child.is_canonical();
+    r.child = child.canonical();
+    // The side that converts; the other moves next, in the child's colours.
+    const Color mover = jp >= 0 ? gi.color(jp) : ~gi.color(jc);
+    r.stm = r.swapped ? mover : ~mover;
+    return r;
+}
 
 Position representative(const Material& m, Color stm) {
     Position pos;
@@ -44,31 +54,22 @@ Conversions::Conversions(const GenIndex& gi, const std::vector<Metric>& metrics,
         if (!children_->table(c))
             throw TableError("the table of " + c.name() + " (which " + material_.name()
                 + " converts into) is missing from " + dir + ": generate it first");
-    for (int jc = -1; jc < index_.men(); ++jc)
-        for (int jp = -1; jp < index_.men(); ++jp) {
-            if (jp >= 0 && index_.type(jp) != BIA) continue;
-            if (jc >= 0 && jp >= 0 && index_.color(jc) == index_.color(jp)) continue;
-            if (jc < 0 && jp < 0) continue;
-            // Only the first man of a group is captured by kind; the others share it.
-            if (jc >= 0 && index_.group_first(jc) != jc) continue;
-            if (jp >= 0 && index_.group_first(jp) != jp) continue;
-            recipes_[std::size_t(jc + 1)][std::size_t(jp + 1)] = make_recipe(jc, jp);
-        }
+    for_each_conversion_kind(index_, [&](int jc, int jp) {
+        recipes_[std::size_t(jc + 1)][std::size_t(jp + 1)] = make_recipe(jc, jp);
+    });
 }
 
 Conversions::~Conversions() = default;
 
 std::unique_ptr<Conversions::Recipe> Conversions::make_recipe(int jc, int jp) const {
     auto r = std::make_unique<Recipe>();
-    Material child = material_;
-    if (jc >= 0) --child.count[index_.color(jc)][index_.type(jc)];
-    if (jp >= 0) --child.count[index_.color(jp)][BIA], ++child.count[index_.color(jp)][MET];
-    if (child.bare_kings()) {
+    const ChildRead kind = child_read(index_, jc, jp);
+    if (kind.bareKings) {
         r->bareKings = true;
         return r;
     }
-    r->swapped = !child.is_canonical();
-    const Material canon = child.canonical();
+    r->swapped = kind.swapped;
+    const Material& canon = kind.child;
     r->table = children_->table(canon);
     // Child men slots: its groups in name order, White's (this table's Black's when swapped)
     // first; identical men fill their group in any order (the encoder sorts).
@@ -85,9 +86,7 @@ std::unique_ptr<Conversions::Recipe> Conversions::make_recipe(int jc, int jp) co
         const PieceType pt = j == jp ? MET : index_.type(j);
         r->dest[std::size_t(j)] = std::int8_t(next[c][pt]++);
     }
-    // The side that converts, and the child's side to move after it in the child's colours.
-    const Color mover = jp >= 0 ? index_.color(jp) : ~index_.color(jc);
-    const Color childStm = r->swapped ? mover : ~mover;
+    const Color childStm = kind.stm;
     const CountPhase phase = count_phase(canon);
     for (std::size_t k = 0; k < metrics_.size(); ++k) {
         Recipe::Read& read = r->read[k];

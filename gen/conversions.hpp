@@ -21,6 +21,34 @@ namespace mktb {
 // functions read from a position (men, their kinds, the side to move) is all that it carries.
 Position representative(const Material& m, Color stm);
 
+// What a conversion of one kind (man jc captured, -1 none; Bia jp promoted, -1 none) of the
+// ending of `gi` reads: the child's canonical material, whether its colours are this table's
+// swapped, and the child's side to move after it, in the child's colours. `bareKings`: nothing
+// left to read (a draw).
+struct ChildRead {
+    Material child;
+    bool swapped = false;
+    Color stm = WHITE;
+    bool bareKings = false;
+};
+ChildRead child_read(const GenIndex& gi, int jc, int jp);
+// Calls fn(jc, jp) for each kind of conversion the ending of `gi` has: a man captured (the first
+// of his group: the others share it), a Bia promoted, or both.
+template<class Fn>
+void for_each_conversion_kind(const GenIndex& gi, Fn&& fn) {
+    for (int jc = -1; jc < gi.men(); ++jc)
+        for (int jp = -1; jp < gi.men(); ++jp) {
+            if (jp >= 0 && gi.type(jp) != BIA) continue;
+            if (jc >= 0 && jp >= 0 && gi.color(jc) == gi.color(jp)) continue;
+            if (jc < 0 && jp < 0) continue;
+            if (jc >= 0 && gi.group_first(jc) != jc) continue;
+            if (jp >= 0 && gi.group_first(jp) != jp) continue;
+            fn(jc, jp);
+        }
+}
+// The child's stored metric a conversion is valued from, for generated metric `metric`.
+Metric metric_read(Metric metric, CountPhase child);
+
 class Conversions {
 public:
     // Opens the tables of every ending `m` converts into from `dir` (its own Tablebase, so that

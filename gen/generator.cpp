@@ -167,11 +167,21 @@ std::vector<Metric> stored_metrics(const Material& m) {
 
 MemoryEstimate estimate_memory(const Material& m) {
     MemoryEstimate e;
-    const std::uint64_t slots = GenIndex(m).size();
+    const GenIndex gi(m);
+    const std::uint64_t slots = gi.size();
     e.cells = slots * stored_metrics(m).size() * COLOR_NB;
     e.generation = std::uint64_t(double(e.cells) * kGenerationBytesPerCell) + kFixedBytes;
-    for (const Material& c : m.children())
-        e.children += Index(c.canonical()).size() * stored_metrics(c).size() * COLOR_NB;
+    // The children's parts the conversions read, a byte per storage slot each (Table::
+    // make_resident: 16-bit cells are held in 8 bits, the rare longer ones in a list beside).
+    std::set<std::tuple<std::string, Metric, Color>> parts;
+    for_each_conversion_kind(gi, [&](int jc, int jp) {
+        const ChildRead r = child_read(gi, jc, jp);
+        if (r.bareKings) return;
+        for (const Metric metric : stored_metrics(m))
+            if (parts.insert({ r.child.name(), metric_read(metric, count_phase(r.child)), r.stm })
+                    .second)
+                e.children += Index(r.child).size();
+    });
     return e;
 }
 

@@ -2,11 +2,13 @@
 // EPD, PGN, diagrams, claims, the overview and the regulation page.
 #include "teach/report.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "diagram.hpp"
+#include "generator.hpp"
 
 namespace mktb::cli {
 
@@ -420,25 +422,44 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
 
 namespace {
 
-// Docs/rules.md §7: who counts as the stronger side in one event, and the endings within five men
-// (with a Bia read as a promoted one too) where the tables can check it.
+// Docs/rules.md §7: who counts as the stronger side in one event, and its endings, each written
+// with the regulation's stronger side first (White); a Bia read both ways, as a Bia and as a
+// promoted one (a Met).
 struct RegulationRow {
     const char* weaker;
     const char* stronger;
     std::vector<const char*> endings;
 };
 const std::vector<RegulationRow> kRegulation = {
-    { "K + 1 Bia", "K + 3 promoted Bia", {} },
+    { "K + 1 Bia", "K + 3 promoted Bia", { "KMMMvKP", "KMMMvKM" } },
     { "K + 1 Bia", "K + (Khon or Ma) + 1 Bia", { "KSPvKP", "KNPvKP", "KSMvKM", "KNMvKM" } },
-    { "K + 2 Bia", "K + Khon + Ma", {} },
-    { "K + 3 Bia", "K + Ruea", {} },
+    { "K + 2 Bia", "K + Khon + Ma", { "KSNvKPP", "KSNvKMM" } },
+    { "K + 3 Bia", "K + Ruea", { "KRvKPPP", "KRvKMMM" } },
     { "K + (Khon or Ma)", "K + (Khon or Ma) + 1 Bia",
         { "KSPvKS", "KSPvKN", "KNPvKS", "KNPvKN", "KSMvKS", "KSMvKN", "KNMvKS", "KNMvKN" } },
     { "K + Ruea", "K + Ruea + (Khon or Ma)", { "KRSvKR", "KRNvKR" } },
-    { "K + Ruea", "K + 4 promoted Bia", {} },
-    { "K + Ruea + 1 Bia", "K + (Khon or Ma) + 3 Bia", {} },
+    { "K + Ruea", "K + 4 promoted Bia", { "KMMMMvKR" } },
+    { "K + Ruea + 1 Bia", "K + (Khon or Ma) + 3 Bia",
+        { "KSPPPvKRP", "KNPPPvKRP", "KSMMMvKRM", "KNMMMvKRM" } },
     { "K + (Khon or Ma)", "K + 2 Ruea", { "KRRvKS", "KRRvKN" } },
 };
+
+// What an ending no table answers would take: its cells and the memory of one process
+// (gen/generator.hpp's estimate), and how many machines of this one's kind (24 GiB) hold it.
+std::string would_take(const Material& m) {
+    const MemoryEstimate e = estimate_memory(m);
+    constexpr double kMachine = 24.0 * (1ull << 30);
+    char text[200];
+    std::snprintf(text, sizeof text, "%.2f G cells, about %.1f GB in one process%s", e.cells / 1e9,
+        e.total() / 1e9, e.total() < 0.9 * kMachine ? "" : "; ");
+    std::string out = text;
+    if (e.total() >= 0.9 * kMachine) {
+        std::snprintf(text, sizeof text, "at least %.0f machines of 24 GiB",
+            std::ceil(e.total() / (0.9 * kMachine)));
+        out += text;
+    }
+    return out;
+}
 
 std::optional<Json> read_stats(const std::string& tables, const std::string& name) {
     std::ifstream in(fs::path(tables) / (name + ".json"));
@@ -501,30 +522,30 @@ void write_overview(const fs::path& dir, const std::string& tables,
         << "<nav><a href=\"index.html\">All endings</a></nav>\n<h1>Which side is stronger?</h1>\n"
            "<p>One event's regulation (the 31st north-eastern Rajabhat universities games, "
            "\"Phuphan Games\"; docs/rules.md §7) names the side that may claim the board count "
-           "(the weaker one) by material. For each pairing with an ending of at most five men in "
-           "these tables: how often its stronger side (White) wins, with itself or the weaker "
+           "(the weaker one) by material. For each pairing, its endings (a Bia read as a Bia and as "
+           "a promoted one) and, where these tables hold them, how often its stronger side (the side written first) wins, with itself or the weaker "
            "side to move, without counting and within a fresh count. The regulation and the "
            "tables <span class=\"disagree\">disagree</span> where the stronger side to move wins "
            "fewer than half of the positions.</p>\n<table>\n<tr><th>Weaker side has at most</th>"
            "<th>Stronger side has at least</th><th>Ending</th><th>Stronger to move: wins</th>"
            "<th>within the count</th><th>Weaker to move: stronger wins</th></tr>\n";
-    for (const RegulationRow& row : kRegulation) {
-        if (row.endings.empty()) {
-            reg << "<tr><td>" << escape(row.weaker) << "</td><td>" << escape(row.stronger)
-                << "</td><td colspan=\"4\">more than five men</td></tr>\n";
-            continue;
-        }
+    for (const RegulationRow& row : kRegulation)
         for (const char* e : row.endings) {
             reg << "<tr><td>" << escape(row.weaker) << "</td><td>" << escape(row.stronger)
                 << "</td><td>" << e << "</td>";
-            const std::optional<Json> stats = read_stats(tables, e);
+            // The table names the stronger side by its own material: where that is the
+            // regulation's weaker side, the colours of its statistics are swapped.
+            const Material m = *Material::parse(e);
+            const bool swapped = !m.is_canonical();
+            const std::string name = m.canonical().name();
+            const std::optional<Json> stats = read_stats(tables, name);
             if (!stats) {
-                reg << "<td colspan=\"3\">not generated (<code>mktb gen " << e
-                    << "</code>)</td></tr>\n";
+                reg << "<td colspan=\"3\">not generated (<code>mktb gen " << name << "</code>: "
+                    << escape(would_take(m.canonical())) << ")</td></tr>\n";
                 continue;
             }
-            const Json& w = (*stats)["sides"]["white_to_move"];
-            const Json& b = (*stats)["sides"]["black_to_move"];
+            const Json& w = (*stats)["sides"][swapped ? "black_to_move" : "white_to_move"];
+            const Json& b = (*stats)["sides"][swapped ? "white_to_move" : "black_to_move"];
             const std::uint64_t legal = w["legal"], wins = w["wins"];
             const bool disagree = 2 * wins < legal;
             reg << "<td" << (disagree ? " class=\"disagree\"" : "") << ">" << percent(wins, legal)
@@ -534,7 +555,6 @@ void write_overview(const fs::path& dir, const std::string& tables,
                 << "</td><td>" << percent(std::uint64_t(b["losses"]), std::uint64_t(b["legal"]))
                 << "</td></tr>\n";
         }
-    }
     reg << "</table>\n</body>\n</html>\n";
     write_file(dir / "regulation.html", reg.str());
     write_file(dir / "report.css", kReportCss);
