@@ -41,6 +41,10 @@ struct TableStats {
     std::uint64_t file_bytes = 0;
     double seconds = 0;
     std::vector<std::pair<std::string, double>> phase_seconds; // wall time of each phase
+    // The level loop: its levels, and the cells it listed for the kings' pass (4 bytes each,
+    // what king-pair slices on several machines would exchange), in all and at the busiest level.
+    int levels = 0;
+    std::uint64_t listed = 0, listed_most = 0;
     std::string to_json() const;
 };
 

@@ -42,7 +42,14 @@ public:
         if (!index_.has_ranked()) laneMan_ = index_.low_field();
     }
 
-    void run() {
+    // The cells listed for the kings' pass (4 bytes each): what king-pair slices on several
+    // machines would exchange once per level (docs/generator.md, "Slices").
+    struct Traffic {
+        int levels = 0;
+        std::uint64_t listed = 0, mostListed = 0; // in all, at the busiest level
+    };
+
+    Traffic run() {
         const int bits = index_.field_bits();
         if (bits > 32) // the lists hold a slot's fields in 32 bits: up to 5 men beside the kings
             throw std::logic_error(name_ + ": too many men for the level loop's lists");
@@ -64,7 +71,9 @@ public:
         // they are emptied (the order of the updates within a level changes no value).
         const int parts = std::clamp(tasks / 8, 1, 32);
         const std::uint64_t budget = std::max<std::uint64_t>(1 << 20, index_.size() / 64);
+        Traffic traffic;
         for (int n = 0; n <= store_.max_level(); ++n) {
+            std::uint64_t listed = 0;
             if (n + 1 > store_.top()) store_.rollover(n & ~1);
             Level level(n, store_);
             if (progress_)
@@ -76,8 +85,12 @@ public:
                 if (part + 1 < parts && level.listed < budget) continue;
                 over_pairs(0, tasks, [&](int q0, int q1) { king_pass(q0, q1, level); });
                 unlist();
+                listed += level.listed;
                 level.listed = 0;
             }
+            traffic.levels = n + 1;
+            traffic.listed += listed;
+            traffic.mostListed = std::max(traffic.mostListed, listed);
             if (level.wroteWin) store_.note_level(n + 1);
             store_.gather_far();
         }
@@ -86,6 +99,7 @@ public:
             for (auto& lists : byMetric) std::vector<ListRun>().swap(lists);
         std::vector<std::vector<KingEdge>>().swap(edgesInto_);
         if (check_) check_->check_undecided();
+        return traffic;
     }
 
 private:

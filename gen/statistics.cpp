@@ -91,6 +91,9 @@ std::string TableStats::to_json() const {
         { "file_bytes", file_bytes },
         { "seconds", seconds },
         { "phase_seconds", phases },
+        { "levels", levels },
+        { "listed_cells", listed },
+        { "listed_cells_most", listed_most },
         { "sides", sides },
     };
     return j.dump(2) + "\n";
