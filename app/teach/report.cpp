@@ -445,17 +445,27 @@ const std::vector<RegulationRow> kRegulation = {
 };
 
 // What an ending no table answers would take: its cells and the memory of one process
-// (gen/generator.hpp's estimate), and how many machines of this one's kind (24 GiB) hold it.
+// (gen/generator.hpp's estimate), the largest of the endings it converts into (made first) where
+// that one needs more, and how many machines of this one's kind (24 GiB) the larger would span.
 std::string would_take(const Material& m) {
     const MemoryEstimate e = estimate_memory(m);
-    constexpr double kMachine = 24.0 * (1ull << 30);
-    char text[200];
-    std::snprintf(text, sizeof text, "%.2f G cells, about %.1f GB in one process%s", e.cells / 1e9,
-        e.total() / 1e9, e.total() < 0.9 * kMachine ? "" : "; ");
+    Material largest = m;
+    std::uint64_t most = e.total();
+    for (const Material& c : build_order({ m }))
+        if (const std::uint64_t t = estimate_memory(c).total(); t > most) most = t, largest = c;
+    char text[300];
+    std::snprintf(text, sizeof text, "%.2f G cells, about %.1f GB in one process", e.cells / 1e9,
+        e.total() / 1e9);
     std::string out = text;
-    if (e.total() >= 0.9 * kMachine) {
-        std::snprintf(text, sizeof text, "at least %.0f machines of 24 GiB",
-            std::ceil(e.total() / (0.9 * kMachine)));
+    if (largest.name() != m.name()) {
+        std::snprintf(text, sizeof text, "; first %s, about %.1f GB", largest.name().c_str(),
+            most / 1e9);
+        out += text;
+    }
+    constexpr double kMachine = 0.9 * 24.0 * (1ull << 30);
+    if (most >= kMachine) {
+        std::snprintf(text, sizeof text, "; at least %.0f machines of 24 GiB",
+            std::ceil(most / kMachine));
         out += text;
     }
     return out;
