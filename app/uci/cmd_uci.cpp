@@ -87,6 +87,11 @@ private:
                     engineOptions_.push_back(l);
             }
             engine_->send("setoption name UCI_Variant value makruk");
+            // An engine that probes mktb's tables itself (Fairy-Stockfish with
+            // engines/fairy-stockfish/mktb.patch) reads the directory of the default counting
+            // rules, the ones its probes assume, so that the wrapper and the engine agree.
+            if (const TableSet* set = tables_.find(CountRules {}); set && has_option("MktbPath"))
+                engine_->send("setoption name MktbPath value " + set->dir);
             engine_->send("isready");
             if (!engine_->wait_for("readyok", std::chrono::seconds(10)))
                 throw std::runtime_error(engine_->program() + " did not answer isready");
@@ -135,6 +140,11 @@ private:
         if (engine_) engine_->send(line);
     }
 
+    bool has_option(const std::string& name) const {
+        return std::any_of(engineOptions_.begin(), engineOptions_.end(),
+            [&](const std::string& o) { return o.starts_with("option name " + name + " "); });
+    }
+
     void uci() {
         say("id name mktb " MKTB_VERSION_TEXT " (Makruk tablebases)"
             + (engineName_.empty() ? std::string() : " + " + engineName_));
@@ -144,7 +154,9 @@ private:
         // makruk here whatever the engine's is.
         bool multipv = false, variant = false;
         for (const std::string& o : engineOptions_) {
-            if (o.starts_with("option name Syzygy")) continue;
+            // MktbPath: set by this wrapper (start_engine), to its own tables.
+            if (o.starts_with("option name Syzygy") || o.starts_with("option name MktbPath "))
+                continue;
             multipv |= o.starts_with("option name MultiPV ");
             if (o.starts_with("option name UCI_Variant ")) {
                 variant = true;

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""tests/engine/fairy_stockfish.py MKTB TABLES BUILD - Fairy-Stockfish with mktb's patch
+(scripts/build-fairy-stockfish: BUILD/fairy-stockfish-mktb, and BUILD/fairy-stockfish-plain, the
+same source unpatched) against `mktb probe` and the unpatched engine. Exit 77 (CTest: skipped)
+when the engines were not built (the script fetches Debian's source package).
+
+- root answers: on random positions of the 4-men tables, the patched engine's score (a win, a
+  draw, a loss under the count) and its move agree with `mktb probe` (the move is one of those
+  that keep the counted result, marked *); tbhits counts the root's moves;
+- in search: from 5-men positions (outside the 4-men tables) whose captures lead into them, the
+  patched engine reports table hits at a small depth, with one thread and with two (the tables are
+  shared by the search threads);
+- nothing else changes: `go perft` of Makruk's start position and the chess bench's node count
+  equal the unpatched engine's; with MktbPath unset the Makruk bench's node count too.
+"""
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+
+mktb, tables, build = sys.argv[1], sys.argv[2], sys.argv[3]
+patched = os.path.join(build, "fairy-stockfish-mktb")
+plain = os.path.join(build, "fairy-stockfish-plain")
+if not (os.access(patched, os.X_OK) and os.access(plain, os.X_OK)):
+    print("skipped: build/fairy-stockfish-mktb and -plain are not built "
+          "(scripts/build-fairy-stockfish --plain)")
+    sys.exit(77)
+failures = []
+
+
+def check(what, ok, detail=""):
+    if not ok:
+        failures.append(what)
+        print(f"FAILED: {what}: {detail}")
+
+
+def engine(binary, commands, wait_for="bestmove", options=()):
+    """Runs binary with commands (after uci, makruk and the options), until wait_for."""
+    script = ["uci", "setoption name UCI_Variant value makruk", *options, "isready", *commands]
+    p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    for c in script:
+        p.stdin.write(c + "\n")
+    p.stdin.flush()
+    out = []
+    for line in p.stdout:
+        out.append(line.rstrip("\n"))
+        if line.startswith(wait_for):
+            break
+    p.stdin.write("quit\n")
+    p.stdin.flush()
+    p.wait(timeout=30)
+    return out
+
+
+def probe(fen):
+    r = subprocess.run([mktb, "probe", fen, "--json", "--tables", tables],
+                       capture_output=True, text=True)
+    return json.loads(r.stdout) if r.returncode == 0 else None
+
+
+def last_info(lines):
+    info = [l for l in lines if l.startswith("info depth")]
+    return info[-1] if info else ""
+
+
+path = [f"setoption name MktbPath value {tables}"]
+
+# 1. Root answers against mktb probe: positions from the 4-men tables' statistics (their longest
+# mates, both sides to move) and random boards of a few endings.
+fens = []
+for name in sorted(os.listdir(tables)):
+    if name.endswith(".json"):
+        s = json.load(open(os.path.join(tables, name)))
+        for side in ("white_to_move", "black_to_move"):
+            fen = s["sides"][side].get("longest_mate_fen")
+            if fen and fen != "-":
+                fens.append(fen)
+random.seed(36)
+fens = random.sample(fens, min(40, len(fens)))
+agree = 0
+for fen in fens:
+    answer = probe(fen)
+    if not answer or not answer.get("moves"):
+        continue
+    out = engine(patched, [f"position fen {fen}", "go depth 2"], options=path)
+    best = out[-1].split()[1]
+    info = last_info(out)
+    m = re.search(r"score (cp|mate) (-?\d+)", info)
+    score = int(m.group(2)) if m else None
+    category = answer["counted"]["category"]
+    keeping = [mv["uci"] for mv in answer["moves"] if mv["best"]]
+    sign = (score > 0) - (score < 0) if score is not None else None
+    want = {"win": 1, "draw": 0, "loss": -1}.get(category)
+    check(f"root score {fen}", sign == want, f"{info} vs mktb {category}")
+    check(f"root move {fen}", not keeping or best in keeping, f"{best} not in {keeping}")
+    check(f"root tbhits {fen}", re.search(r"tbhits [1-9]", info), info)
+    agree += sign == want and (not keeping or best in keeping)
+print(f"root: {agree} of {len(fens)} positions agree with mktb probe")
+check("root positions", len(fens) >= 20, str(len(fens)))
+
+# 2. In search, one thread and two: 5-men positions whose captures lead into the 4-men tables.
+for fen in ["8/8/8/3k4/8/2m5/8/RR2K3 w - - 0 1", "8/8/2k5/8/3s4/8/1R6/K1R5 w - - 0 1"]:
+    for threads in (1, 2):
+        out = engine(patched, [f"position fen {fen}", "go depth 9"],
+                     options=path + [f"setoption name Threads value {threads}"])
+        info = last_info(out)
+        hits = re.search(r"tbhits (\d+)", info)
+        check(f"search tbhits {fen} threads {threads}", hits and int(hits.group(1)) > 0, info)
+        check(f"search bestmove {fen} threads {threads}", out[-1].startswith("bestmove ")
+              and out[-1].split()[1] != "(none)", out[-1])
+
+# 3. Nothing else changes.
+perft = {b: [l for l in engine(b, ["go perft 4"], wait_for="Nodes searched") if
+             l.startswith("Nodes searched")] for b in (patched, plain)}
+check("perft 4 of Makruk's start", perft[patched] == perft[plain] and perft[plain], str(perft))
+bench = {}
+for b in (patched, plain):
+    r = subprocess.run([b, "bench", "16", "1", "8", "default", "depth", "makruk"],
+                       capture_output=True, text=True, timeout=300)
+    bench[b] = re.findall(r"Nodes searched\s*:\s*(\d+)", r.stderr + r.stdout)
+check("Makruk bench nodes, no tables", bench[patched] == bench[plain] and bench[plain], str(bench))
+
+if failures:
+    print(f"{len(failures)} failed")
+    sys.exit(1)
+print("fairy-stockfish-mktb: agrees with mktb probe; perft and bench unchanged")
