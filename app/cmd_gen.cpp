@@ -365,10 +365,11 @@ int gen_command(const Args& a) {
         return kExitOk;
     }
     if (o.men && !out.empty()) {
-        for (const auto& [name, why] : out) std::fprintf(stderr, "mktb gen: left out: %s\n", why.c_str());
+        for (const auto& [name, why] : out)
+            std::fprintf(stderr, "mktb gen: left out: %s\n", why.c_str());
         std::erase_if(order, [&](const Material& m) { return out.count(m.name()); });
-        std::fprintf(stderr, "mktb gen: %zu endings left out, %zu to make or on disk\n",
-            out.size(), order.size());
+        std::fprintf(stderr, "mktb gen: %zu endings left out, %zu to make or on disk\n", out.size(),
+            order.size());
     }
     for (const Material& m : order) {
         std::error_code exists;

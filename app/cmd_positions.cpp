@@ -8,8 +8,13 @@
 //  - hold: lost without counting for the side to move but drawn under the count, at most SLACK
 //    moves short of the mate (board's honour: the count set so), where some move of the
 //    defender loses under the count (the draw must be held);
-// and, either way, with a mate of at least MIN moves without counting. Each line: the FEN with
-// its count fields, then a comment with the figures.
+//  - convert: won within the count for the side to move, and only by a conversion: every move
+//    that keeps the win is a capture or a promotion, some move is neither, and some capture or
+//    promotion throws the win away (the way into the smaller table decides the game);
+//  - exchange: drawn under the count for the side to move, and some capture or promotion of
+//    his loses under the count (a wrong exchange throws the draw away);
+// and (won, hold, convert) with a mate of at least MIN moves without counting. Each line: the
+// FEN with its count fields, then a comment with the figures.
 #include <cstdio>
 #include <limits>
 #include <random>
@@ -67,6 +72,34 @@ bool some_move_loses(const Prober& prober, const Position& pos, CountState count
     return false;
 }
 
+bool is_conversion(const Position& pos, Move m) { return is_promotion(m) || !pos.empty(to_sq(m)); }
+
+// convert: every move keeping the counted win converts, some move does not, and some conversion
+// throws the win away (the right capture must be chosen, not just any).
+bool only_conversions_win(const Prober& prober, const Position& pos, CountState count) {
+    const auto moves = prober.rank_root(pos, count);
+    if (!moves) return false;
+    bool quiet = false, wrongConversion = false;
+    for (const RankedMove& m : *moves) {
+        const bool converts = is_conversion(pos, m.move);
+        const bool wins = m.counted.result == CountedValue::Result::Win;
+        if (wins && !converts) return false;
+        quiet |= !converts;
+        wrongConversion |= converts && !wins;
+    }
+    return quiet && wrongConversion;
+}
+
+// exchange: some capture or promotion loses under the count.
+bool some_conversion_loses(const Prober& prober, const Position& pos, CountState count) {
+    const auto moves = prober.rank_root(pos, count);
+    if (!moves) return false;
+    for (const RankedMove& m : *moves)
+        if (m.counted.result == CountedValue::Result::Loss && is_conversion(pos, m.move))
+            return true;
+    return false;
+}
+
 bool some_pure_win_fails(const Prober& prober, const Position& pos, CountState count) {
     const auto moves = prober.rank_root(pos, count);
     if (!moves) return false;
@@ -81,8 +114,9 @@ int positions_command(const Args& a) {
     const int minMoves = int(a.number("--min-moves", 10));
     const std::uint64_t seed = std::uint64_t(a.number("--seed", 1));
     const CountRules& rules = a.rules();
-    if (a.operands().empty() || (kind != "won" && kind != "hold"))
-        return usage_error(a, "give the ending and --kind won or --kind hold");
+    if (a.operands().empty()
+        || (kind != "won" && kind != "hold" && kind != "convert" && kind != "exchange"))
+        return usage_error(a, "give the ending and --kind won, hold, convert or exchange");
     std::string error;
     const std::optional<Material> parsed = Material::parse(a.operands()[0], &error);
     if (!parsed) {
@@ -111,6 +145,27 @@ int positions_command(const Args& a) {
             if (!p) continue;
             Position pos = *p;
             const std::optional<Value> pure = prober.dtm(pos);
+            if (kind == "convert" || kind == "exchange") {
+                if (!pure) continue;
+                const bool convert = kind == "convert";
+                if (convert && std::abs(pure->mate_in_moves()) < minMoves) continue;
+                const CountState count = fresh_count(pos, rules);
+                const std::optional<CountedValue> v = prober.counted(pos, count);
+                if (!v
+                    || v->result
+                        != (convert ? CountedValue::Result::Win : CountedValue::Result::Draw)
+                    || !(convert ? only_conversions_win(prober, pos, count)
+                                 : some_conversion_loses(prober, pos, count)))
+                    continue;
+                pos.set_count_state(count);
+                if (!seen.insert(pos.fen()).second) continue;
+                ++found;
+                std::printf("%s ; %s %s: %s; without counting %s\n", pos.fen().c_str(),
+                    m.name().c_str(), kind.c_str(),
+                    verdict(pos, *pure, *v, rules, pos.count_state()).c_str(),
+                    describe(*pure).c_str());
+                continue;
+            }
             if (!pure || (won ? !pure->is_win() : !pure->is_loss())
                 || std::abs(pure->mate_in_moves()) < minMoves)
                 continue;
@@ -165,13 +220,16 @@ int positions_command(const Args& a) {
 
 const Command kPositionsCommand {
     .name = "positions",
-    .usage = "ENDING --kind won|hold [--number N] [--slack S] [--min-moves M]\n"
-             "  [--seed X] [--tables DIR] [RULES]",
+    .usage = "ENDING --kind won|hold|convert|exchange [--number N] [--slack S]\n"
+             "  [--min-moves M] [--seed X] [--tables DIR] [RULES]",
     .summary = "random positions won within the count with\n"
                "at most S moves to spare (won), or drawn by\n"
                "the count at most S moves short of mate with\n"
-               "a losing move to avoid (hold); FEN with count",
-    .options = { { "--kind", "won|hold", "positions won just within the count, or held" },
+               "a losing move to avoid (hold), won only by a\n"
+               "conversion (convert), drawn unless a capture\n"
+               "throws it (exchange); FEN with count",
+    .options = { { "--kind", "won|hold|convert|exchange",
+                     "just won, held, won only by converting, or an exchange to avoid" },
         { "--number", "N", "how many (default 10)", Option::Kind::Number, 1, 100000 },
         { "--slack", "S", "moves to spare at most (default 2)", Option::Kind::Number, 0, 1000 },
         { "--min-moves", "M", "the pure mate's moves at least (default 10)", Option::Kind::Number,

@@ -135,8 +135,8 @@ private:
         std::optional<CounterCheck<Cell>> check;
         if (options_.check_counters)
             check.emplace(index_, store_, moves_, material_.name(), options_.progress);
-        const auto traffic = LevelLoop<Cell>(index_, store_, moves_, check ? &*check : nullptr,
-            material_.name(), options_.progress)
+        const auto traffic = LevelLoop<Cell>(
+            index_, store_, moves_, check ? &*check : nullptr, material_.name(), options_.progress)
                                  .run();
         stats_.levels = traffic.levels;
         stats_.listed = traffic.listed;

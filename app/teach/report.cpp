@@ -458,14 +458,14 @@ std::string would_take(const Material& m) {
         e.total() / 1e9);
     std::string out = text;
     if (largest.name() != m.name()) {
-        std::snprintf(text, sizeof text, "; first %s, about %.1f GB", largest.name().c_str(),
-            most / 1e9);
+        std::snprintf(
+            text, sizeof text, "; first %s, about %.1f GB", largest.name().c_str(), most / 1e9);
         out += text;
     }
     constexpr double kMachine = 0.9 * 24.0 * (1ull << 30);
     if (most >= kMachine) {
-        std::snprintf(text, sizeof text, "; at least %.0f machines of 24 GiB",
-            std::ceil(most / kMachine));
+        std::snprintf(
+            text, sizeof text, "; at least %.0f machines of 24 GiB", std::ceil(most / kMachine));
         out += text;
     }
     return out;
@@ -532,8 +532,10 @@ void write_overview(const fs::path& dir, const std::string& tables,
         << "<nav><a href=\"index.html\">All endings</a></nav>\n<h1>Which side is stronger?</h1>\n"
            "<p>One event's regulation (the 31st north-eastern Rajabhat universities games, "
            "\"Phuphan Games\"; docs/rules.md §7) names the side that may claim the board count "
-           "(the weaker one) by material. For each pairing, its endings (a Bia read as a Bia and as "
-           "a promoted one) and, where these tables hold them, how often its stronger side (the side written first) wins, with itself or the weaker "
+           "(the weaker one) by material. For each pairing, its endings (a Bia read as a Bia and "
+           "as "
+           "a promoted one) and, where these tables hold them, how often its stronger side (the "
+           "side written first) wins, with itself or the weaker "
            "side to move, without counting and within a fresh count. The regulation and the "
            "tables <span class=\"disagree\">disagree</span> where the stronger side to move wins "
            "fewer than half of the positions.</p>\n<table>\n<tr><th>Weaker side has at most</th>"
@@ -550,8 +552,8 @@ void write_overview(const fs::path& dir, const std::string& tables,
             const std::string name = m.canonical().name();
             const std::optional<Json> stats = read_stats(tables, name);
             if (!stats) {
-                reg << "<td colspan=\"3\">not generated (<code>mktb gen " << name << "</code>: "
-                    << escape(would_take(m.canonical())) << ")</td></tr>\n";
+                reg << "<td colspan=\"3\">not generated (<code>mktb gen " << name
+                    << "</code>: " << escape(would_take(m.canonical())) << ")</td></tr>\n";
                 continue;
             }
             const Json& w = (*stats)["sides"][swapped ? "black_to_move" : "white_to_move"];

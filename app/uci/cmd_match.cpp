@@ -39,8 +39,9 @@ struct Game {
     std::string movetext;
 };
 
-// Starts an engine for Makruk; throws std::runtime_error naming what failed.
-Player start(const std::string& command) {
+// Starts an engine for Makruk with `options` ("NAME=VALUE": setoption after UCI_Variant);
+// throws std::runtime_error naming what failed.
+Player start(const std::string& command, const std::vector<std::string>& options) {
     Player p { command, std::make_unique<EngineProcess>(split(command)) };
     std::vector<std::string> lines;
     p.engine->send("uci");
@@ -49,6 +50,11 @@ Player start(const std::string& command) {
     for (const std::string& l : lines)
         if (l.starts_with("id name ")) p.name = l.substr(8);
     p.engine->send("setoption name UCI_Variant value makruk");
+    for (const std::string& o : options) {
+        const std::size_t eq = o.find('=');
+        p.engine->send("setoption name " + o.substr(0, eq)
+            + (eq == std::string::npos ? "" : " value " + o.substr(eq + 1)));
+    }
     p.engine->send("isready");
     if (!p.engine->wait_for("readyok", std::chrono::seconds(20)))
         throw std::runtime_error("'" + command + "' did not answer isready");
@@ -156,8 +162,8 @@ int match_command(const Args& args) {
     }
     Player a, b;
     try {
-        a = start(first);
-        b = start(second);
+        a = start(first, args.texts("--first-option"));
+        b = start(second, args.texts("--second-option"));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "mktb match: %s\n", e.what());
         return kExitFailure;
@@ -206,7 +212,8 @@ int match_command(const Args& args) {
 const Command kMatchCommand {
     .name = "match",
     .usage = "--first \"CMD\" --second \"CMD\" --positions FILE [--movetime MS]\n"
-             "  [--pgn FILE] [--max-plies N] [RULES]",
+             "  [--pgn FILE] [--max-plies N] [--first-option NAME=VALUE]...\n"
+             "  [--second-option NAME=VALUE]... [RULES]",
     .summary = "games between two UCI engines from the\n"
                "positions (the first plays the side to move),\n"
                "adjudicated by the rules, written as PGN",
@@ -217,7 +224,11 @@ const Command kMatchCommand {
             600000 },
         { "--pgn", "FILE", "where the games are written" },
         { "--max-plies", "N", "plies before a game is adjudicated (default 600)",
-            Option::Kind::Number, 1, 100000 } },
+            Option::Kind::Number, 1, 100000 },
+        { "--first-option", "NAME=VALUE", "a UCI option of the first engine (repeatable)",
+            Option::Kind::Text, 0, 0, true },
+        { "--second-option", "NAME=VALUE", "a UCI option of its opponent (repeatable)",
+            Option::Kind::Text, 0, 0, true } },
     .run = match_command,
     .rules = true,
 };

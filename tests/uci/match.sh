@@ -32,6 +32,32 @@ sys.exit(0 if a["category"] == "win" and 0 <= a["moves_available"] - a["moves_ne
     || fail "position $fen does not fit the rule"
 done < "$scratch/won"
 
+# --kind convert: won within the count only by a conversion, some conversion throwing the win
+# away; --kind exchange: a counted draw that some capture loses. Re-checked through mktb probe
+# (its moves' values are the opponent's after the move: "loss" is the mover's win).
+"$mktb" positions KRvKN --kind convert --number 2 --min-moves 3 --seed 7 --tables "$tables" > "$scratch/convert" || fail "positions convert"
+"$mktb" positions KRvKP --kind exchange --number 2 --seed 7 --tables "$tables" > "$scratch/exchange" || fail "positions exchange"
+[ "$(wc -l < "$scratch/convert")" -eq 2 ] && [ "$(wc -l < "$scratch/exchange")" -eq 2 ] || fail "two convert and two exchange positions"
+for kind in convert exchange; do
+  while IFS=';' read -r fen _; do
+    "$mktb" probe "$fen" --json --tables "$tables" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+moves = a["moves"]
+wins = [m for m in moves if m["counted"]["category"] == "loss"]
+if sys.argv[1] == "convert":
+    ok = (a["counted"]["category"] == "win" and wins and all(m["conversion"] for m in wins)
+          and any(not m["conversion"] for m in moves)
+          and any(m["conversion"] and m["counted"]["category"] != "loss" for m in moves))
+else:
+    ok = (a["counted"]["category"] == "draw"
+          and any(m["conversion"] and m["counted"]["category"] == "win" for m in moves))
+sys.exit(0 if ok else 1)' "$kind" || fail "$kind position $fen does not fit the rule"
+  done < "$scratch/$kind"
+done
+"$mktb" positions KRvKN --kind swap --tables "$tables" > "$scratch/out" 2>&1; code=$?
+[ $code -eq 2 ] && grep -q "kind won, hold, convert or exchange" "$scratch/out" || fail "--kind swap: $code $(cat "$scratch/out")"
+
 cat "$scratch/won" "$scratch/hold" > "$scratch/both"
 "$mktb" match --first "$mktb uci --tables $tables" --second fairy-stockfish --positions "$scratch/both" \
   --movetime 50 --pgn "$scratch/games.pgn" > "$scratch/match" 2>&1 || fail "match exit code"
@@ -41,6 +67,11 @@ grep -q "game 3: .*first engine loses" "$scratch/match" && { fail "mktb uci lost
 [ "$(grep -c '^\[Event ' "$scratch/games.pgn")" -eq 3 ] || fail "three games in the PGN"
 expect "PGN count comments" "{count " "$scratch/games.pgn"
 expect "PGN variant" '[Variant "makruk"]' "$scratch/games.pgn"
+
+# --first-option / --second-option: UCI options after UCI_Variant (Fairy-Stockfish's Hash here).
+"$mktb" match --first fairy-stockfish --first-option Hash=8 --second fairy-stockfish \
+  --second-option Threads=1 --positions "$scratch/convert" --movetime 20 > "$scratch/opt" 2>&1 || fail "match with options"
+expect "options: games played" "game 2: " "$scratch/opt"
 
 cat > "$scratch/adjudicate" <<'POSITIONS'
 # mate at once, stalemate, a count with one attacker move left and no mate in one
