@@ -77,7 +77,8 @@ public:
         return std::uint64_t(int(s) - base_[std::size_t(j)]) << shift_[std::size_t(j)];
     }
     // The slot of board b (slot i, in canonical frame) with man j moved to `to`: its field
-    // replaced (with a twin's: both written in order) when the kings are off the residue.
+    // replaced (with a twin's: both written in order), or a ranked group's rank computed anew
+    // from its squares, when the kings are off the residue.
     std::uint64_t with_man(std::uint64_t i, const GenBoard& b, int j, Square to) const {
         const auto u = std::size_t(j);
         if (!residue_[i >> fieldBits_] && !ranked_[u]) {
@@ -156,9 +157,12 @@ public:
         }
         return w;
     }
-    bool man_on(std::uint64_t i, std::uint64_t on, Square s) const {
+    bool man_on(std::uint64_t i, std::uint64_t on) const {
         const std::uint64_t x = (i & fieldsMask_) ^ on;
-        if ((x - lowBits_) & ~x & highBits_) return true;
+        return ((x - lowBits_) & ~x & highBits_) != 0;
+    }
+    // The same for the ranked groups' men (none without a ranked group: has_ranked()).
+    bool ranked_man_on(std::uint64_t i, Square s) const {
         for (const RankedGroup& g : rankedGroups_) {
             const int v = int(s) - g.base;
             if (v >= 0 && v < g.limit && (g.squares[std::size_t(i >> g.shift & g.mask)] >> v & 1))

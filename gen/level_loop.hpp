@@ -430,6 +430,7 @@ inline void LevelLoop<Cell>::king_pass(int q0, int q1, Level& level) {
     const bool lostLevel = level.lost;
     const Cell win = level.win;
     const int bits = index_.field_bits();
+    const bool ranked = index_.has_ranked(); // a ranked group's men are not in the fields' test
     bool wrote = false;
     for (int q = q0; q < q1; ++q)
         for (const KingEdge& e : edgesInto_[std::size_t(q)]) {
@@ -451,7 +452,8 @@ inline void LevelLoop<Cell>::king_pass(int q0, int q1, Level& level) {
                 if (residue || !e.bitwise) {
                     for (std::uint32_t u = run.begin; u < run.end; ++u) {
                         const std::uint64_t i = from | fields[u];
-                        if (index_.man_on(i, e.on, e.to)) continue;
+                        if (index_.man_on(i, e.on) || (ranked && index_.ranked_man_on(i, e.to)))
+                            continue;
                         GenBoard b;
                         index_.decode_valid(i, b);
                         if (residue && mirrored(index_.symmetric(b), e.to, e.ks)) continue;
@@ -471,7 +473,7 @@ inline void LevelLoop<Cell>::king_pass(int q0, int q1, Level& level) {
                         const std::uint64_t i = from | fields[u];
                         dst[m] = std::uint64_t(q) << bits | index_.step_fields(i, e.frame);
                         __builtin_prefetch(&x[dst[m]], 1);
-                        m += !index_.man_on(i, e.on, e.to);
+                        m += !(index_.man_on(i, e.on) || (ranked && index_.ranked_man_on(i, e.to)));
                     }
                     for (int j = 0; j < m; ++j) apply(dst[j]);
                 }

@@ -245,7 +245,8 @@ TEST_CASE("Generation index: a man's or a king's step gives the slot encode() gi
             // The level loop's test for a man on a square, on the slot's fields alone.
             const Bitboard men = occ ^ square_bb(b.king[WHITE]) ^ square_bb(b.king[BLACK]);
             for (int s = 0; s < 64; ++s)
-                REQUIRE(gi.man_on(i, gi.squares_fields(Square(s)), Square(s))
+                REQUIRE(
+                    (gi.man_on(i, gi.squares_fields(Square(s))) || gi.ranked_man_on(i, Square(s)))
                     == bool(men & square_bb(Square(s))));
             for (int j = 0; j < gi.men(); ++j)
                 for (int n = 0; n < 3; ++n) {
