@@ -130,7 +130,7 @@ void GenIndex::add_ranked_group(int j) {
 }
 
 void GenIndex::sort_groups(GenBoard& b) const {
-    for (int j = 1; j < men_; ++j) // insertion sort within each group (at most 3 men)
+    for (int j = 1; j < men_; ++j) // insertion sort within each group (a few men)
         for (int k = j;
              k > groupFirst_[std::size_t(k)] && b.man[std::size_t(k - 1)] > b.man[std::size_t(k)];
              --k)
