@@ -132,6 +132,17 @@ out=$("$mktb" gen KMMMvKM --memory 5G --tables "$dir/mem" 2>&1); code=$?
 out=$("$mktb" gen KRvK --memory lots --tables "$dir/mem" 2>&1); code=$?
 [ $code -eq 2 ] && echo "$out" | grep -q "\-\-memory needs a number of bytes" || fail "--memory lots: $code $out"
 "$mktb" gen KRvK --list 2>/dev/null | grep -q "^KRvK  *59136 cells  *0\.[0-9]* GB" || fail "gen --list: $("$mktb" gen KRvK --list 2>&1)"
+# --men 6: every 6-men ending listed, those over the memory allowed marked (KSNvKMM: 1806 king
+# pairs x 64^2 x 2^11 for the two Met x 2 x 2 = 60.6 G cells), those under it not (KMMMvKM 7.75 G);
+# a run leaves out, by name, what does not fit and what converts into it, and makes the rest.
+"$mktb" gen --men 6 --list --memory 20G --tables "$dir/mem" > "$dir/list6" 2>"$dir/list6.err" || fail "--men 6 --list"
+grep -q "^KSNvKMM  *60599304192 cells .*does not fit" "$dir/list6" || fail "--men 6 --list: KSNvKMM $(grep KSNvKMM "$dir/list6")"
+grep "^KMMMvKM " "$dir/list6" | grep -q "does not fit" && fail "--men 6 --list: KMMMvKM marked"
+grep -q "endings, [0-9]* of them do not fit in the 21.47 GB allowed" "$dir/list6.err" || fail "--men 6 --list: $(cat "$dir/list6.err")"
+out=$("$mktb" gen --men 3 --memory 1M --tables "$dir/men3" 2>&1); code=$?
+[ $code -eq 0 ] && echo "$out" | grep -q "left out: KRvK needs about" && echo "$out" | grep -q "5 endings left out, 0 to make" \
+  || fail "--men 3 under 1M: $code $out"
+[ ! -e "$dir/men3/KRvK.mktb" ] || fail "--men 3 under 1M: KRvK was made"
 # verify likewise: KRMvKN's table resident (a byte per cell: 0.48 GB) with the block cache of its
 # children does not fit in 100 MB; nothing is started, and within the default it runs.
 out=$("$mktb" verify KRMvKN --memory 100M --tables "$dir/t" 2>&1); code=$?
