@@ -351,7 +351,8 @@ int gen_command(const Args& a) {
     // Under --men (every ending of a number of men, most of 6 men too large for one machine)
     // such endings, and the endings that convert into them, are left out and named instead.
     const std::uint64_t allowed = o.memory ? o.memory : available_memory();
-    const std::map<std::string, std::string> out = left_out(order, o, allowed);
+    const std::map<std::string, std::string> out
+        = o.list || o.men ? left_out(order, o, allowed) : std::map<std::string, std::string> {};
     if (o.list) {
         for (const Material& m : order) {
             const MemoryEstimate e = estimate_memory(m);

@@ -88,28 +88,13 @@ const Index::KingTables& king_tables() {
     return tables;
 }
 
-constexpr std::uint64_t binomial(int n, int k) {
-    if (k < 0 || n < k) return 0;
-    std::uint64_t r = 1;
-    for (int i = 1; i <= k; ++i) r = r * std::uint64_t(n - k + i) / std::uint64_t(i);
-    return r;
-}
-
-// C(n, k) for n <= 64 and k <= 4 (a group has at most 3 men with 5 men in all; 4 leaves room).
-constexpr auto kBinomial = [] {
-    std::array<std::array<std::uint64_t, 5>, 65> b {};
-    for (int n = 0; n <= 64; ++n)
-        for (int k = 0; k <= 4; ++k) b[n][k] = binomial(n, k);
-    return b;
-}();
-
 // Slot of a square within a group: the square itself, or 0..23 for a Bia.
 constexpr int bia_base(Color c) { return c == WHITE ? 16 : 24; }
 
 // Combination rank of ascending slots: sum of C(slot_j, j + 1).
 std::uint64_t rank_slots(const int* slots, int k) {
     std::uint64_t r = 0;
-    for (int j = 0; j < k; ++j) r += kBinomial[slots[j]][j + 1];
+    for (int j = 0; j < k; ++j) r += IndexFastPaths::kBinomial[slots[j]][j + 1];
     return r;
 }
 
@@ -122,9 +107,9 @@ void unrank_slots(std::uint64_t r, int k, int n, int* slots) {
     int c = n;
     for (int j = k; j >= 1; --j) {
         do --c;
-        while (kBinomial[c][j] > r);
+        while (IndexFastPaths::kBinomial[c][j] > r);
         slots[j - 1] = c;
-        r -= kBinomial[c][j];
+        r -= IndexFastPaths::kBinomial[c][j];
     }
 }
 
@@ -163,7 +148,8 @@ Index::Index(const Material& material, int scheme)
                 if (k > 4)
                     throw std::invalid_argument("more than 4 identical men in " + material.name());
                 const int squares = pt == BIA ? 24 : 64;
-                groups_.push_back({ c, pt, k, squares, binomial(squares, k), 1, first });
+                groups_.push_back({ c, pt, k, squares,
+                    IndexFastPaths::kBinomial[std::size_t(squares)][std::size_t(k)], 1, first });
                 size_ *= groups_.back().size;
                 first += k;
             }

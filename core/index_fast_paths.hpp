@@ -3,6 +3,7 @@
 // kings' step without decoding. Private to this tree: not installed.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <utility>
 
@@ -12,6 +13,16 @@ namespace mktb {
 
 class IndexFastPaths {
 public:
+    // C(n, k) for n <= 64 and k <= 6 (a group of identical men: the storage index ranks its
+    // squares as C(s_0, 1) + C(s_1, 2) + ..., and so does the generation index's ranked field).
+    static constexpr auto kBinomial = [] {
+        std::array<std::array<std::uint64_t, 7>, 65> b {};
+        for (std::size_t n = 0; n <= 64; ++n)
+            for (std::size_t k = 0; k <= 6; ++k)
+                b[n][k] = k == 0 ? 1 : n == 0 ? 0 : b[n - 1][k - 1] + b[n - 1][k];
+        return b;
+    }();
+
     // The number of canonical king pairs of a symmetry (462 or 1806); the number of a canonical
     // pair (-1 when (wk, bk) is not canonical or the kings touch); the transform that brings a
     // pair to canonical form; the squares of pair p.

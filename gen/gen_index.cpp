@@ -38,12 +38,6 @@ GenIndex::GenIndex(const Material& m)
         }
     // A group is ranked (one field, gen_index.hpp) when it has three men or more, or two
     // beside three other men: from six men on, where the memory is what limits.
-    for (int n = 0; n <= 64; ++n)
-        for (int k = 0; k <= kMaxGenMen; ++k)
-            binomial_[std::size_t(n)][std::size_t(k)] = k == 0 ? 1
-                : n == 0                                       ? 0
-                         : binomial_[std::size_t(n - 1)][std::size_t(k - 1)]
-                    + binomial_[std::size_t(n - 1)][std::size_t(k)];
     for (int j = 0; j < men_; ++j)
         ranked_[std::size_t(j)]
             = groupSize_[std::size_t(j)] >= 3 || (groupSize_[std::size_t(j)] == 2 && men_ >= 4);
@@ -72,9 +66,8 @@ GenIndex::GenIndex(const Material& m)
     }
     fieldsMask_ = (std::uint64_t(1) << fieldBits_) - 1;
     for (int j = 0; j < men_; ++j)
-        if (ranked_[std::size_t(j)])
-            twinsBitwise_ = false;
-        else if (groupFirst_[std::size_t(j)] == j && groupSize_[std::size_t(j)] == 2)
+        if (!ranked_[std::size_t(j)] && groupFirst_[std::size_t(j)] == j
+            && groupSize_[std::size_t(j)] == 2)
             twinPair_[std::size_t(twinPairs_++)] = j;
     for (int t = 0; t < 8; ++t)
         for (int s = 0; s < 64; ++s)
@@ -106,7 +99,7 @@ void GenIndex::add_ranked_group(int j) {
     g.limit = limit_[u];
     g.base = base_[u];
     g.shift = fieldBits_;
-    g.ranks = binomial_[std::size_t(g.limit)][std::size_t(g.size)];
+    g.ranks = IndexFastPaths::kBinomial[std::size_t(g.limit)][std::size_t(g.size)];
     if (g.ranks > (std::uint64_t(1) << 24))
         throw std::invalid_argument(
             "too many identical men for a generation index: " + material_.name());

@@ -23,11 +23,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "index_fast_paths.hpp"
 #include "mktb/index.hpp"
 
 namespace mktb {
 
 inline constexpr int kMaxGenMen = 6; // non-king men a generation index holds
+static_assert(IndexFastPaths::kBinomial[0].size() > kMaxGenMen); // a group's ranks
 
 // A board as the generator handles it: the kings' squares and the men's, in field order.
 struct GenBoard {
@@ -48,8 +50,7 @@ public:
     int group_first(int j) const { return groupFirst_[std::size_t(j)]; }
     int group_size(int j) const { return groupSize_[std::size_t(j)]; }
 
-    // Does man j's group have one field, its combination rank (see the top)?
-    bool ranked(int j) const { return ranked_[std::size_t(j)]; }
+    // Has a group of identical men one field, its combination rank (see the top)?
     bool has_ranked() const { return !rankedGroups_.empty(); }
 
     // The board of slot i; false when the slot is broken.
@@ -129,7 +130,7 @@ public:
         const int t = frame_[std::size_t(wk)][std::size_t(bk)];
         const int p = pairIndex_[std::size_t(transform_[std::size_t(t)][std::size_t(wk)])]
                                 [std::size_t(transform_[std::size_t(t)][std::size_t(bk)])];
-        return { p, t, !residue_[std::size_t(p)] && (t == 0 || twinsBitwise_) };
+        return { p, t, !residue_[std::size_t(p)] && (t == 0 || rankedGroups_.empty()) };
     }
     // The fields of slot i (any pair) after a bitwise king step into frame t.
     std::uint64_t step_fields(std::uint64_t i, int t) const {
@@ -242,8 +243,8 @@ private:
     std::uint64_t rank(const GenBoard& b, const RankedGroup& g) const {
         std::uint64_t r = 0;
         for (int m = 0; m < g.size; ++m)
-            r += binomial_[std::size_t(b.man[std::size_t(g.first + m)] - g.base)]
-                          [std::size_t(m + 1)];
+            r += IndexFastPaths::kBinomial[std::size_t(b.man[std::size_t(g.first + m)] - g.base)]
+                                          [std::size_t(m + 1)];
         return r;
     }
 
@@ -262,10 +263,8 @@ private:
     std::array<bool, kMaxGenMen> ranked_ {};
     std::array<int, kMaxGenMen> rankedOf_ {}; // a ranked man's group in rankedGroups_
     std::vector<RankedGroup> rankedGroups_;
-    std::array<std::array<std::uint64_t, kMaxGenMen + 1>, 65> binomial_ {}; // [n][k] = C(n, k)
     std::array<int, kMaxGenMen> twinPair_ {}; // first man of each unranked group of two
     int twinPairs_ = 0;
-    bool twinsBitwise_ = true; // no ranked group: every field a square
     bool storageOrder_ = true;
     std::array<std::array<std::int16_t, 64>, 64> pairIndex_ {};
     std::array<std::array<std::uint8_t, 64>, 64> frame_ {};
