@@ -8,6 +8,10 @@
 #include "mktb/counting.hpp"
 #include "options.hpp"
 
+namespace mktb {
+class Ranks;
+}
+
 namespace mktb::cli {
 
 // Exit codes shared by every subcommand.
@@ -33,6 +37,10 @@ inline const Option kTablesOption { "--tables", "DIR", "the tables' directory" }
 extern const Command kPerftCommand, kGenCommand, kVerifyCommand, kDigestCommand, kPackCommand,
     kProbeCommand, kServeCommand, kUciCommand, kPositionsCommand, kTeachCommand, kMatchCommand;
 std::span<const Command* const> commands();
+
+// `mktb gen` over the ranks of an MPI run (mktb-mpi, app/mpi/), `localRanks` of them sharing
+// this machine's memory: every rank calls it with the same arguments; rank 0 prints and writes.
+int gen_over_ranks(const Args& a, Ranks& ranks, int localRanks);
 
 // The arguments do not make a whole request: "mktb CMD: what" and the command's forms on
 // stderr; returns kExitBadInput.

@@ -102,6 +102,14 @@ struct Options {
     CountRules rules;
     std::vector<Material> endings;
     std::unique_ptr<tbb::global_control> threadLimit; // set by --threads
+    // gen over MPI (mktb-mpi): the ranks, and how many of them share this machine's memory.
+    Ranks* ranks = nullptr;
+    int localRanks = 1;
+    bool speaks() const { return !ranks || ranks->rank() == 0; } // prints, writes, locks
+    // Rank 0's `yes` on every rank: the ranks decide together (the directory is rank 0's).
+    bool agree(bool yes) const {
+        return ranks ? ranks->reduce(std::uint64_t(speaks() && yes), Ranks::Op::Max) != 0 : yes;
+    }
 };
 
 // The memory this process may spend: what the kernel reports available (MemAvailable), or the
@@ -238,31 +246,54 @@ private:
 // "KMMMvKM needs about 39.10 GB (...), more than the 23.22 GB allowed (...)", or empty when the
 // estimate `e` of `m`'s generation (verification) fits in `allowed` bytes (0: unknown, anything
 // fits); `byOption`: --memory set them.
-std::string too_large(
-    const Material& m, const MemoryEstimate& e, std::uint64_t allowed, bool byOption) {
+// Over `ranks` processes: the memory of each.
+std::string too_large(const Material& m, const MemoryEstimate& e, std::uint64_t allowed,
+    bool byOption, int ranks = 1) {
     if (!allowed || e.total() <= allowed) return {};
-    char text[400];
+    char text[480];
     std::snprintf(text, sizeof text,
-        "%s needs about %.2f GB (%.2f G cells, %.2f GB; the tables it converts into %.2f GB), "
+        "%s needs about %.2f GB%s (%.2f G cells, %.2f GB; the tables it converts into %.2f GB), "
         "more than the %.2f GB allowed (%s)",
-        m.name().c_str(), double(e.total()) / 1e9, double(e.cells) / 1e9,
-        double(e.generation) / 1e9, double(e.children) / 1e9, double(allowed) / 1e9,
+        m.name().c_str(), double(e.total()) / 1e9,
+        ranks > 1 ? (" per rank on " + std::to_string(ranks) + " ranks").c_str() : "",
+        double(e.cells) / 1e9, double(e.generation) / 1e9, double(e.children) / 1e9,
+        double(allowed) / 1e9,
         byOption ? "--memory" : "the memory available, less a margin; --memory sets it");
     return text;
+}
+
+// The memory estimate of `m` for the run `o` describes: per rank over MPI.
+MemoryEstimate estimate_for(const Material& m, const Options& o) {
+    return estimate_memory(m, o.ranks ? o.ranks->size() : 1);
+}
+std::string too_large_for(const Material& m, const Options& o, std::uint64_t allowed) {
+    return too_large(
+        m, estimate_for(m, o), allowed, o.memory != 0, o.ranks ? o.ranks->size() : 1);
 }
 
 // Makes the table of `m` unless it is on disk whole, under o.rules, with its statistics (a
 // table built with other rules, packed, damaged or without statistics is made again, after a
 // note); prints its rows. False when it was on disk. Throws TableError.
 bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Progress& progress) {
-    const DirectoryLock lock(o.tables);
+    std::optional<DirectoryLock> lock;
+    if (o.speaks()) lock.emplace(o.tables);
     std::uint32_t found = 0;
     const std::string path = table_path(o.tables, m);
     const OnDisk state = on_disk(path, o.rules, &found);
     Row rows[2];
-    if (state == OnDisk::Current && read_rows(stats_path(o.tables, m), rows)) {
-        print_rows(m.name(), rows);
+    if (o.agree(state == OnDisk::Current && read_rows(stats_path(o.tables, m), rows))) {
+        if (o.speaks()) print_rows(m.name(), rows);
         return false;
+    }
+    if (!o.speaks()) { // rank 0 says why, and refuses (mktb-mpi then stops every rank)
+        if (o.agree(false)) return false;
+        GenOptions go;
+        go.rules = o.rules;
+        go.ranks = o.ranks;
+        const Tablebase tables(o.tables);
+        generate(m, tables, go);
+        o.ranks->reduce(0, Ranks::Op::Max); // rank 0 has written the file
+        return true;
     }
     const char* why = nullptr;
     switch (state) {
@@ -295,17 +326,18 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
         std::fprintf(stderr, "mktb gen: %s in %s %s; generating it again\n", m.name().c_str(),
             o.tables.c_str(), why);
     // A table made again (other rules, packed, damaged) was not in gen_command's first check.
-    if (const std::string tooLarge = too_large(m, estimate_memory(m), allowed, o.memory);
-        !tooLarge.empty())
+    if (const std::string tooLarge = too_large_for(m, o, allowed); o.agree(!tooLarge.empty()))
         throw TableError(tooLarge + "; not generated");
     GenOptions go;
     go.progress = &progress;
     go.rules = o.rules;
+    go.ranks = o.ranks;
     // A Tablebase per ending: the smaller tables it reads are made resident (plain arrays), and
     // one Tablebase for the whole run kept them all: 22 GB of them by the 130th of the 142
     // endings up to 5 men.
     const Tablebase tables(o.tables);
     const TableStats stats = generate(m, tables, go);
+    if (o.ranks) o.ranks->reduce(0, Ranks::Op::Max); // the others wait for the file
     const std::string statsPath = stats_path(o.tables, m), tmp = statsPath + ".tmp";
     std::error_code ec;
     if (!(std::ofstream(tmp) << stats.to_json()).flush()) {
@@ -317,6 +349,9 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
     if (ec) throw TableError("cannot rename " + tmp + ": " + ec.message());
     if (!read_rows(statsPath, rows)) throw TableError(statsPath + ": cannot be read back");
     print_rows(m.name(), rows);
+    for (std::size_t n = 0; n < stats.exchanged.size(); ++n)
+        std::printf("%-10s level %3zu: %.3f MB exchanged by %d ranks\n", "", n,
+            double(stats.exchanged[n]) / 1e6, stats.ranks);
     std::fflush(stdout);
     return true;
 }
@@ -335,14 +370,13 @@ std::map<std::string, std::string> left_out(
             }
         std::error_code ec;
         if (why.empty() && !std::filesystem::exists(table_path(o.tables, m), ec))
-            why = too_large(m, estimate_memory(m), allowed, o.memory);
+            why = too_large_for(m, o, allowed);
         if (!why.empty()) out[m.name()] = why;
     }
     return out;
 }
 
-int gen_command(const Args& a) {
-    Options o;
+int gen_run(const Args& a, Options& o) {
     if (!read(a, o)) return kExitBadInput;
     if (o.endings.empty()) return usage_error(a, "give the endings, or --men N");
     std::vector<Material> order = build_order(o.endings);
@@ -350,12 +384,15 @@ int gen_command(const Args& a) {
     // is refused now, before any ending of the run is started, never killed for lack of memory.
     // Under --men (every ending of a number of men, most of 6 men too large for one machine)
     // such endings, and the endings that convert into them, are left out and named instead.
-    const std::uint64_t allowed = o.memory ? o.memory : available_memory();
+    // Over MPI, each rank's share against its part of this machine's memory.
+    const std::uint64_t allowed
+        = o.memory ? o.memory : available_memory() / std::uint64_t(o.localRanks);
     const std::map<std::string, std::string> out
         = o.list || o.men ? left_out(order, o, allowed) : std::map<std::string, std::string> {};
     if (o.list) {
+        if (!o.speaks()) return kExitOk;
         for (const Material& m : order) {
-            const MemoryEstimate e = estimate_memory(m);
+            const MemoryEstimate e = estimate_for(m, o);
             std::printf("%-10s %14llu cells %10.3f GB (generation %.3f, children %.3f)%s\n",
                 m.name().c_str(), (unsigned long long)e.cells, double(e.total()) / 1e9,
                 double(e.generation) / 1e9, double(e.children) / 1e9,
@@ -367,17 +404,17 @@ int gen_command(const Args& a) {
     }
     if (o.men && !out.empty()) {
         for (const auto& [name, why] : out)
-            std::fprintf(stderr, "mktb gen: left out: %s\n", why.c_str());
+            if (o.speaks()) std::fprintf(stderr, "mktb gen: left out: %s\n", why.c_str());
         std::erase_if(order, [&](const Material& m) { return out.count(m.name()); });
-        std::fprintf(stderr, "mktb gen: %zu endings left out, %zu to make or on disk\n", out.size(),
-            order.size());
+        if (o.speaks())
+            std::fprintf(stderr, "mktb gen: %zu endings left out, %zu to make or on disk\n",
+                out.size(), order.size());
     }
     for (const Material& m : order) {
         std::error_code exists;
         if (std::filesystem::exists(table_path(o.tables, m), exists)) continue; // on disk
-        if (const std::string why = too_large(m, estimate_memory(m), allowed, o.memory);
-            !why.empty()) {
-            std::fprintf(stderr, "mktb gen: %s; nothing was started\n", why.c_str());
+        if (const std::string why = too_large_for(m, o, allowed); !why.empty()) {
+            if (o.speaks()) std::fprintf(stderr, "mktb gen: %s; nothing was started\n", why.c_str());
             return kExitFailure;
         }
     }
@@ -394,7 +431,7 @@ int gen_command(const Args& a) {
     for (const Material& m : order)
         work.push_back(double(GenIndex(m).size()) * double(stored_metrics(m).size()));
     progress.start_run(work);
-    print_header();
+    if (o.speaks()) print_header();
     for (std::size_t k = 0; k < order.size(); ++k) {
         progress.start_job(k);
         try {
@@ -406,6 +443,11 @@ int gen_command(const Args& a) {
         }
     }
     return kExitOk;
+}
+
+int gen_command(const Args& a) {
+    Options o;
+    return gen_run(a, o);
 }
 
 int verify_command(const Args& a) {
@@ -595,5 +637,12 @@ const Command kPackCommand {
     .run = pack_command,
     .operands = -1,
 };
+
+int gen_over_ranks(const Args& a, Ranks& ranks, int localRanks) {
+    Options o;
+    o.ranks = &ranks;
+    o.localRanks = localRanks;
+    return gen_run(a, o);
+}
 
 } // namespace mktb::cli

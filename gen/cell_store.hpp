@@ -22,6 +22,7 @@
 #include <tbb/parallel_for.h>
 
 #include "parallel.hpp"
+#include "ranks.hpp"
 #include "spill.hpp"
 
 namespace mktb {
@@ -67,6 +68,23 @@ public:
                 levels_[std::size_t(k)][c].assign(
                     ((slots_ + kMaskSlots - 1) >> kMaskShift) * kMaskWords, 0);
             }
+    }
+
+    // Over several ranks: this one's slots are first .. last - 1 (whole spill chunks), the only
+    // ones its rollovers spill.
+    void own(std::uint64_t first, std::uint64_t last) {
+        firstChunk_ = std::size_t(first / kChunk);
+        lastChunk_ = last >= slots_ ? ~std::size_t(0) : std::size_t(last / kChunk);
+    }
+    // Every rank takes the largest level noted by any (after a phase that notes levels), so
+    // that all run the same levels and roll the window over at the same ones.
+    void agree(Ranks& ranks) {
+        if (ranks.size() == 1) return;
+        std::uint64_t v[1 + kMaxMetrics] = { std::uint64_t(maxLevel_.load()) };
+        for (std::size_t k = 0; k < kMaxMetrics; ++k) v[k + 1] = std::uint64_t(retiredTop_[k] + 1);
+        ranks.reduce(v, Ranks::Op::Max);
+        maxLevel_ = int(v[0]);
+        for (std::size_t k = 0; k < kMaxMetrics; ++k) retiredTop_[k] = int(v[k + 1]) - 1;
     }
 
     int metrics() const { return metrics_; }
@@ -135,7 +153,7 @@ public:
             for (Color c : { WHITE, BLACK }) {
                 Cells<Cell>& x = cells_[std::size_t(k)][c];
                 tbb::combinable<int> highest([] { return -1; });
-                tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t q) {
+                tbb::parallel_for(firstChunk_, std::min(chunks, lastChunk_), [&](std::size_t q) {
                     thread_local std::vector<Cell> kept;
                     const std::size_t first = q * kChunk;
                     const std::size_t n = std::min<std::size_t>(kChunk, x.size() - first);
@@ -189,6 +207,7 @@ private:
 
     int metrics_;
     std::uint64_t slots_;
+    std::size_t firstChunk_ = 0, lastChunk_ = ~std::size_t(0); // this rank's spill chunks
     Cell base_;
     int offset_ = 0; // the window's first level (even)
     int span_ = 0; // the window holds levels offset_ .. offset_ + span_

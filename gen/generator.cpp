@@ -45,6 +45,12 @@ std::vector<Metric> generated_metrics(const Material& m, const GenOptions& optio
     return metrics;
 }
 
+// The king pairs rank r of n owns: cut where no unit of the generation or the file is shared.
+PairShare share_of(const GenIndex& index, int r, int n) {
+    return PairShare(index.pairs(), index.field_bits(),
+        Index(index.material()).size() / std::uint64_t(index.pairs()), kBlockCells, r, n);
+}
+
 template<class Cell>
 class Generation {
 public:
@@ -57,12 +63,20 @@ public:
         : material_(m)
         , options_(options)
         , index_(m)
+        , ranks_(options.ranks ? *options.ranks : oneRank_)
+        , share_(share_of(index_, ranks_.rank(), ranks_.size()))
+        , first_(std::min(index_.size(), std::uint64_t(share_.first()) << index_.field_bits()))
+        , last_(std::min(index_.size(), std::uint64_t(share_.last()) << index_.field_bits()))
         , metrics_(generated_metrics(m, options))
         , spill_(tables.dir(), "the spill of " + m.name() + "'s level loop")
         , store_(int(metrics_.size()), index_.size(), Cell(GenMoves::most_moves(m) + 1),
               options.window_plies, spill_)
         , conversions_(std::make_unique<Conversions>(index_, metrics_, options.rules, tables.dir()))
-        , moves_(index_, conversions_.get(), int(metrics_.size())) { }
+        , moves_(index_, conversions_.get(), int(metrics_.size())) {
+        if (options.check_counters && ranks_.size() > 1)
+            throw TableError(m.name() + ": the counter check reads every cell: one process only");
+        store_.own(first_, last_);
+    }
 
     TableStats run(TableWriter& writer) {
         timed("init", [&] { init(); });
@@ -70,8 +84,10 @@ public:
         // No conversion is valued from here on: the smaller tables' cells go.
         moves_.drop_conversions();
         conversions_.reset();
-        timed("output",
-            [&] { Output<Cell>(index_, store_, metrics_, options_).run(writer, stats_); });
+        timed("output", [&] {
+            Output<Cell>(index_, store_, metrics_, options_, ranks_, share_).run(writer, stats_);
+        });
+        stats_.ranks = ranks_.size();
         return std::move(stats_);
     }
 
@@ -89,7 +105,8 @@ private:
     void init() {
         store_.allocate();
         const int metrics = int(metrics_.size());
-        parallel_blocks(index_.size(), options_.progress, material_.name() + ": init",
+        if (options_.progress) options_.progress->phase(material_.name() + ": init", last_ - first_);
+        parallel_blocks_in(first_, last_, options_.progress,
             [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = begin; i < end; ++i) {
                     GenBoard b;
@@ -115,6 +132,7 @@ private:
                 }
             });
         store_.gather_far();
+        store_.agree(ranks_);
     }
     Cell first_cell(const MoveSummary& s, int k, Color c, std::uint64_t i) {
         const Value best = s.best[std::size_t(k)];
@@ -135,17 +153,24 @@ private:
         std::optional<CounterCheck<Cell>> check;
         if (options_.check_counters)
             check.emplace(index_, store_, moves_, material_.name(), options_.progress);
-        const auto traffic = LevelLoop<Cell>(
-            index_, store_, moves_, check ? &*check : nullptr, material_.name(), options_.progress)
-                                 .run();
+        auto traffic = LevelLoop<Cell>(index_, store_, moves_, check ? &*check : nullptr,
+            material_.name(), options_.progress, ranks_, share_)
+                           .run();
         stats_.levels = traffic.levels;
         stats_.listed = traffic.listed;
         stats_.listed_most = traffic.mostListed;
+        if (ranks_.size() > 1) stats_.exchanged = std::move(traffic.exchanged);
     }
 
     const Material& material_;
     const GenOptions& options_;
     GenIndex index_;
+    OneRank oneRank_;
+    Ranks& ranks_;
+    PairShare share_;
+    // This rank's generation slots: the only cells it writes or reads (the pages of the others'
+    // are never touched, hence never resident).
+    std::uint64_t first_, last_;
     std::vector<Metric> metrics_;
     Spill<Cell> spill_;
     Store store_;
@@ -168,10 +193,16 @@ std::vector<Metric> stored_metrics(const Material& m) {
     return { Metric::Dtm };
 }
 
-MemoryEstimate estimate_memory(const Material& m) {
+MemoryEstimate estimate_memory(const Material& m, int ranks) {
     MemoryEstimate e;
     const GenIndex gi(m);
-    const std::uint64_t slots = gi.size();
+    // The largest share of slots a rank owns (PairShare cuts at aligned pairs, not evenly).
+    std::uint64_t slots = 0;
+    for (int r = 0; r < ranks; ++r) {
+        const PairShare share = share_of(gi, r, ranks);
+        slots = std::max(slots, std::uint64_t(share.last() - share.first()) << gi.field_bits());
+    }
+    slots = std::min(slots, gi.size());
     e.cells = slots * stored_metrics(m).size() * COLOR_NB;
     e.generation = std::uint64_t(double(e.cells) * kGenerationBytesPerCell) + kFixedBytes;
     // The children's parts the conversions read, a byte per storage slot each (Table::
@@ -203,7 +234,8 @@ std::vector<Material> build_order(const std::vector<Material>& wanted) {
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options) {
     const auto start = std::chrono::steady_clock::now();
     const int metrics = options.dtm_only ? 1 : int(stored_metrics(m).size());
-    TableWriter writer(m, encode(options.rules), table_path(tables.dir(), m), metrics);
+    TableWriter writer(m, encode(options.rules), table_path(tables.dir(), m), metrics,
+        !options.ranks || options.ranks->rank() == 0);
     TableStats stats = run_generation(m, tables, writer, options);
     writer.commit();
     if (options.progress) options.progress->finish();

@@ -17,6 +17,7 @@
 
 #include "mktb/counting.hpp"
 #include "progress.hpp"
+#include "ranks.hpp"
 #include "tablefile.hpp"
 
 namespace mktb {
@@ -45,6 +46,10 @@ struct TableStats {
     // what king-pair slices on several machines would exchange), in all and at the busiest level.
     int levels = 0;
     std::uint64_t listed = 0, listed_most = 0;
+    // Split over several ranks (mktb-mpi): their number, and the bytes they sent each other at
+    // each level (the lists above, with a header per king pair); empty in one process.
+    int ranks = 1;
+    std::vector<std::uint64_t> exchanged;
     std::string to_json() const;
 };
 
@@ -62,6 +67,9 @@ struct GenOptions {
     // For benchmarks (bench/gen_dtm.cpp, what the counted metric costs): distance to mate alone.
     // The file lacks the counted values, so it is no table to keep: probing them is refused.
     bool dtm_only = false;
+    // The processes the generation is split over (each generate() call one of them, all
+    // together), or nullptr: this process alone. Every rank passes the same options.
+    Ranks* ranks = nullptr;
 };
 
 // The metrics a table of `m` stores: DTM, and the Bia phase (a Bia on the board) or board's
@@ -80,10 +88,12 @@ struct MemoryEstimate {
     std::uint64_t generation = 0, children = 0; // bytes
     std::uint64_t total() const { return generation + children; }
 };
-MemoryEstimate estimate_memory(const Material& m);
+// Over `ranks` processes: what each one holds (the children are whole in each).
+MemoryEstimate estimate_memory(const Material& m, int ranks = 1);
 
 // Generates `m` (canonical) into tables.dir(); every ending it converts into must already be
-// there. Throws TableError when one is missing or damaged.
+// there. Throws TableError when one is missing or damaged. Over several ranks, rank 0 writes
+// the file and holds the statistics; the others return theirs empty.
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options);
 
 // Digest of the decoded values of every stored metric of a table, in storage order ("dtm=...

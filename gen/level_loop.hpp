@@ -13,9 +13,16 @@
 //              while q is done.
 // Invariant: no cell has two writers in a pass (the task of its king pair), and the updates
 // commute (a win taken once, decrements), so the bytes do not depend on the thread count.
+//
+// Over several ranks (ranks.hpp), each owns a share of the king pairs and runs both passes over
+// its own; before each kings' pass the lists of its pairs go to the ranks owning a pair with an
+// edge from them (exchange_lists), and three decisions are taken together: when the lists are
+// handed over (their sum against the budget), the largest level (a maximum) and so the last.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -31,13 +38,15 @@ public:
     using Store = CellStore<Cell>;
     // `check`: the debug counter check, or nullptr.
     LevelLoop(const GenIndex& index, Store& store, const GenMoves& moves, CounterCheck<Cell>* check,
-        std::string name, Progress* progress)
+        std::string name, Progress* progress, Ranks& ranks, const PairShare& share)
         : index_(index)
         , store_(store)
         , moves_(moves)
         , check_(check)
         , name_(std::move(name))
-        , progress_(progress) {
+        , progress_(progress)
+        , ranks_(ranks)
+        , share_(share) {
         // A ranked group's un-moves change its rank, not a lane's field: cell by cell.
         if (!index_.has_ranked()) laneMan_ = index_.low_field();
     }
@@ -47,6 +56,7 @@ public:
     struct Traffic {
         int levels = 0;
         std::uint64_t listed = 0, mostListed = 0; // in all, at the busiest level
+        std::vector<std::uint64_t> exchanged; // per level: bytes the ranks sent each other
     };
 
     Traffic run() {
@@ -56,45 +66,58 @@ public:
         king_edges();
         unlist();
         const int pairs = index_.pairs();
-        // Whole pairs per task, at least one block of slots (so runs and chunks align).
+        // Whole pairs per task, at least one block of slots (so runs and chunks align); this
+        // rank's tasks are mine0 .. mine1 - 1 (its share is cut at whole tasks).
         const int perTask = std::max(1, int(kBlock >> std::min(bits, kBlockShift)));
         const int tasks = (pairs + perTask - 1) / perTask;
+        const int mine0 = share_.first() / perTask;
+        const int mine1 = (share_.last() + perTask - 1) / perTask;
         auto over_pairs = [&](int first, int last, auto&& pass) { // tasks first .. last - 1
+            first = std::max(first, mine0), last = std::min(last, mine1);
+            if (first >= last) return;
             tbb::parallel_for(
                 tbb::blocked_range<int>(first, last), [&](const tbb::blocked_range<int>& r) {
                     for (int t = r.begin(); t != r.end(); ++t)
                         pass(t * perTask, std::min(pairs, (t + 1) * perTask));
                 });
         };
+        if (ranks_.size() > 1) find_receivers();
         // The lists' memory is bounded: the men's pass runs over the pairs a part at a time,
         // and once the lists hold more than a slot per 64 slots, the kings' pass takes them and
         // they are emptied (the order of the updates within a level changes no value).
         const int parts = std::clamp(tasks / 8, 1, 32);
         const std::uint64_t budget = std::max<std::uint64_t>(1 << 20, index_.size() / 64);
+        const std::uint64_t mySlots = (std::uint64_t(share_.last() - share_.first()) << bits);
         Traffic traffic;
         for (int n = 0; n <= store_.max_level(); ++n) {
-            std::uint64_t listed = 0;
+            std::uint64_t listed = 0, exchanged = 0;
             if (n + 1 > store_.top()) store_.rollover(n & ~1);
             Level level(n, store_);
             if (progress_)
                 progress_->phase(name_ + ": iterate, mate distance " + std::to_string(n) + " plies",
-                    index_.size());
+                    std::min(mySlots, index_.size()));
             for (int part = 0; part < parts; ++part) {
                 over_pairs(tasks * part / parts, tasks * (part + 1) / parts,
                     [&](int p0, int p1) { men_pass(p0, p1, level); });
-                if (part + 1 < parts && level.listed < budget) continue;
+                const std::uint64_t all = ranks_.reduce(level.listed.load(), Ranks::Op::Sum);
+                if (part + 1 < parts && all < budget) continue;
+                if (ranks_.size() > 1) exchanged += exchange_lists();
                 over_pairs(0, tasks, [&](int q0, int q1) { king_pass(q0, q1, level); });
                 unlist();
-                listed += level.listed;
+                listed += all;
                 level.listed = 0;
             }
             traffic.levels = n + 1;
             traffic.listed += listed;
             traffic.mostListed = std::max(traffic.mostListed, listed);
+            if (ranks_.size() > 1)
+                traffic.exchanged.push_back(ranks_.reduce(exchanged, Ranks::Op::Sum));
             if (level.wroteWin) store_.note_level(n + 1);
             store_.gather_far();
+            store_.agree(ranks_); // a win written on any rank lengthens every rank's loop
         }
         fieldLists_.clear();
+        received_.clear();
         for (auto& byMetric : runs_)
             for (auto& lists : byMetric) std::vector<ListRun>().swap(lists);
         std::vector<std::vector<KingEdge>>().swap(edgesInto_);
@@ -154,6 +177,60 @@ private:
                 }
             }
         }
+    }
+    // For each of this rank's pairs, the other ranks owning a pair with an edge from it: where
+    // its lists go.
+    void find_receivers() {
+        receivers_.assign(std::size_t(share_.last() - share_.first()), {});
+        for (int q = 0; q < index_.pairs(); ++q) {
+            const int owner = share_.owner(q);
+            if (owner == share_.rank()) continue;
+            for (const KingEdge& e : edgesInto_[std::size_t(q)]) {
+                if (e.from < share_.first() || e.from >= share_.last()) continue;
+                auto& to = receivers_[std::size_t(e.from - share_.first())];
+                if (std::find(to.begin(), to.end(), owner) == to.end()) to.push_back(owner);
+            }
+        }
+    }
+    // Sends the lists of this rank's pairs to their receivers and points the runs of the
+    // others' pairs into what they sent: records of (metric and side, pair, count, fields).
+    // Returns the bytes this rank sent.
+    std::uint64_t exchange_lists() {
+        std::vector<Ranks::Bytes> out(std::size_t(ranks_.size()));
+        auto put = [](Ranks::Bytes& to, const std::uint32_t* words, std::size_t n) {
+            const auto* bytes = reinterpret_cast<const std::uint8_t*>(words);
+            to.insert(to.end(), bytes, bytes + n * sizeof(std::uint32_t));
+        };
+        for (int k = 0; k < store_.metrics(); ++k)
+            for (Color c : { WHITE, BLACK })
+                for (int p = share_.first(); p < share_.last(); ++p) {
+                    const ListRun& run = runs_[std::size_t(k)][c][std::size_t(p)];
+                    if (!run.fields || run.end == run.begin) continue;
+                    const std::uint32_t head[3]
+                        = { std::uint32_t(2 * k + c), std::uint32_t(p), run.end - run.begin };
+                    for (const int r : receivers_[std::size_t(p - share_.first())]) {
+                        put(out[std::size_t(r)], head, 3);
+                        put(out[std::size_t(r)], run.fields->data() + run.begin, head[2]);
+                    }
+                }
+        std::uint64_t sent = 0;
+        for (const Ranks::Bytes& b : out) sent += b.size();
+        std::vector<Ranks::Bytes> in = ranks_.exchange(std::move(out));
+        received_.assign(in.size(), {});
+        for (std::size_t r = 0; r < in.size(); ++r) {
+            if (int(r) == share_.rank()) continue;
+            auto& words = received_[r];
+            words.resize(in[r].size() / sizeof(std::uint32_t));
+            std::memcpy(words.data(), in[r].data(), words.size() * sizeof(std::uint32_t));
+            Ranks::Bytes().swap(in[r]);
+            for (std::size_t at = 0; at + 3 <= words.size();) {
+                const std::uint32_t kc = words[at], p = words[at + 1], count = words[at + 2];
+                at += 3;
+                runs_[kc / 2][kc % 2][p] = { &words, std::uint32_t(at), std::uint32_t(at + count) };
+                at += count;
+            }
+        }
+        return sent;
     }
     // Every list emptied.
     void unlist() {
@@ -229,6 +306,10 @@ private:
     CounterCheck<Cell>* check_;
     std::string name_;
     Progress* progress_;
+    Ranks& ranks_;
+    const PairShare& share_;
+    std::vector<std::vector<int>> receivers_; // per pair of this rank: the ranks its lists go to
+    std::vector<std::vector<std::uint32_t>> received_; // per rank: the lists it sent this level
     GenIndex::LowField laneMan_ { -1, 0, 0 }; // the men's pass's chunks: their lanes' man
     std::vector<std::vector<KingEdge>> edgesInto_; // per pair the king un-moves land in
     tbb::enumerable_thread_specific<FieldLists> fieldLists_;

@@ -7,7 +7,8 @@ namespace mktb {
 
 // The index scheme whose cells compress smaller (docs/format.md), by trial on every step-th
 // block of every metric and side, cells of no position repeating the cell before as the writer
-// fills them; a tie keeps Index::kScheme, the generation index's field order.
+// fills them; a tie keeps Index::kScheme, the generation index's field order. Each rank tries
+// the blocks among its own slots: the sizes are summed over the ranks.
 template<class Cell>
 int Output<Cell>::choose_scheme() const {
     bool blackMen = false; // without them both schemes are one order
@@ -31,6 +32,7 @@ int Output<Cell>::choose_scheme() const {
                     for (int k = 0; k < store_.metrics(); ++k)
                         for (Color c : { WHITE, BLACK }) {
                             const std::uint64_t first = n * step * kBlockCells;
+                            if (first < first_ || first >= last_) continue; // another rank's
                             block.clear();
                             unsigned v = 0; // the stored cell
                             for (std::uint64_t i = first; i < std::min(size, first + kBlockCells);
@@ -50,7 +52,8 @@ int Output<Cell>::choose_scheme() const {
                 return sum;
             },
             std::plus<>());
-        if (scheme == Index::kScheme || bytes < best) best = bytes, chosen = scheme;
+        const std::size_t all = ranks_.reduce(bytes, Ranks::Op::Sum);
+        if (scheme == Index::kScheme || all < best) best = all, chosen = scheme;
     }
     return chosen;
 }
@@ -70,7 +73,7 @@ GenBoard Output<Cell>::board_of(const Position& pos) const {
 // in 8 bits: only that is asked. Every value written was a level noted, so that bound usually
 // does; else the largest code in the window, or the longest retired. The codes are rotated so
 // that the four special ones (far, retired, no position) come lowest: a plain unsigned
-// maximum, which the compiler vectorizes.
+// maximum, which the compiler vectorizes; each rank's over its own cells, then the ranks'.
 template<class Cell>
 int Output<Cell>::longest_stored(int k) const {
     const int bound = std::max(store_.max_level(), store_.retired_top(k)) + 1;
@@ -80,9 +83,10 @@ int Output<Cell>::longest_stored(int k) const {
     for (Color c : { WHITE, BLACK }) {
         const Cells<Cell>& cells = store_.array(k, c);
         const Cell* x = cells.data();
+        const std::size_t last = genLast_ == genIndex_.size() ? cells.size() : genLast_;
         top = std::max(top,
             tbb::parallel_reduce(
-                tbb::blocked_range<std::size_t>(0, cells.size(), kBlock), Cell(0),
+                tbb::blocked_range<std::size_t>(genFirst_, last, kBlock), Cell(0),
                 [&](const tbb::blocked_range<std::size_t>& r, Cell m) {
                     for (std::size_t i = r.begin(); i != r.end(); ++i)
                         m = std::max(m, Cell(x[i] + kRotate));
@@ -91,7 +95,8 @@ int Output<Cell>::longest_stored(int k) const {
                 [](Cell a, Cell b) { return std::max(a, b); }));
     }
     top = top >= kRotate ? Cell(top - kRotate) : Cell(0);
-    return std::max(top >= store_.base() ? store_.plies(top) : -1, store_.retired_top(k)) + 1;
+    const int mine = std::max(top >= store_.base() ? store_.plies(top) : -1, store_.retired_top(k));
+    return int(ranks_.reduce(std::uint64_t(mine + 1), Ranks::Op::Max));
 }
 
 // In place, the generation cells become the stored ones (no second array, no encoding) unless
@@ -214,7 +219,8 @@ void Output<Cell>::find_dont_care(
     for (Color c : { WHITE, BLACK }) {
         dontCare[c].assign((size + 63) / 64, 0);
         const Cells<Cell>& cells = store_.array(k, c);
-        tbb::parallel_for(std::size_t(0), dontCare[c].size(), [&](std::size_t w) {
+        const std::size_t words = std::min(dontCare[c].size(), std::size_t((last_ + 63) / 64));
+        tbb::parallel_for(std::size_t(first_ / 64), words, [&](std::size_t w) {
             // One loop per case, so that the stored cells' compares vectorize.
             const std::uint64_t first = w * 64, n = std::min<std::uint64_t>(64, size - first);
             std::uint64_t bits = 0;
@@ -278,6 +284,8 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
     fieldsMask_ = (std::uint64_t(1) << (whiteBits_ + blackBits_)) - 1;
     plainOrbit_ = material_.symmetry() == Symmetry::MirrorOnly ? 2 : 8;
     const std::uint64_t size = storage_.size();
+    last_ = std::min(last_, size);
+    writer.set_slots(first_, last_, ranks_);
     // DTM's cells, kept for the Bia-phase metric (the writer may code it against them).
     std::array<Cells<std::uint8_t>, COLOR_NB> dtmStored;
     std::span<const std::uint8_t> dtmSpans[COLOR_NB];
@@ -299,15 +307,15 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
             store_block(k, p, arrays, begin, end, cursors);
         };
         const std::string phaseName = material_.name() + ": output";
+        if (options_.progress) options_.progress->phase(phaseName, genLast_ - genFirst_);
         if (p.source != Source::Scatter)
-            parallel_blocks(genIndex_.size(), options_.progress, phaseName, pass);
+            parallel_blocks_in(genFirst_, genLast_, options_.progress, pass);
         else {
             // Storage order follows the generation's king pairs: the generation cells read are
             // given back a chunk at a time, so they and the stored arrays never peak together.
-            if (options_.progress) options_.progress->phase(phaseName, genIndex_.size());
             constexpr std::uint64_t kChunk = std::uint64_t(1) << 24;
-            for (std::uint64_t first = 0; first < genIndex_.size(); first += kChunk) {
-                const std::uint64_t last = std::min(genIndex_.size(), first + kChunk);
+            for (std::uint64_t first = genFirst_; first < genLast_; first += kChunk) {
+                const std::uint64_t last = std::min(genLast_, first + kChunk);
                 parallel_blocks_in(first, last, options_.progress, pass);
                 for (Color c : { WHITE, BLACK })
                     release_pages(store_.array(k, c).data() + first, (last - first) * sizeof(Cell));
@@ -333,8 +341,11 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
         for (Color c : { WHITE, BLACK }) Cells<Cell>().swap(store_.array(k, c));
         std::span<const std::uint8_t> spans[COLOR_NB];
         for (Color c : { WHITE, BLACK }) {
-            if (p.wideArrays && p.cellBytes == 1) {
-                arrays.narrow[c].assign(arrays.wide[c].begin(), arrays.wide[c].end());
+            if (p.wideArrays && p.cellBytes == 1) { // this rank's slots only
+                arrays.narrow[c].resize(size);
+                std::copy(arrays.wide[c].begin() + std::ptrdiff_t(first_),
+                    arrays.wide[c].begin() + std::ptrdiff_t(last_),
+                    arrays.narrow[c].begin() + std::ptrdiff_t(first_));
                 Cells<std::uint16_t>().swap(arrays.wide[c]);
             }
             spans[c] = p.cellBytes == 1
@@ -353,13 +364,17 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
             for (Color c : { WHITE, BLACK }) {
                 if (p.cellBytes == 1)
                     dtmStored[c] = std::move(arrays.narrow[c]);
-                else
-                    dtmStored[c].assign(spans[c].begin(), spans[c].end());
+                else { // this rank's slots only
+                    dtmStored[c].resize(spans[c].size());
+                    std::copy(spans[c].begin() + std::ptrdiff_t(2 * first_),
+                        spans[c].begin() + std::ptrdiff_t(2 * last_),
+                        dtmStored[c].begin() + std::ptrdiff_t(2 * first_));
+                }
                 dtmSpans[c] = dtmStored[c];
             }
         }
     }
-    tally_->finish(stats);
+    tally_->finish(stats, ranks_);
     stats.index_size = size;
 }
 

@@ -14,6 +14,11 @@
 //                grow while the generation cells read are given back, a chunk at a time.
 // Invariant: every storage slot of a position receives its cell's final value exactly once, and
 // every other slot is "don't care" (the same for every metric), whatever the plan.
+//
+// Over several ranks each stores, counts and compresses the slots of its own king pairs (the
+// storage order follows the generation's pairs, and the shares are cut at whole blocks of
+// the file); the choices made from the whole table (scheme, widths, coding) are taken from
+// sums and maxima over the ranks, and rank 0 writes every rank's blocks.
 #pragma once
 
 #include <optional>
@@ -32,14 +37,20 @@ class Output {
 public:
     using Store = CellStore<Cell>;
     Output(const GenIndex& index, Store& store, const std::vector<Metric>& metrics,
-        const GenOptions& options)
+        const GenOptions& options, Ranks& ranks, const PairShare& share)
         : genIndex_(index)
         , store_(store)
         , metrics_(metrics)
         , options_(options)
+        , ranks_(ranks)
         , material_(index.material())
         , storage_(material_)
         , names_(material_, Index::kSchemeNameOrder) {
+        const std::uint64_t perPair = storage_.size() / std::uint64_t(index.pairs());
+        genFirst_ = std::min(index.size(), std::uint64_t(share.first()) << index.field_bits());
+        genLast_ = std::min(index.size(), std::uint64_t(share.last()) << index.field_bits());
+        first_ = std::uint64_t(share.first()) * perPair;
+        last_ = std::uint64_t(share.last()) * perPair;
         // The codes' meanings, fixed once the level loop is done.
         for (int x = 0; x < kCodes; ++x) {
             const auto cx = Cell(x);
@@ -87,6 +98,10 @@ private:
     Store& store_;
     const std::vector<Metric>& metrics_;
     const GenOptions& options_;
+    Ranks& ranks_;
+    // This rank's slots: generation slots genFirst_ .. genLast_ - 1, storage slots first_ ..
+    // last_ - 1 (the same king pairs).
+    std::uint64_t genFirst_ = 0, genLast_ = 0, first_ = 0, last_ = 0;
     const Material& material_;
     Index storage_; // the storage index the file is written in
     Index names_; // the first scheme's, which names the longest mates

@@ -28,7 +28,7 @@ StatsTally::StatsTally(
     }
 }
 
-void StatsTally::finish(TableStats& stats) {
+void StatsTally::finish(TableStats& stats, Ranks& ranks) {
     Local total;
     locals_.combine_each([&](const Local& l) {
         for (Color c : { WHITE, BLACK }) {
@@ -48,6 +48,7 @@ void StatsTally::finish(TableStats& stats) {
             }
         }
     });
+    if (ranks.size() > 1) merge(total, ranks);
     stats.name = material_.name();
     stats.side = total.side;
     stats.counted = counted_ >= 0;
@@ -59,6 +60,50 @@ void StatsTally::finish(TableStats& stats) {
             pos.set_side_to_move(c);
             stats.side[c].longest_fen = pos.fen();
         }
+}
+
+// Every rank's figures in `total`: counts summed, the longest mate the longest of all, at the
+// smallest slot of those that attain it.
+void StatsTally::merge(Local& total, Ranks& ranks) {
+    std::vector<std::uint64_t> v;
+    std::size_t moves = 0; // the histograms' length: every rank's longest
+    for (Color c : { WHITE, BLACK })
+        for (const auto& h : { total.side[c].win_moves, total.side[c].loss_moves })
+            if (!h.empty()) moves = std::max(moves, std::size_t(h.rbegin()->first) + 1);
+    moves = std::size_t(ranks.reduce(moves, Ranks::Op::Max));
+    for (Color c : { WHITE, BLACK }) {
+        const SideStats& s = total.side[c];
+        v.insert(v.end(),
+            { s.legal, s.wins, s.draws, s.losses, s.counted_wins, s.counted_losses,
+                std::uint64_t(s.longest_plies + 1) });
+        for (const auto* h : { &s.win_moves, &s.loss_moves })
+            for (std::size_t m = 0; m < moves; ++m) {
+                const auto it = h->find(int(m));
+                v.push_back(it == h->end() ? 0 : it->second);
+            }
+    }
+    std::vector<std::uint64_t> longest(v.begin(), v.end());
+    ranks.reduce(v, Ranks::Op::Sum);
+    ranks.reduce(longest, Ranks::Op::Max);
+    std::array<std::uint64_t, COLOR_NB> slot;
+    const std::size_t stride = 7 + 2 * moves;
+    for (Color c : { WHITE, BLACK }) {
+        const std::size_t at = std::size_t(c) * stride;
+        slot[c] = longest[at + 6] == std::uint64_t(total.side[c].longest_plies + 1)
+            ? total.longestSlot[c]
+            : ~0ULL;
+        SideStats& s = total.side[c];
+        s.legal = v[at], s.wins = v[at + 1], s.draws = v[at + 2], s.losses = v[at + 3];
+        s.counted_wins = v[at + 4], s.counted_losses = v[at + 5];
+        s.longest_plies = int(longest[at + 6]) - 1;
+        s.win_moves.clear(), s.loss_moves.clear();
+        for (std::size_t m = 0; m < moves; ++m) {
+            if (const std::uint64_t n = v[at + 7 + m]) s.win_moves[int(m)] = n;
+            if (const std::uint64_t n = v[at + 7 + moves + m]) s.loss_moves[int(m)] = n;
+        }
+    }
+    ranks.reduce(slot, Ranks::Op::Min);
+    total.longestSlot = slot;
 }
 
 std::string TableStats::to_json() const {
@@ -84,7 +129,7 @@ std::string TableStats::to_json() const {
             { "loss_in_moves", losses },
         };
     }
-    const Json j = {
+    Json j = {
         { "ending", name },
         { "index_size", index_size },
         { "cell_bytes", cell_bytes },
@@ -96,6 +141,10 @@ std::string TableStats::to_json() const {
         { "listed_cells_most", listed_most },
         { "sides", sides },
     };
+    if (ranks > 1) {
+        j["ranks"] = ranks;
+        j["exchanged_bytes"] = exchanged;
+    }
     return j.dump(2) + "\n";
 }
 

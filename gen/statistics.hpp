@@ -57,10 +57,12 @@ public:
         }
     }
 
-    // The figures of every thread, with the longest mates' FENs.
-    void finish(TableStats& stats);
+    // The figures of every thread and every rank, with the longest mates' FENs.
+    void finish(TableStats& stats, Ranks& ranks);
 
 private:
+    static void merge(Local& total, Ranks& ranks);
+
     const Material& material_;
     int counted_ = -1;
     // Per side to move and distance in plies: won or lost within a fresh count.

@@ -63,8 +63,10 @@ void finish_table_file(std::FILE* file, const TableHeader& header,
 
 } // namespace
 
-TableWriter::TableWriter(const Material& m, std::uint32_t rules, std::string path, int metrics)
-    : path_(std::move(path))
+TableWriter::TableWriter(
+    const Material& m, std::uint32_t rules, std::string path, int metrics, bool writes)
+    : writes_(writes)
+    , path_(std::move(path))
     , tmp_(path_ + ".tmp")
     , metrics_(metrics) {
     const Index index(m);
@@ -85,6 +87,7 @@ TableWriter::TableWriter(const Material& m, std::uint32_t rules, std::string pat
     offsets_.assign(std::size_t(metrics) * 2 * h.blocks_per_side + 1, 0);
     offsets_[0]
         = sizeof(TableHeader) + offsets_.size() * sizeof(std::uint64_t) + sizeof(std::uint64_t);
+    if (!writes_) return; // another rank writes the file
     errno = 0;
     file_ = std::fopen(tmp_.c_str(), "w+b");
     if (!file_)
@@ -109,6 +112,30 @@ TableWriter::~TableWriter() {
     std::remove(tmp_.c_str());
 }
 
+// Blocks first .. last - 1 of every rank into `frames` on rank 0, each rank sending its own as
+// records of (block, bytes, frame).
+void TableWriter::gather(
+    std::vector<std::vector<std::uint8_t>>& frames, std::size_t first, std::size_t last) {
+    std::vector<std::uint8_t> out;
+    for (std::size_t b = first; b < last; ++b) {
+        if (!mine(b)) continue;
+        const std::uint64_t head[2] = { b, frames[b].size() };
+        const auto* bytes = reinterpret_cast<const std::uint8_t*>(head);
+        out.insert(out.end(), bytes, bytes + sizeof head);
+        out.insert(out.end(), frames[b].begin(), frames[b].end());
+    }
+    std::vector<std::vector<std::uint8_t>> in = ranks_->gather(out);
+    for (std::size_t r = 1; r < in.size(); ++r)
+        for (std::size_t at = 0; at + 16 <= in[r].size();) {
+            std::uint64_t head[2];
+            std::memcpy(head, in[r].data() + at, sizeof head);
+            at += sizeof head;
+            frames[head[0]].assign(in[r].begin() + std::ptrdiff_t(at),
+                in[r].begin() + std::ptrdiff_t(at + head[1]));
+            at += head[1];
+        }
+}
+
 void TableWriter::fail(const std::string& what) {
     const int error = errno;
     if (file_) std::fclose(file_), file_ = nullptr;
@@ -117,7 +144,13 @@ void TableWriter::fail(const std::string& what) {
         + "; no table was written");
 }
 
+bool TableWriter::mine(std::size_t block) const {
+    const std::uint64_t first = (block % header_.blocks_per_side) * kBlockCells;
+    return first >= first_ && first < last_;
+}
+
 void TableWriter::put(const void* data, std::size_t n) {
+    if (!file_) return; // another rank writes the file
     errno = 0;
     if (n && std::fwrite(data, 1, n, file_) != n) fail("write failed");
 }
@@ -190,7 +223,7 @@ void code_block(const BlockSource& s, std::size_t b, Coding coding, std::size_t 
 void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
     const DontCare& dont_care, const std::span<const std::uint8_t>* dtm, int dtm_bytes) {
     TableHeader& h = header_;
-    if (!file_ || added_ == metrics_ || h.metrics >> int(metric))
+    if ((writes_ && !file_) || added_ == metrics_ || h.metrics >> int(metric))
         throw TableError(std::string(h.signature) + ": " + std::to_string(metrics_)
             + " metrics are added once each, in increasing order, before commit()");
     if (dtm && metric == Metric::Dtm)
@@ -223,7 +256,7 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
         std::atomic<bool> failed { false };
         std::atomic<std::uint64_t> bytes { 0 };
         tbb::parallel_for(first, last, [&](std::size_t b) {
-            if (!fn(b)) return;
+            if (!fn(b) || !mine(b)) return;
             auto& [cctx, scratch, raw, coded] = compressors.local();
             if (!cctx) {
                 scratch.resize(ZSTD_compressBound(std::size_t(kBlockCells) * 2)); // widest
@@ -256,8 +289,10 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
         stride = nblocks < 64 ? 1 : 4;
         auto sampled = [&](std::size_t b) { return b % stride == 0; };
         std::vector<std::vector<std::uint8_t>> xored(nblocks);
-        if (compress(Coding::XorDtm, xored, 0, nblocks, sampled)
-            < compress(Coding::Plain, frames, 0, nblocks, sampled)) {
+        std::uint64_t sizes[2] = { compress(Coding::XorDtm, xored, 0, nblocks, sampled),
+            compress(Coding::Plain, frames, 0, nblocks, sampled) };
+        if (ranks_) ranks_->reduce(sizes, Ranks::Op::Sum); // every rank's blocks
+        if (sizes[0] < sizes[1]) {
             frames = std::move(xored);
             coding = Coding::XorDtm;
         }
@@ -270,6 +305,11 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
         const std::size_t last = std::min(nblocks, first + kRun);
         compress(coding, frames, first, last,
             [&](std::size_t b) { return stride == 0 || b % stride != 0; });
+        if (ranks_ && ranks_->size() > 1) gather(frames, first, last);
+        if (!file_) { // another rank writes them
+            for (std::size_t b = first; b < last; ++b) std::vector<std::uint8_t>().swap(frames[b]);
+            continue;
+        }
         for (std::size_t b = first; b < last; ++b) {
             put(frames[b].data(), frames[b].size());
             offsets_[base + b + 1] = offsets_[base + b] + frames[b].size();
@@ -282,6 +322,7 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
 }
 
 void TableWriter::commit() {
+    if (!writes_ && added_ == metrics_) return; // another rank writes the file
     if (!file_ || added_ != metrics_)
         throw TableError(std::string(header_.signature) + ": " + std::to_string(added_) + " of "
             + std::to_string(metrics_) + " metrics added at commit()");

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ranks.hpp"
 #include "tablefile.hpp"
 
 namespace mktb {
@@ -25,9 +26,14 @@ namespace mktb {
 // front, the checksum at the end, and renames the file to PATH, so a table is whole or absent
 // (a writer destroyed uncommitted removes PATH.tmp). Throws TableError on failure, naming the
 // file and the cause (a full disk among them).
+//
+// Over several ranks (ranks.hpp), every rank makes a writer and calls add() together; each
+// compresses the blocks of its own slots (set_slots) and rank 0, the only one with a file
+// (`writes`), receives and writes them all in order.
 class TableWriter {
 public:
-    TableWriter(const Material& m, std::uint32_t rules, std::string path, int metrics);
+    TableWriter(
+        const Material& m, std::uint32_t rules, std::string path, int metrics, bool writes = true);
     ~TableWriter();
     TableWriter(const TableWriter&) = delete;
     TableWriter& operator=(const TableWriter&) = delete;
@@ -46,6 +52,11 @@ public:
     void commit();
     // The index scheme the cells added are in (Index::scheme()); Index::kScheme unless told.
     void set_index_scheme(int scheme) { header_.index_scheme = std::uint32_t(scheme); }
+    // The slots this rank's cells give (multiples of the block size, but for the last), of
+    // both sides; the others' blocks come from the other ranks. All of them unless told.
+    void set_slots(std::uint64_t first, std::uint64_t last, Ranks& ranks) {
+        first_ = first, last_ = last, ranks_ = &ranks;
+    }
     // The bytes one block of these cells takes in a file (zstd as add() compresses it): what
     // the generator's choice of index scheme compares.
     static std::size_t compressed_size(std::span<const std::uint8_t> block);
@@ -54,7 +65,13 @@ private:
     [[noreturn]] void fail(const std::string& what);
     void put(const void* data, std::size_t n); // at the file's current position
 
+    bool mine(std::size_t block) const; // is block (of either side) this rank's?
+    void gather(std::vector<std::vector<std::uint8_t>>& frames, std::size_t first, std::size_t last);
+
     TableHeader header_ {};
+    bool writes_ = true;
+    std::uint64_t first_ = 0, last_ = ~0ULL;
+    Ranks* ranks_ = nullptr;
     std::string path_, tmp_;
     int metrics_ = 0, added_ = 0;
     std::vector<std::uint64_t> offsets_; // block b spans offsets_[b] .. offsets_[b + 1]

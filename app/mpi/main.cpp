@@ -1,0 +1,56 @@
+// main.cpp - mktb-mpi: `mktb gen` over the processes of an MPI run, each holding its share of
+// the king pairs (docs/generator.md, "Over MPI"):
+//   mpirun -np N build/mktb-mpi gen ENDING... --tables DIR [--memory BYTES_PER_RANK]
+// The options are mktb gen's; rank 0 prints, writes the tables and their statistics. A failure
+// on one rank stops every rank (MPI_Abort): the others would wait for it forever.
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli.hpp"
+#include "mpi_ranks.hpp"
+
+int main(int argc, char** argv) {
+    using namespace mktb::cli;
+    int provided = 0;
+    // Only the main thread calls MPI; oneTBB's workers never do.
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    int rc = kExitOk;
+    try {
+        mktb::MpiRanks ranks;
+        const bool speaks = ranks.rank() == 0;
+        Command gen = kGenCommand;
+        gen.run = nullptr;
+        const std::vector<std::string_view> args(argv + 1, argv + argc);
+        const std::string usage = "usage: mpirun -np N mktb-mpi " + command_forms(gen)
+            + "  mktb gen over N processes (on one machine or several), each holding its\n"
+              "  share of an ending's cells: --memory is per process\n";
+        const bool help = std::find(args.begin(), args.end(), "--help") != args.end()
+            || std::find(args.begin(), args.end(), "-h") != args.end();
+        if (!args.empty() && args[0] == "gen" && help) {
+            if (speaks) std::fputs((usage + command_help(gen)).c_str(), stdout);
+        } else if (args.empty() || args[0] != "gen") {
+            if (speaks) std::fputs(usage.c_str(), stderr);
+            rc = args.empty() || args[0] == "--help" ? kExitOk : kExitBadInput;
+            if (!args.empty() && args[0] != "--help" && speaks)
+                std::fprintf(stderr, "mktb-mpi: unknown command '%s'\n", std::string(args[0]).c_str());
+        } else if (std::string error; const auto parsed = parse(gen, { args.data() + 1, args.size() - 1 }, &error)) {
+            rc = gen_over_ranks(*parsed, ranks, ranks.local_ranks());
+        } else {
+            if (speaks) std::fprintf(stderr, "mktb-mpi gen: %s\n", error.c_str());
+            rc = kExitBadInput;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mktb-mpi: %s\n", e.what());
+        rc = kExitFailure;
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    // A failure during a run may leave the other ranks inside a collective: stop them all.
+    if (rc == kExitFailure) MPI_Abort(MPI_COMM_WORLD, rc);
+    MPI_Finalize();
+    return rc;
+}
