@@ -25,17 +25,17 @@ int main(int argc, char** argv) {
         Command gen = kGenCommand;
         gen.run = nullptr;
         const std::vector<std::string_view> args(argv + 1, argv + argc);
-        const std::string usage = "usage: mpirun -np N mktb-mpi " + command_forms(gen)
-            + "  mktb gen over N processes (on one machine or several), each holding its\n"
-              "  share of an ending's cells: --memory is per process\n";
+        const std::string usage = "usage: mpirun -np N mktb-mpi gen " + std::string(gen.usage)
+            + "\n  mktb gen over N processes (on one machine or several, the tables' directory\n"
+              "  shared), each holding its share of an ending's cells: --memory is per process\n";
         const bool help = std::find(args.begin(), args.end(), "--help") != args.end()
             || std::find(args.begin(), args.end(), "-h") != args.end();
         if (!args.empty() && args[0] == "gen" && help) {
-            if (speaks) std::fputs((usage + command_help(gen)).c_str(), stdout);
+            if (speaks) std::fputs(usage.c_str(), stdout);
         } else if (args.empty() || args[0] != "gen") {
             if (speaks) std::fputs(usage.c_str(), stderr);
-            rc = args.empty() || args[0] == "--help" ? kExitOk : kExitBadInput;
-            if (!args.empty() && args[0] != "--help" && speaks)
+            rc = !args.empty() && (args[0] == "--help" || args[0] == "-h") ? kExitOk : kExitBadInput;
+            if (rc != kExitOk && !args.empty() && speaks)
                 std::fprintf(stderr, "mktb-mpi: unknown command '%s'\n", std::string(args[0]).c_str());
         } else if (std::string error; const auto parsed = parse(gen, { args.data() + 1, args.size() - 1 }, &error)) {
             rc = gen_over_ranks(*parsed, ranks, ranks.local_ranks());
