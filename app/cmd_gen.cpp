@@ -267,8 +267,7 @@ MemoryEstimate estimate_for(const Material& m, const Options& o) {
     return estimate_memory(m, o.ranks ? o.ranks->size() : 1);
 }
 std::string too_large_for(const Material& m, const Options& o, std::uint64_t allowed) {
-    return too_large(
-        m, estimate_for(m, o), allowed, o.memory != 0, o.ranks ? o.ranks->size() : 1);
+    return too_large(m, estimate_for(m, o), allowed, o.memory != 0, o.ranks ? o.ranks->size() : 1);
 }
 
 // Makes the table of `m` unless it is on disk whole, under o.rules, with its statistics (a
@@ -414,7 +413,8 @@ int gen_run(const Args& a, Options& o) {
         std::error_code exists;
         if (std::filesystem::exists(table_path(o.tables, m), exists)) continue; // on disk
         if (const std::string why = too_large_for(m, o, allowed); !why.empty()) {
-            if (o.speaks()) std::fprintf(stderr, "mktb gen: %s; nothing was started\n", why.c_str());
+            if (o.speaks())
+                std::fprintf(stderr, "mktb gen: %s; nothing was started\n", why.c_str());
             return kExitFailure;
         }
     }

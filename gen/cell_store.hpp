@@ -70,11 +70,11 @@ public:
             }
     }
 
-    // Over several ranks: this one's slots are first .. last - 1 (whole spill chunks), the only
-    // ones its rollovers spill.
-    void own(std::uint64_t first, std::uint64_t last) {
-        firstChunk_ = std::size_t(first / kChunk);
-        lastChunk_ = last >= slots_ ? ~std::size_t(0) : std::size_t(last / kChunk);
+    // Over several ranks: this one's pairs (of `fieldBits` slots each; whole spill chunks), the
+    // only ones its rollovers spill.
+    void own(const PairShare& share, int fieldBits) {
+        share_ = share;
+        fieldBits_ = fieldBits;
     }
     // Every rank takes the largest level noted by any (after a phase that notes levels), so
     // that all run the same levels and roll the window over at the same ones.
@@ -153,7 +153,8 @@ public:
             for (Color c : { WHITE, BLACK }) {
                 Cells<Cell>& x = cells_[std::size_t(k)][c];
                 tbb::combinable<int> highest([] { return -1; });
-                tbb::parallel_for(firstChunk_, std::min(chunks, lastChunk_), [&](std::size_t q) {
+                tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t q) {
+                    if (!share_.owns(int((q * kChunk) >> fieldBits_))) return; // another rank's
                     thread_local std::vector<Cell> kept;
                     const std::size_t first = q * kChunk;
                     const std::size_t n = std::min<std::size_t>(kChunk, x.size() - first);
@@ -207,7 +208,8 @@ private:
 
     int metrics_;
     std::uint64_t slots_;
-    std::size_t firstChunk_ = 0, lastChunk_ = ~std::size_t(0); // this rank's spill chunks
+    PairShare share_; // this rank's pairs
+    int fieldBits_ = 0;
     Cell base_;
     int offset_ = 0; // the window's first level (even)
     int span_ = 0; // the window holds levels offset_ .. offset_ + span_

@@ -83,7 +83,8 @@ public:
     Bitboard attacks_of(const GenBoard& b, Color by, Bitboard occ) const {
         Bitboard a = attacks_bb(by, KHUN, b.king[by]);
         for (int j = 0; j < index_.men(); ++j)
-            if (index_.color(j) == by) a |= attacks_bb(by, index_.type(j), b.man[std::size_t(j)], occ);
+            if (index_.color(j) == by)
+                a |= attacks_bb(by, index_.type(j), b.man[std::size_t(j)], occ);
         return a;
     }
     int man_on(const GenBoard& b, Square s) const {
@@ -118,7 +119,8 @@ public:
             const Bitboard o = occ ^ square_bb(ksq);
             Bitboard d = attacks_bb(~c, KHUN, b.king[~c]);
             for (int j = 0; j < index_.men(); ++j)
-                if (index_.color(j) == ~c) d |= attacks_bb(~c, index_.type(j), b.man[std::size_t(j)], o);
+                if (index_.color(j) == ~c)
+                    d |= attacks_bb(~c, index_.type(j), b.man[std::size_t(j)], o);
             return d;
         };
         auto legal = [&](Square from, Square to, int captured) {

@@ -65,8 +65,7 @@ public:
         , index_(m)
         , ranks_(options.ranks ? *options.ranks : oneRank_)
         , share_(share_of(index_, ranks_.rank(), ranks_.size()))
-        , first_(std::min(index_.size(), std::uint64_t(share_.first()) << index_.field_bits()))
-        , last_(std::min(index_.size(), std::uint64_t(share_.last()) << index_.field_bits()))
+        , mine_(share_.slot_runs(std::uint64_t(1) << index_.field_bits(), index_.size()))
         , metrics_(generated_metrics(m, options))
         , spill_(tables.dir(), "the spill of " + m.name() + "'s level loop")
         , store_(int(metrics_.size()), index_.size(), Cell(GenMoves::most_moves(m) + 1),
@@ -75,7 +74,7 @@ public:
         , moves_(index_, conversions_.get(), int(metrics_.size())) {
         if (options.check_counters && ranks_.size() > 1)
             throw TableError(m.name() + ": the counter check reads every cell: one process only");
-        store_.own(first_, last_);
+        store_.own(share_, index_.field_bits());
     }
 
     TableStats run(TableWriter& writer) {
@@ -105,8 +104,7 @@ private:
     void init() {
         store_.allocate();
         const int metrics = int(metrics_.size());
-        if (options_.progress) options_.progress->phase(material_.name() + ": init", last_ - first_);
-        parallel_blocks_in(first_, last_, options_.progress,
+        parallel_blocks_of(mine_, options_.progress, material_.name() + ": init",
             [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
                 for (std::uint64_t i = begin; i < end; ++i) {
                     GenBoard b;
@@ -168,9 +166,9 @@ private:
     OneRank oneRank_;
     Ranks& ranks_;
     PairShare share_;
-    // This rank's generation slots: the only cells it writes or reads (the pages of the others'
-    // are never touched, hence never resident).
-    std::uint64_t first_, last_;
+    // This rank's runs of generation slots: the only cells it writes or reads (the pages of the
+    // others' are never touched, hence never resident).
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> mine_;
     std::vector<Metric> metrics_;
     Spill<Cell> spill_;
     Store store_;
@@ -199,8 +197,8 @@ MemoryEstimate estimate_memory(const Material& m, int ranks) {
     // The largest share of slots a rank owns (PairShare cuts at aligned pairs, not evenly).
     std::uint64_t slots = 0;
     for (int r = 0; r < ranks; ++r) {
-        const PairShare share = share_of(gi, r, ranks);
-        slots = std::max(slots, std::uint64_t(share.last() - share.first()) << gi.field_bits());
+        slots = std::max(
+            slots, std::uint64_t(share_of(gi, r, ranks).pairs_owned()) << gi.field_bits());
     }
     slots = std::min(slots, gi.size());
     e.cells = slots * stored_metrics(m).size() * COLOR_NB;

@@ -43,7 +43,8 @@ inline std::uint64_t match64(const Cell* x, Cell want) {
 // alias anything: a member read after a store to one would be read again, so the level masks
 // (`mask`, of the cell's metric and side) and `base` come as arguments.
 template<class Cell>
-inline bool take_win(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t q, Cell win, int level) {
+inline bool take_win(
+    Cell* x, std::uint64_t* mask, Cell base, std::uint64_t q, Cell win, int level) {
     using Store = CellStore<Cell>;
     std::atomic_ref<Cell> a(x[q]);
     const Cell cur = a.load(std::memory_order_relaxed);
@@ -83,8 +84,8 @@ inline __m128i lane_bytes(unsigned bits) {
 // bytes, 16 lanes per SSE2 operation unless `oneByOne` (the debug checks, which read the cells
 // along through atomic_ref); one lane at a time in 16-bit cells.
 template<class Cell>
-inline bool take_wins(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t chunk, std::uint64_t lanes,
-    Cell win, int level, bool oneByOne) {
+inline bool take_wins(Cell* x, std::uint64_t* mask, Cell base, std::uint64_t chunk,
+    std::uint64_t lanes, Cell win, int level, bool oneByOne) {
     bool taken = false;
 #if defined(__SSE2__)
     if constexpr (sizeof(Cell) == 1)

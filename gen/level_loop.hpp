@@ -67,18 +67,20 @@ public:
         unlist();
         const int pairs = index_.pairs();
         // Whole pairs per task, at least one block of slots (so runs and chunks align); this
-        // rank's tasks are mine0 .. mine1 - 1 (its share is cut at whole tasks).
+        // rank's tasks (its share is dealt in whole tasks).
         const int perTask = std::max(1, int(kBlock >> std::min(bits, kBlockShift)));
         const int tasks = (pairs + perTask - 1) / perTask;
-        const int mine0 = share_.first() / perTask;
-        const int mine1 = (share_.last() + perTask - 1) / perTask;
-        auto over_pairs = [&](int first, int last, auto&& pass) { // tasks first .. last - 1
-            first = std::max(first, mine0), last = std::min(last, mine1);
-            if (first >= last) return;
+        std::vector<int> mine;
+        for (int t = 0; t < tasks; ++t)
+            if (share_.owns(t * perTask)) mine.push_back(t);
+        const int ownTasks = int(mine.size());
+        auto over_pairs = [&](int first, int last, auto&& pass) { // mine[first .. last - 1]
             tbb::parallel_for(
                 tbb::blocked_range<int>(first, last), [&](const tbb::blocked_range<int>& r) {
-                    for (int t = r.begin(); t != r.end(); ++t)
+                    for (int u = r.begin(); u != r.end(); ++u) {
+                        const int t = mine[std::size_t(u)];
                         pass(t * perTask, std::min(pairs, (t + 1) * perTask));
+                    }
                 });
         };
         if (ranks_.size() > 1) find_receivers();
@@ -87,7 +89,7 @@ public:
         // they are emptied (the order of the updates within a level changes no value).
         const int parts = std::clamp(tasks / 8, 1, 32);
         const std::uint64_t budget = std::max<std::uint64_t>(1 << 20, index_.size() / 64);
-        const std::uint64_t mySlots = (std::uint64_t(share_.last() - share_.first()) << bits);
+        const std::uint64_t mySlots = std::uint64_t(share_.pairs_owned()) << bits;
         Traffic traffic;
         for (int n = 0; n <= store_.max_level(); ++n) {
             std::uint64_t listed = 0, exchanged = 0;
@@ -96,13 +98,13 @@ public:
             if (progress_)
                 progress_->phase(name_ + ": iterate, mate distance " + std::to_string(n) + " plies",
                     std::min(mySlots, index_.size()));
-            for (int part = 0; part < parts; ++part) {
-                over_pairs(tasks * part / parts, tasks * (part + 1) / parts,
+            for (int part = 0; part < parts; ++part) { // a part of every rank's tasks at once
+                over_pairs(ownTasks * part / parts, ownTasks * (part + 1) / parts,
                     [&](int p0, int p1) { men_pass(p0, p1, level); });
                 const std::uint64_t all = ranks_.reduce(level.listed.load(), Ranks::Op::Sum);
                 if (part + 1 < parts && all < budget) continue;
                 if (ranks_.size() > 1) exchanged += exchange_lists();
-                over_pairs(0, tasks, [&](int q0, int q1) { king_pass(q0, q1, level); });
+                over_pairs(0, ownTasks, [&](int q0, int q1) { king_pass(q0, q1, level); });
                 unlist();
                 listed += all;
                 level.listed = 0;
@@ -181,13 +183,13 @@ private:
     // For each of this rank's pairs, the other ranks owning a pair with an edge from it: where
     // its lists go.
     void find_receivers() {
-        receivers_.assign(std::size_t(share_.last() - share_.first()), {});
+        receivers_.assign(std::size_t(index_.pairs()), {});
         for (int q = 0; q < index_.pairs(); ++q) {
             const int owner = share_.owner(q);
             if (owner == share_.rank()) continue;
             for (const KingEdge& e : edgesInto_[std::size_t(q)]) {
-                if (e.from < share_.first() || e.from >= share_.last()) continue;
-                auto& to = receivers_[std::size_t(e.from - share_.first())];
+                if (!share_.owns(e.from)) continue;
+                auto& to = receivers_[std::size_t(e.from)];
                 if (std::find(to.begin(), to.end(), owner) == to.end()) to.push_back(owner);
             }
         }
@@ -203,12 +205,12 @@ private:
         };
         for (int k = 0; k < store_.metrics(); ++k)
             for (Color c : { WHITE, BLACK })
-                for (int p = share_.first(); p < share_.last(); ++p) {
+                for (int p = 0; p < index_.pairs(); ++p) {
                     const ListRun& run = runs_[std::size_t(k)][c][std::size_t(p)];
-                    if (!run.fields || run.end == run.begin) continue;
+                    if (!run.fields || run.end == run.begin || !share_.owns(p)) continue;
                     const std::uint32_t head[3]
                         = { std::uint32_t(2 * k + c), std::uint32_t(p), run.end - run.begin };
-                    for (const int r : receivers_[std::size_t(p - share_.first())]) {
+                    for (const int r : receivers_[std::size_t(p)]) {
                         put(out[std::size_t(r)], head, 3);
                         put(out[std::size_t(r)], run.fields->data() + run.begin, head[2]);
                     }

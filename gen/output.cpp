@@ -32,7 +32,7 @@ int Output<Cell>::choose_scheme() const {
                     for (int k = 0; k < store_.metrics(); ++k)
                         for (Color c : { WHITE, BLACK }) {
                             const std::uint64_t first = n * step * kBlockCells;
-                            if (first < first_ || first >= last_) continue; // another rank's
+                            if (!share_.owns(int(first / perPair_))) continue; // another rank's
                             block.clear();
                             unsigned v = 0; // the stored cell
                             for (std::uint64_t i = first; i < std::min(size, first + kBlockCells);
@@ -81,18 +81,17 @@ int Output<Cell>::longest_stored(int k) const {
     constexpr Cell kRotate = Cell(Store::kInvalid - Store::kFarLoss + 1);
     Cell top = 0;
     for (Color c : { WHITE, BLACK }) {
-        const Cells<Cell>& cells = store_.array(k, c);
-        const Cell* x = cells.data();
-        const std::size_t last = genLast_ == genIndex_.size() ? cells.size() : genLast_;
-        top = std::max(top,
-            tbb::parallel_reduce(
-                tbb::blocked_range<std::size_t>(genFirst_, last, kBlock), Cell(0),
-                [&](const tbb::blocked_range<std::size_t>& r, Cell m) {
-                    for (std::size_t i = r.begin(); i != r.end(); ++i)
-                        m = std::max(m, Cell(x[i] + kRotate));
-                    return m;
-                },
-                [](Cell a, Cell b) { return std::max(a, b); }));
+        const Cell* x = store_.array(k, c).data();
+        for (const auto& [first, last] : genRuns_)
+            top = std::max(top,
+                tbb::parallel_reduce(
+                    tbb::blocked_range<std::size_t>(first, last, kBlock), Cell(0),
+                    [&](const tbb::blocked_range<std::size_t>& r, Cell m) {
+                        for (std::size_t i = r.begin(); i != r.end(); ++i)
+                            m = std::max(m, Cell(x[i] + kRotate));
+                        return m;
+                    },
+                    [](Cell a, Cell b) { return std::max(a, b); }));
     }
     top = top >= kRotate ? Cell(top - kRotate) : Cell(0);
     const int mine = std::max(top >= store_.base() ? store_.plies(top) : -1, store_.retired_top(k));
@@ -219,24 +218,26 @@ void Output<Cell>::find_dont_care(
     for (Color c : { WHITE, BLACK }) {
         dontCare[c].assign((size + 63) / 64, 0);
         const Cells<Cell>& cells = store_.array(k, c);
-        const std::size_t words = std::min(dontCare[c].size(), std::size_t((last_ + 63) / 64));
-        tbb::parallel_for(std::size_t(first_ / 64), words, [&](std::size_t w) {
-            // One loop per case, so that the stored cells' compares vectorize.
-            const std::uint64_t first = w * 64, n = std::min<std::uint64_t>(64, size - first);
-            std::uint64_t bits = 0;
-            if (plan.source == Plan::Source::ReadThrough)
-                for (std::uint64_t t = 0; t < n; ++t) {
-                    const std::uint64_t g = gen_slot(first + t);
-                    bits |= std::uint64_t(g == kNone || cells[g] == Store::kInvalid) << t;
-                }
-            else if (plan.wideArrays)
-                for (std::uint64_t t = 0; t < n; ++t)
-                    bits |= std::uint64_t(arrays.wide[c][first + t] == 0xFFFF) << t;
-            else
-                for (std::uint64_t t = 0; t < n; ++t)
-                    bits |= std::uint64_t(arrays.narrow[c][first + t] == 0xFF) << t;
-            dontCare[c][w] = bits;
-        });
+        for (const auto& [firstSlot, lastSlot] : runs_)
+            tbb::parallel_for(
+                std::size_t(firstSlot / 64), std::size_t((lastSlot + 63) / 64), [&](std::size_t w) {
+                    // One loop per case, so that the stored cells' compares vectorize.
+                    const std::uint64_t first = w * 64,
+                                        n = std::min<std::uint64_t>(64, size - first);
+                    std::uint64_t bits = 0;
+                    if (plan.source == Plan::Source::ReadThrough)
+                        for (std::uint64_t t = 0; t < n; ++t) {
+                            const std::uint64_t g = gen_slot(first + t);
+                            bits |= std::uint64_t(g == kNone || cells[g] == Store::kInvalid) << t;
+                        }
+                    else if (plan.wideArrays)
+                        for (std::uint64_t t = 0; t < n; ++t)
+                            bits |= std::uint64_t(arrays.wide[c][first + t] == 0xFFFF) << t;
+                    else
+                        for (std::uint64_t t = 0; t < n; ++t)
+                            bits |= std::uint64_t(arrays.narrow[c][first + t] == 0xFF) << t;
+                    dontCare[c][w] = bits;
+                });
     }
 }
 
@@ -284,8 +285,7 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
     fieldsMask_ = (std::uint64_t(1) << (whiteBits_ + blackBits_)) - 1;
     plainOrbit_ = material_.symmetry() == Symmetry::MirrorOnly ? 2 : 8;
     const std::uint64_t size = storage_.size();
-    last_ = std::min(last_, size);
-    writer.set_slots(first_, last_, ranks_);
+    writer.set_share([&](std::uint64_t slot) { return share_.owns(int(slot / perPair_)); }, ranks_);
     // DTM's cells, kept for the Bia-phase metric (the writer may code it against them).
     std::array<Cells<std::uint8_t>, COLOR_NB> dtmStored;
     std::span<const std::uint8_t> dtmSpans[COLOR_NB];
@@ -307,15 +307,20 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
             store_block(k, p, arrays, begin, end, cursors);
         };
         const std::string phaseName = material_.name() + ": output";
-        if (options_.progress) options_.progress->phase(phaseName, genLast_ - genFirst_);
         if (p.source != Source::Scatter)
-            parallel_blocks_in(genFirst_, genLast_, options_.progress, pass);
+            parallel_blocks_of(genRuns_, options_.progress, phaseName, pass);
         else {
             // Storage order follows the generation's king pairs: the generation cells read are
             // given back a chunk at a time, so they and the stored arrays never peak together.
+            Runs chunks;
+            std::uint64_t slots = 0;
             constexpr std::uint64_t kChunk = std::uint64_t(1) << 24;
-            for (std::uint64_t first = genFirst_; first < genLast_; first += kChunk) {
-                const std::uint64_t last = std::min(genLast_, first + kChunk);
+            for (const auto& [from, to] : genRuns_)
+                for (std::uint64_t first = from; first < to; first += kChunk)
+                    chunks.emplace_back(first, std::min(to, first + kChunk));
+            for (const auto& [first, last] : chunks) slots += last - first;
+            if (options_.progress) options_.progress->phase(phaseName, slots);
+            for (const auto& [first, last] : chunks) {
                 parallel_blocks_in(first, last, options_.progress, pass);
                 for (Color c : { WHITE, BLACK })
                     release_pages(store_.array(k, c).data() + first, (last - first) * sizeof(Cell));
@@ -343,9 +348,10 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
         for (Color c : { WHITE, BLACK }) {
             if (p.wideArrays && p.cellBytes == 1) { // this rank's slots only
                 arrays.narrow[c].resize(size);
-                std::copy(arrays.wide[c].begin() + std::ptrdiff_t(first_),
-                    arrays.wide[c].begin() + std::ptrdiff_t(last_),
-                    arrays.narrow[c].begin() + std::ptrdiff_t(first_));
+                for (const auto& [first, last] : runs_)
+                    std::copy(arrays.wide[c].begin() + std::ptrdiff_t(first),
+                        arrays.wide[c].begin() + std::ptrdiff_t(last),
+                        arrays.narrow[c].begin() + std::ptrdiff_t(first));
                 Cells<std::uint16_t>().swap(arrays.wide[c]);
             }
             spans[c] = p.cellBytes == 1
@@ -366,9 +372,10 @@ void Output<Cell>::run(TableWriter& writer, TableStats& stats) {
                     dtmStored[c] = std::move(arrays.narrow[c]);
                 else { // this rank's slots only
                     dtmStored[c].resize(spans[c].size());
-                    std::copy(spans[c].begin() + std::ptrdiff_t(2 * first_),
-                        spans[c].begin() + std::ptrdiff_t(2 * last_),
-                        dtmStored[c].begin() + std::ptrdiff_t(2 * first_));
+                    for (const auto& [first, last] : runs_)
+                        std::copy(spans[c].begin() + std::ptrdiff_t(2 * first),
+                            spans[c].begin() + std::ptrdiff_t(2 * last),
+                            dtmStored[c].begin() + std::ptrdiff_t(2 * first));
                 }
                 dtmSpans[c] = dtmStored[c];
             }

@@ -43,14 +43,13 @@ public:
         , metrics_(metrics)
         , options_(options)
         , ranks_(ranks)
+        , share_(share)
         , material_(index.material())
         , storage_(material_)
         , names_(material_, Index::kSchemeNameOrder) {
-        const std::uint64_t perPair = storage_.size() / std::uint64_t(index.pairs());
-        genFirst_ = std::min(index.size(), std::uint64_t(share.first()) << index.field_bits());
-        genLast_ = std::min(index.size(), std::uint64_t(share.last()) << index.field_bits());
-        first_ = std::uint64_t(share.first()) * perPair;
-        last_ = std::uint64_t(share.last()) * perPair;
+        perPair_ = storage_.size() / std::uint64_t(index.pairs());
+        genRuns_ = share.slot_runs(std::uint64_t(1) << index.field_bits(), index.size());
+        runs_ = share.slot_runs(perPair_, storage_.size());
         // The codes' meanings, fixed once the level loop is done.
         for (int x = 0; x < kCodes; ++x) {
             const auto cx = Cell(x);
@@ -99,9 +98,12 @@ private:
     const std::vector<Metric>& metrics_;
     const GenOptions& options_;
     Ranks& ranks_;
-    // This rank's slots: generation slots genFirst_ .. genLast_ - 1, storage slots first_ ..
-    // last_ - 1 (the same king pairs).
-    std::uint64_t genFirst_ = 0, genLast_ = 0, first_ = 0, last_ = 0;
+    const PairShare& share_;
+    // This rank's runs of slots: generation slots (genRuns_) and storage slots (runs_, perPair_
+    // a king pair) of the same king pairs.
+    using Runs = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
+    Runs genRuns_, runs_;
+    std::uint64_t perPair_ = 1;
     const Material& material_;
     Index storage_; // the storage index the file is written in
     Index names_; // the first scheme's, which names the longest mates

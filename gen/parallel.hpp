@@ -7,6 +7,8 @@
 #include <string>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <utility>
+#include <vector>
 
 #include "progress.hpp"
 
@@ -28,6 +30,17 @@ void parallel_blocks_in(std::uint64_t first, std::uint64_t last, Progress* progr
                 if (progress) progress->advance(end - b * kBlock);
             }
         });
+}
+
+// Runs fn(block, begin, end) over every block of the runs [first, last) (each first a multiple
+// of kBlock), in parallel, as phase `phase`.
+template<class Fn>
+void parallel_blocks_of(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& runs,
+    Progress* progress, const std::string& phase, Fn&& fn) {
+    std::uint64_t n = 0;
+    for (const auto& [first, last] : runs) n += last - first;
+    if (progress) progress->phase(phase, n);
+    for (const auto& [first, last] : runs) parallel_blocks_in(first, last, progress, fn);
 }
 
 // Runs fn(block, begin, end) over every block of [0, n), in parallel, as phase `phase`.

@@ -52,11 +52,14 @@ public:
     }
 };
 
-// The king pairs rank r of n owns: pairs first(r) .. first(r + 1) - 1, consecutive, cut at
-// multiples of `align` pairs so that no level mask run, spill chunk, level-loop task or block
-// of the file (in generation or storage slots) is shared by two ranks. A rank may own none.
+// The king pairs each rank owns: blocks of `align` consecutive pairs dealt round-robin (block b
+// to rank b % n), `align` chosen so that no level-mask run, spill chunk, level-loop task or block
+// of the file (in generation or storage slots) is shared by two ranks. Dealt, not cut in n
+// ranges: the cells of one level gather around some king squares, so each rank gets its share
+// of every level's work, and of every stretch of the file the writer compresses at once.
 class PairShare {
 public:
+    PairShare() = default; // one rank: every pair
     // `pairs`: the king pairs; `fieldBits`: generation slots per pair (log 2); `storagePerPair`:
     // storage slots per pair; `blockSlots` (a power of 2): the largest unit no two ranks share.
     PairShare(int pairs, int fieldBits, std::uint64_t storagePerPair, std::uint64_t blockSlots,
@@ -68,25 +71,40 @@ public:
         const std::uint64_t byStorage = blockSlots / std::gcd(storagePerPair, blockSlots);
         align_ = int(std::max<std::uint64_t>({ 1, byGen, byStorage }));
     }
-    int first(int r) const {
-        if (r >= ranks_) return pairs_;
-        const std::uint64_t cut = std::uint64_t(pairs_) * std::uint64_t(r) / std::uint64_t(ranks_);
-        const std::uint64_t a = std::uint64_t(align_);
-        return int(std::min<std::uint64_t>(std::uint64_t(pairs_), (cut + a / 2) / a * a));
-    }
-    int first() const { return first(rank_); }
-    int last() const { return first(rank_ + 1); }
-    // The rank owning pair p.
-    int owner(int p) const {
-        int r = 0;
-        while (r + 1 < ranks_ && first(r + 1) <= p) ++r;
-        return r;
-    }
-    int ranks() const { return ranks_; }
+    int owner(int p) const { return p / align_ % ranks_; }
+    bool owns(int p) const { return owner(p) == rank_; }
     int rank() const { return rank_; }
+    int ranks() const { return ranks_; }
+    // This rank's pairs as runs [first, last), in order (one run on one rank).
+    std::vector<std::pair<int, int>> runs() const {
+        std::vector<std::pair<int, int>> out;
+        for (int p = rank_ * align_; p < pairs_; p += ranks_ * align_) {
+            const int end = std::min(pairs_, p + align_);
+            if (!out.empty() && out.back().second == p)
+                out.back().second = end;
+            else
+                out.emplace_back(p, end);
+        }
+        return out;
+    }
+    // The same runs in slots, `perPair` slots a pair, none beyond `size`.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> slot_runs(
+        std::uint64_t perPair, std::uint64_t size) const {
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+        for (const auto& [a, b] : runs())
+            if (std::uint64_t(a) * perPair < size)
+                out.emplace_back(
+                    std::uint64_t(a) * perPair, std::min(size, std::uint64_t(b) * perPair));
+        return out;
+    }
+    int pairs_owned() const {
+        int n = 0;
+        for (const auto& [a, b] : runs()) n += b - a;
+        return n;
+    }
 
 private:
-    int pairs_, ranks_, rank_, align_ = 1;
+    int pairs_ = 0, ranks_ = 1, rank_ = 0, align_ = 1;
 };
 
 } // namespace mktb

@@ -130,8 +130,8 @@ void TableWriter::gather(
             std::uint64_t head[2];
             std::memcpy(head, in[r].data() + at, sizeof head);
             at += sizeof head;
-            frames[head[0]].assign(in[r].begin() + std::ptrdiff_t(at),
-                in[r].begin() + std::ptrdiff_t(at + head[1]));
+            frames[head[0]].assign(
+                in[r].begin() + std::ptrdiff_t(at), in[r].begin() + std::ptrdiff_t(at + head[1]));
             at += head[1];
         }
 }
@@ -145,8 +145,7 @@ void TableWriter::fail(const std::string& what) {
 }
 
 bool TableWriter::mine(std::size_t block) const {
-    const std::uint64_t first = (block % header_.blocks_per_side) * kBlockCells;
-    return first >= first_ && first < last_;
+    return !mine_ || mine_((block % header_.blocks_per_side) * kBlockCells);
 }
 
 void TableWriter::put(const void* data, std::size_t n) {

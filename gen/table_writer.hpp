@@ -52,10 +52,10 @@ public:
     void commit();
     // The index scheme the cells added are in (Index::scheme()); Index::kScheme unless told.
     void set_index_scheme(int scheme) { header_.index_scheme = std::uint32_t(scheme); }
-    // The slots this rank's cells give (multiples of the block size, but for the last), of
-    // both sides; the others' blocks come from the other ranks. All of them unless told.
-    void set_slots(std::uint64_t first, std::uint64_t last, Ranks& ranks) {
-        first_ = first, last_ = last, ranks_ = &ranks;
+    // Over several ranks: mine(slot) tells the blocks this rank's cells give (by their first
+    // slot, of either side); the other ranks give the others. All of them unless told.
+    void set_share(std::function<bool(std::uint64_t slot)> mine, Ranks& ranks) {
+        mine_ = std::move(mine), ranks_ = &ranks;
     }
     // The bytes one block of these cells takes in a file (zstd as add() compresses it): what
     // the generator's choice of index scheme compares.
@@ -66,11 +66,12 @@ private:
     void put(const void* data, std::size_t n); // at the file's current position
 
     bool mine(std::size_t block) const; // is block (of either side) this rank's?
-    void gather(std::vector<std::vector<std::uint8_t>>& frames, std::size_t first, std::size_t last);
+    void gather(
+        std::vector<std::vector<std::uint8_t>>& frames, std::size_t first, std::size_t last);
 
     TableHeader header_ {};
     bool writes_ = true;
-    std::uint64_t first_ = 0, last_ = ~0ULL;
+    std::function<bool(std::uint64_t)> mine_; // empty: every block is this rank's
     Ranks* ranks_ = nullptr;
     std::string path_, tmp_;
     int metrics_ = 0, added_ = 0;

@@ -34,10 +34,13 @@ int main(int argc, char** argv) {
             if (speaks) std::fputs(usage.c_str(), stdout);
         } else if (args.empty() || args[0] != "gen") {
             if (speaks) std::fputs(usage.c_str(), stderr);
-            rc = !args.empty() && (args[0] == "--help" || args[0] == "-h") ? kExitOk : kExitBadInput;
+            rc = !args.empty() && (args[0] == "--help" || args[0] == "-h") ? kExitOk
+                                                                           : kExitBadInput;
             if (rc != kExitOk && !args.empty() && speaks)
-                std::fprintf(stderr, "mktb-mpi: unknown command '%s'\n", std::string(args[0]).c_str());
-        } else if (std::string error; const auto parsed = parse(gen, { args.data() + 1, args.size() - 1 }, &error)) {
+                std::fprintf(
+                    stderr, "mktb-mpi: unknown command '%s'\n", std::string(args[0]).c_str());
+        } else if (std::string error;
+                   const auto parsed = parse(gen, { args.data() + 1, args.size() - 1 }, &error)) {
             rc = gen_over_ranks(*parsed, ranks, ranks.local_ranks());
         } else {
             if (speaks) std::fprintf(stderr, "mktb-mpi gen: %s\n", error.c_str());

@@ -31,8 +31,8 @@ MpiRanks::MpiRanks() {
 
 void MpiRanks::reduce(std::span<std::uint64_t> values, Op op) {
     const MPI_Op mpiOp = op == Op::Sum ? MPI_SUM : op == Op::Max ? MPI_MAX : MPI_MIN;
-    MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size(), "a reduction"),
-        MPI_UINT64_T, mpiOp, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size(), "a reduction"), MPI_UINT64_T,
+        mpiOp, MPI_COMM_WORLD);
 }
 
 std::vector<Ranks::Bytes> MpiRanks::exchange(std::vector<Bytes> out) {
@@ -62,7 +62,8 @@ std::vector<Ranks::Bytes> MpiRanks::exchange(std::vector<Bytes> out) {
         if (int(r) == rank_)
             in[r] = std::move(out[r]);
         else
-            in[r].assign(received.begin() + recvAt[r], received.begin() + recvAt[r] + recvCounts[r]);
+            in[r].assign(
+                received.begin() + recvAt[r], received.begin() + recvAt[r] + recvCounts[r]);
     return in;
 }
 
