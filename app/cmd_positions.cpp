@@ -13,8 +13,11 @@
 //    promotion throws the win away (the way into the smaller table decides the game);
 //  - exchange: drawn under the count for the side to move, and some capture or promotion of
 //    his loses under the count (a wrong exchange throws the draw away);
-// and (won, hold, convert) with a mate of at least MIN moves without counting. Each line: the
-// FEN with its count fields, then a comment with the figures.
+// and (won, hold, convert) with a mate of at least MIN moves without counting; or, for endings of
+// any size (no table read):
+//  - quiet: neither side in check nor able to capture (no man hangs at once): start positions
+//    for matches, which scripts/balanced-positions filters by an engine's evaluation.
+// Each line: the FEN with its count fields, then a comment with the figures.
 #include <cstdio>
 #include <limits>
 #include <random>
@@ -108,6 +111,36 @@ bool some_pure_win_fails(const Prober& prober, const Position& pos, CountState c
     return false;
 }
 
+// Can the side to move capture?
+bool can_capture(const Position& pos) {
+    for (const Move m : legal_moves(pos))
+        if (!pos.empty(to_sq(m))) return true;
+    return false;
+}
+
+// --kind quiet: `number` random positions of `m` where neither side is in check or can capture.
+int quiet_positions(const Material& m, int number, std::uint64_t seed, const CountRules& rules) {
+    std::mt19937_64 rng(seed);
+    std::set<std::string> seen;
+    int found = 0;
+    for (long attempt = 0; found < number && attempt < 20'000'000; ++attempt) {
+        const std::optional<Position> p = random_position(m, Color(rng() & 1), rng);
+        if (!p || p->in_check() || can_capture(*p)) continue;
+        Position other = *p;
+        other.set_side_to_move(~p->side_to_move());
+        if (other.in_check() || can_capture(other)) continue;
+        Position pos = *p;
+        pos.set_count_state(fresh_count(pos, rules));
+        if (!seen.insert(pos.fen()).second) continue;
+        ++found;
+        std::printf("%s ; %s quiet\n", pos.fen().c_str(), m.name().c_str());
+    }
+    if (found < number)
+        std::fprintf(stderr, "mktb positions: found %d of %d quiet positions of %s\n", found,
+            number, m.name().c_str());
+    return kExitOk;
+}
+
 int positions_command(const Args& a) {
     const std::string kind = a.text("--kind"), dir = a.tables();
     const int number = int(a.number("--number", 10)), slack = int(a.number("--slack", 2));
@@ -115,8 +148,9 @@ int positions_command(const Args& a) {
     const std::uint64_t seed = std::uint64_t(a.number("--seed", 1));
     const CountRules& rules = a.rules();
     if (a.operands().empty()
-        || (kind != "won" && kind != "hold" && kind != "convert" && kind != "exchange"))
-        return usage_error(a, "give the ending and --kind won, hold, convert or exchange");
+        || (kind != "won" && kind != "hold" && kind != "convert" && kind != "exchange"
+            && kind != "quiet"))
+        return usage_error(a, "give the ending and --kind won, hold, convert, exchange or quiet");
     std::string error;
     const std::optional<Material> parsed = Material::parse(a.operands()[0], &error);
     if (!parsed) {
@@ -129,6 +163,7 @@ int positions_command(const Args& a) {
         std::fputs("mktb positions: bare kings are never won\n", stderr);
         return kExitBadInput;
     }
+    if (kind == "quiet") return quiet_positions(m, number, seed, rules);
     const Prober prober(dir, { .rules = rules });
     if (!prober.available(m)) {
         std::fprintf(stderr, "mktb positions: no table for %s in %s (generate it: mktb gen %s)\n",
@@ -220,16 +255,18 @@ int positions_command(const Args& a) {
 
 const Command kPositionsCommand {
     .name = "positions",
-    .usage = "ENDING --kind won|hold|convert|exchange [--number N] [--slack S]\n"
+    .usage = "ENDING --kind won|hold|convert|exchange|quiet [--number N] [--slack S]\n"
              "  [--min-moves M] [--seed X] [--tables DIR] [RULES]",
     .summary = "random positions won within the count with\n"
                "at most S moves to spare (won), or drawn by\n"
                "the count at most S moves short of mate with\n"
                "a losing move to avoid (hold), won only by a\n"
                "conversion (convert), drawn unless a capture\n"
-               "throws it (exchange); FEN with count",
-    .options = { { "--kind", "won|hold|convert|exchange",
-                     "just won, held, won only by converting, or an exchange to avoid" },
+               "throws it (exchange); or of any ending,\n"
+               "neither side in check nor able to capture\n"
+               "(quiet, no table read); FEN with count",
+    .options = { { "--kind", "won|hold|convert|exchange|quiet",
+                     "just won, held, won only by converting, an exchange to avoid, or quiet" },
         { "--number", "N", "how many (default 10)", Option::Kind::Number, 1, 100000 },
         { "--slack", "S", "moves to spare at most (default 2)", Option::Kind::Number, 0, 1000 },
         { "--min-moves", "M", "the pure mate's moves at least (default 10)", Option::Kind::Number,

@@ -3,7 +3,8 @@
 // stalemate, the count running out, threefold repetition, bare kings), written as PGN with the
 // count in comments. The first engine plays the side to move of every start position, so a file
 // of "won within the count" positions tests it as the attacker, one of "drawn under the count"
-// positions as the defender.
+// positions as the defender; with --both-colours it plays each position from both sides (a match
+// from balanced positions), and the summary gives its score as an Elo difference.
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -14,6 +15,7 @@
 #include "answer.hpp"
 #include "cli.hpp"
 #include "engine_process.hpp"
+#include "uci/elo.hpp"
 #include "mktb/movegen.hpp"
 #include "notation.hpp"
 
@@ -169,15 +171,18 @@ int match_command(const Args& args) {
         return kExitFailure;
     }
     int wins = 0, draws = 0, losses = 0;
-    for (std::size_t i = 0; i < starts.size(); ++i) {
-        const auto& [fen, comment] = starts[i];
+    const bool both = args.flag("--both-colours");
+    for (std::size_t i = 0; i < starts.size() * (both ? 2 : 1); ++i) {
+        const auto& [fen, comment] = starts[both ? i / 2 : i];
+        // The first engine's colour: the side to move, or (every other game) the other.
         const Color stm = Position::from_fen(fen).side_to_move();
+        const Color mine = both && i % 2 ? ~stm : stm;
         Player* players[COLOR_NB];
-        players[stm] = &a;
-        players[~stm] = &b;
+        players[mine] = &a;
+        players[~mine] = &b;
         const Game g = play(fen, players, movetime, maxPlies, rules);
         const bool draw = g.result == "1/2-1/2";
-        const bool firstWon = !draw && (g.result == "1-0") == (stm == WHITE);
+        const bool firstWon = !draw && (g.result == "1-0") == (mine == WHITE);
         (draw ? draws : firstWon ? wins : losses)++;
         std::printf("game %zu: %s: %s %s (%s, %d plies)%s%s\n", i + 1, fen.c_str(),
             draw           ? "draw"
@@ -198,8 +203,9 @@ int match_command(const Args& args) {
             out << g.movetext << g.result << "\n\n";
         }
     }
-    std::printf("first engine (%s) against %s: %d wins, %d draws, %d losses in %zu games\n",
-        a.name.c_str(), b.name.c_str(), wins, draws, losses, starts.size());
+    std::printf("first engine (%s) against %s: %d wins, %d draws, %d losses in %d games; %s\n",
+        a.name.c_str(), b.name.c_str(), wins, draws, losses, wins + draws + losses,
+        elo_text(wins, draws, losses).c_str());
     if (out && !out.flush()) {
         std::fprintf(stderr, "mktb match: cannot write %s\n", pgn.c_str());
         return kExitFailure;
@@ -212,7 +218,7 @@ int match_command(const Args& args) {
 const Command kMatchCommand {
     .name = "match",
     .usage = "--first \"CMD\" --second \"CMD\" --positions FILE [--movetime MS]\n"
-             "  [--pgn FILE] [--max-plies N] [--first-option NAME=VALUE]...\n"
+             "  [--pgn FILE] [--max-plies N] [--both-colours] [--first-option NAME=VALUE]...\n"
              "  [--second-option NAME=VALUE]... [RULES]",
     .summary = "games between two UCI engines from the\n"
                "positions (the first plays the side to move),\n"
@@ -225,6 +231,8 @@ const Command kMatchCommand {
         { "--pgn", "FILE", "where the games are written" },
         { "--max-plies", "N", "plies before a game is adjudicated (default 600)",
             Option::Kind::Number, 1, 100000 },
+        { "--both-colours", "", "each position twice, the first engine on each side",
+            Option::Kind::Flag },
         { "--first-option", "NAME=VALUE", "a UCI option of the first engine (repeatable)",
             Option::Kind::Text, 0, 0, true },
         { "--second-option", "NAME=VALUE", "a UCI option of its opponent (repeatable)",

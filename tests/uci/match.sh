@@ -7,6 +7,7 @@
 #  - the adjudication: a start position that is mate (1-0 at once), stalemate (a draw), a count
 #    that runs out before any mate (a draw after two plies); an engine playing an illegal move
 #    loses;
+#  - --both-colours and the Elo summary; --kind quiet checked by Fairy-Stockfish's move generator;
 #  - bad input: exit codes and messages.
 set -u
 mktb=$1
@@ -56,7 +57,7 @@ sys.exit(0 if ok else 1)' "$kind" || fail "$kind position $fen does not fit the 
   done < "$scratch/$kind"
 done
 "$mktb" positions KRvKN --kind swap --tables "$tables" > "$scratch/out" 2>&1; code=$?
-[ $code -eq 2 ] && grep -q "kind won, hold, convert or exchange" "$scratch/out" || fail "--kind swap: $code $(cat "$scratch/out")"
+[ $code -eq 2 ] && grep -q "kind won, hold, convert, exchange or quiet" "$scratch/out" || fail "--kind swap: $code $(cat "$scratch/out")"
 
 cat "$scratch/won" "$scratch/hold" > "$scratch/both"
 "$mktb" match --first "$mktb uci --tables $tables" --second fairy-stockfish --positions "$scratch/both" \
@@ -88,6 +89,48 @@ expect "count runs out" "game 3: k7/8/8/8/8/8/8/1R2K3 w - 32 31 1: draw 1/2-1/2 
 "$mktb" match --first fairy-stockfish --second fairy-stockfish --positions "$scratch/adjudicate" \
   --movetime 20 --pgn "$scratch/adj.pgn" > /dev/null 2>&1 || fail "adjudication match with PGN"
 expect "the count's end in the PGN" "{count 17 of 16: the count has run out} 1/2-1/2" "$scratch/adj.pgn"
+
+# --both-colours: each position twice, the first engine on each side; the summary's Elo. From a
+# mate, the first engine loses as the side mated and wins as the mating side: 50 %, +0 Elo.
+printf 'k6R/8/1K6/8/8/8/8/8 b - - 0 1\n' > "$scratch/mate"
+"$mktb" match --first fairy-stockfish --second fairy-stockfish --positions "$scratch/mate" \
+  --movetime 20 --both-colours > "$scratch/both" 2>&1 || fail "match --both-colours"
+expect "both colours: as the side mated" "game 1: k6R/8/1K6/8/8/8/8/8 b - - 0 1: first engine loses" "$scratch/both"
+expect "both colours: as the mating side" "game 2: k6R/8/1K6/8/8/8/8/8 b - - 0 1: first engine wins" "$scratch/both"
+expect "both colours: Elo" "1 wins, 0 draws, 1 losses in 2 games; score 50.0 %, Elo +0" "$scratch/both"
+
+# --kind quiet (any ending, no table): neither side in check nor able to capture, as
+# Fairy-Stockfish's own move generator sees it (perft 1 lists every legal move of either side).
+"$mktb" positions KRNPPvKRNP --kind quiet --number 3 --seed 7 > "$scratch/quiet" || fail "positions quiet"
+[ "$(wc -l < "$scratch/quiet")" -eq 3 ] || fail "three quiet positions"
+expect "quiet rule" "KRNPPvKRNP quiet" "$scratch/quiet"
+python3 - "$scratch/quiet" <<'PY' || fail "a quiet position has a check or a capture"
+import shutil, subprocess, sys
+fsf = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
+for line in open(sys.argv[1]):
+    fen = line.split(";")[0].strip()
+    board, stm = fen.split()[0], fen.split()[1]
+    squares = {}
+    for r, row in enumerate(board.split("/")):
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+            else:
+                squares["abcdefgh"[f] + str(8 - r)] = ch
+                f += 1
+    for side in (stm, "b" if stm == "w" else "w"):
+        flipped = " ".join([board, side] + fen.split()[2:])
+        out = subprocess.run([fsf], input="setoption name UCI_Variant value makruk\n"
+                             f"position fen {flipped}\ngo perft 1\nd\nquit\n",
+                             capture_output=True, text=True).stdout
+        moves = [l.split(":")[0] for l in out.splitlines() if l[:1] in "abcdefgh" and ":" in l]
+        assert moves, (flipped, out)
+        captures = [m for m in moves if m[2:4] in squares]
+        checkers = [l for l in out.splitlines() if l.startswith("Checkers:")]
+        assert not captures, (flipped, captures)
+        assert checkers and checkers[0].strip() == "Checkers:", (flipped, checkers)
+PY
 
 echo "k7/8/1K6/8/8/8/8/7R w - - 0 1" > "$scratch/one"
 "$mktb" match --first "sh $here/bad-engine.sh" --second fairy-stockfish --positions "$scratch/one" \
