@@ -5,19 +5,23 @@
 // of "won within the count" positions tests it as the attacker, one of "drawn under the count"
 // positions as the defender; with --both-colours it plays each position from both sides (a match
 // from balanced positions), and the summary gives its score as an Elo difference.
+#include <array>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "answer.hpp"
 #include "cli.hpp"
 #include "engine_process.hpp"
-#include "uci/elo.hpp"
 #include "mktb/movegen.hpp"
 #include "notation.hpp"
+#include "uci/elo.hpp"
 
 namespace mktb::cli {
 
@@ -162,47 +166,68 @@ int match_command(const Args& args) {
             return kExitBadInput;
         }
     }
-    Player a, b;
+    // One pair of engines per job, each job taking the next game until none is left; the
+    // games are printed as they end and written to the PGN in order.
+    const int jobs = int(args.number("--jobs", 1));
+    std::vector<std::array<Player, 2>> pairs(static_cast<std::size_t>(jobs));
     try {
-        a = start(first, args.texts("--first-option"));
-        b = start(second, args.texts("--second-option"));
+        for (auto& [a, b] : pairs) {
+            a = start(first, args.texts("--first-option"));
+            b = start(second, args.texts("--second-option"));
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "mktb match: %s\n", e.what());
         return kExitFailure;
     }
     int wins = 0, draws = 0, losses = 0;
     const bool both = args.flag("--both-colours");
-    for (std::size_t i = 0; i < starts.size() * (both ? 2 : 1); ++i) {
-        const auto& [fen, comment] = starts[both ? i / 2 : i];
-        // The first engine's colour: the side to move, or (every other game) the other.
-        const Color stm = Position::from_fen(fen).side_to_move();
-        const Color mine = both && i % 2 ? ~stm : stm;
-        Player* players[COLOR_NB];
-        players[mine] = &a;
-        players[~mine] = &b;
-        const Game g = play(fen, players, movetime, maxPlies, rules);
-        const bool draw = g.result == "1/2-1/2";
-        const bool firstWon = !draw && (g.result == "1-0") == (mine == WHITE);
-        (draw ? draws : firstWon ? wins : losses)++;
-        std::printf("game %zu: %s: %s %s (%s, %d plies)%s%s\n", i + 1, fen.c_str(),
-            draw           ? "draw"
-                : firstWon ? "first engine wins"
-                           : "first engine loses",
-            g.result.c_str(), g.termination.c_str(), g.plies, comment.empty() ? "" : "; ",
-            comment.c_str());
-        std::fflush(stdout);
-        if (out) {
-            out << "[Event \"mktb match\"]\n[Site \"?\"]\n[Round \"" << i + 1 << "\"]\n[White \""
-                << players[WHITE]->name << "\"]\n[Black \"" << players[BLACK]->name
-                << "\"]\n[Result \"" << g.result
-                << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen
-                << "\"]\n[TimeControl \"" << movetime / 1000.0 << "\"]\n[Termination \""
-                << g.termination << "\"]\n";
-            out << "\n";
-            if (!comment.empty()) out << "{" << comment << "} ";
-            out << g.movetext << g.result << "\n\n";
+    const std::size_t games = starts.size() * (both ? 2 : 1);
+    std::vector<std::string> records(games); // PGN, per game
+    std::atomic<std::size_t> next { 0 };
+    std::mutex lock; // the counts, stdout
+    auto job = [&](std::array<Player, 2>& pair) {
+        for (std::size_t i; (i = next++) < games;) {
+            const auto& [fen, comment] = starts[both ? i / 2 : i];
+            // The first engine's colour: the side to move, or (every other game) the other.
+            const Color stm = Position::from_fen(fen).side_to_move();
+            const Color mine = both && i % 2 ? ~stm : stm;
+            Player* players[COLOR_NB];
+            players[mine] = &pair[0];
+            players[~mine] = &pair[1];
+            const Game g = play(fen, players, movetime, maxPlies, rules);
+            const bool draw = g.result == "1/2-1/2";
+            const bool firstWon = !draw && (g.result == "1-0") == (mine == WHITE);
+            std::ostringstream pgnText;
+            pgnText << "[Event \"mktb match\"]\n[Site \"?\"]\n[Round \"" << i + 1
+                    << "\"]\n[White \"" << players[WHITE]->name << "\"]\n[Black \""
+                    << players[BLACK]->name << "\"]\n[Result \"" << g.result
+                    << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen
+                    << "\"]\n[TimeControl \"" << movetime / 1000.0 << "\"]\n[Termination \""
+                    << g.termination << "\"]\n\n";
+            if (!comment.empty()) pgnText << "{" << comment << "} ";
+            pgnText << g.movetext << g.result << "\n\n";
+            records[i] = pgnText.str();
+            const std::lock_guard<std::mutex> hold(lock);
+            (draw ? draws : firstWon ? wins : losses)++;
+            std::printf("game %zu: %s: %s %s (%s, %d plies)%s%s\n", i + 1, fen.c_str(),
+                draw           ? "draw"
+                    : firstWon ? "first engine wins"
+                               : "first engine loses",
+                g.result.c_str(), g.termination.c_str(), g.plies, comment.empty() ? "" : "; ",
+                comment.c_str());
+            std::fflush(stdout);
         }
+    };
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t j = 1; j < pairs.size(); ++j)
+            threads.emplace_back(job, std::ref(pairs[j]));
+        job(pairs[0]);
     }
+    if (out)
+        for (const std::string& r : records) out << r;
+    const Player& a = pairs[0][0];
+    const Player& b = pairs[0][1];
     std::printf("first engine (%s) against %s: %d wins, %d draws, %d losses in %d games; %s\n",
         a.name.c_str(), b.name.c_str(), wins, draws, losses, wins + draws + losses,
         elo_text(wins, draws, losses).c_str());
@@ -218,8 +243,8 @@ int match_command(const Args& args) {
 const Command kMatchCommand {
     .name = "match",
     .usage = "--first \"CMD\" --second \"CMD\" --positions FILE [--movetime MS]\n"
-             "  [--pgn FILE] [--max-plies N] [--both-colours] [--first-option NAME=VALUE]...\n"
-             "  [--second-option NAME=VALUE]... [RULES]",
+             "  [--pgn FILE] [--max-plies N] [--both-colours] [--jobs N]\n"
+             "  [--first-option NAME=VALUE]... [--second-option NAME=VALUE]... [RULES]",
     .summary = "games between two UCI engines from the\n"
                "positions (the first plays the side to move),\n"
                "adjudicated by the rules, written as PGN",
@@ -233,6 +258,8 @@ const Command kMatchCommand {
             Option::Kind::Number, 1, 100000 },
         { "--both-colours", "", "each position twice, the first engine on each side",
             Option::Kind::Flag },
+        { "--jobs", "N", "games played at once, a pair of engines each (default 1)",
+            Option::Kind::Number, 1, 256 },
         { "--first-option", "NAME=VALUE", "a UCI option of the first engine (repeatable)",
             Option::Kind::Text, 0, 0, true },
         { "--second-option", "NAME=VALUE", "a UCI option of its opponent (repeatable)",

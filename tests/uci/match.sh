@@ -7,7 +7,7 @@
 #  - the adjudication: a start position that is mate (1-0 at once), stalemate (a draw), a count
 #    that runs out before any mate (a draw after two plies); an engine playing an illegal move
 #    loses;
-#  - --both-colours and the Elo summary; --kind quiet checked by Fairy-Stockfish's move generator;
+#  - --both-colours and the Elo summary, --jobs; --kind quiet checked by Fairy-Stockfish's move generator;
 #  - bad input: exit codes and messages.
 set -u
 mktb=$1
@@ -98,6 +98,14 @@ printf 'k6R/8/1K6/8/8/8/8/8 b - - 0 1\n' > "$scratch/mate"
 expect "both colours: as the side mated" "game 1: k6R/8/1K6/8/8/8/8/8 b - - 0 1: first engine loses" "$scratch/both"
 expect "both colours: as the mating side" "game 2: k6R/8/1K6/8/8/8/8/8 b - - 0 1: first engine wins" "$scratch/both"
 expect "both colours: Elo" "1 wins, 0 draws, 1 losses in 2 games; score 50.0 %, Elo +0" "$scratch/both"
+# --jobs 2: two pairs of engines at once; every game played once, the PGN in game order.
+printf 'k6R/8/1K6/8/8/8/8/8 b - - 0 1\nk7/1R6/1K6/8/8/8/8/8 b - - 0 1\n' > "$scratch/two"
+"$mktb" match --first fairy-stockfish --second fairy-stockfish --positions "$scratch/two" \
+  --movetime 20 --both-colours --jobs 2 --pgn "$scratch/two.pgn" > "$scratch/jobs" 2>&1 || fail "match --jobs 2"
+expect "jobs: every game" "1 wins, 2 draws, 1 losses in 4 games" "$scratch/jobs"
+[ "$(grep '^\[Round' "$scratch/two.pgn" | tr -d '\n')" = '[Round "1"][Round "2"][Round "3"][Round "4"]' ] \
+  || fail "jobs: the PGN's games out of order"
+expect "jobs: game 3 a stalemate" "[Result \"1/2-1/2\"]" "$scratch/two.pgn"
 
 # --kind quiet (any ending, no table): neither side in check nor able to capture, as
 # Fairy-Stockfish's own move generator sees it (perft 1 lists every legal move of either side).
