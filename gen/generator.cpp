@@ -194,7 +194,8 @@ std::vector<Metric> stored_metrics(const Material& m) {
 MemoryEstimate estimate_memory(const Material& m, int ranks) {
     MemoryEstimate e;
     const GenIndex gi(m);
-    // The largest share of slots a rank owns (PairShare cuts at aligned pairs, not evenly).
+    // The largest share of slots a rank owns (PairShare deals whole blocks of pairs: the
+    // shares differ by up to a block).
     std::uint64_t slots = 0;
     for (int r = 0; r < ranks; ++r) {
         slots = std::max(

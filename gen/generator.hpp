@@ -93,7 +93,7 @@ MemoryEstimate estimate_memory(const Material& m, int ranks = 1);
 
 // Generates `m` (canonical) into tables.dir(); every ending it converts into must already be
 // there. Throws TableError when one is missing or damaged. Over several ranks, rank 0 writes
-// the file and holds the statistics; the others return theirs empty.
+// the file; every rank returns the whole table's statistics (file_bytes only on rank 0).
 TableStats generate(const Material& m, const Tablebase& tables, const GenOptions& options);
 
 // Digest of the decoded values of every stored metric of a table, in storage order ("dtm=...
