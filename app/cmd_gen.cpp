@@ -383,9 +383,10 @@ int gen_run(const Args& a, Options& o) {
     // is refused now, before any ending of the run is started, never killed for lack of memory.
     // Under --men (every ending of a number of men, most of 6 men too large for one machine)
     // such endings, and the endings that convert into them, are left out and named instead.
-    // Over MPI, each rank's share against its part of this machine's memory.
-    const std::uint64_t allowed
-        = o.memory ? o.memory : available_memory() / std::uint64_t(o.localRanks);
+    // Over MPI, each rank's share against its part of this machine's memory, the least any
+    // rank finds (so that all leave out and refuse the same endings).
+    std::uint64_t allowed = o.memory ? o.memory : available_memory() / std::uint64_t(o.localRanks);
+    if (o.ranks) allowed = o.ranks->reduce(allowed, Ranks::Op::Min);
     const std::map<std::string, std::string> out
         = o.list || o.men ? left_out(order, o, allowed) : std::map<std::string, std::string> {};
     if (o.list) {

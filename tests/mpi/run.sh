@@ -15,6 +15,9 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 export MKTB_NO_PROGRESS=1
+# Shared memory between ranks without cross-memory attach (process_vm_readv), which a container
+# without ptrace rights refuses: a copy more, and no dependence on the machine's settings.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
 ranks() { n=$1; shift; timeout 600 "$mpiexec" --oversubscribe --allow-run-as-root -np "$n" "$mpi" "$@"; }
 
 # What each covers: two men under the 8-fold symmetry (KRvKS), a Bia and the Bia-phase metric
