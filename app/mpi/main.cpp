@@ -2,16 +2,35 @@
 // the king pairs (docs/generator.md, "Over MPI"):
 //   mpirun -np N build/mktb-mpi gen ENDING... --tables DIR [--memory BYTES_PER_RANK]
 // The options are mktb gen's; rank 0 prints, writes the tables and their statistics. A failure
-// on one rank stops every rank (MPI_Abort): the others would wait for it forever.
+// of one rank alone stops every rank (MPI_Abort): the others would wait for it forever.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "cli.hpp"
 #include "mpi_ranks.hpp"
+
+namespace {
+
+// Do all ranks reach this point within `limit`? A barrier that does not wait forever.
+bool every_rank_within(std::chrono::milliseconds limit) {
+    MPI_Request request;
+    MPI_Ibarrier(MPI_COMM_WORLD, &request);
+    const auto end = std::chrono::steady_clock::now() + limit;
+    for (int done = 0;;) {
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done) return true;
+        if (std::chrono::steady_clock::now() > end) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     using namespace mktb::cli;
@@ -52,8 +71,11 @@ int main(int argc, char** argv) {
     }
     std::fflush(stdout);
     std::fflush(stderr);
-    // A failure during a run may leave the other ranks inside a collective: stop them all.
-    if (rc == kExitFailure) MPI_Abort(MPI_COMM_WORLD, rc);
+    // A failure every rank reached together (a refusal before anything started) ends normally,
+    // each rank's words written; one rank's failure during a run may leave the others inside a
+    // collective, waiting for it forever: then every rank is stopped.
+    if (rc == kExitFailure && !every_rank_within(std::chrono::seconds(10)))
+        MPI_Abort(MPI_COMM_WORLD, rc);
     MPI_Finalize();
     return rc;
 }
