@@ -49,15 +49,14 @@ int main(int argc, char** argv) {
               "  shared), each holding its share of an ending's cells: --memory is per process\n";
         const bool help = std::find(args.begin(), args.end(), "--help") != args.end()
             || std::find(args.begin(), args.end(), "-h") != args.end();
-        if (!args.empty() && args[0] == "gen" && help) {
+        if (help) {
             if (speaks) std::fputs(usage.c_str(), stdout);
         } else if (args.empty() || args[0] != "gen") {
-            if (speaks) std::fputs(usage.c_str(), stderr);
-            rc = !args.empty() && (args[0] == "--help" || args[0] == "-h") ? kExitOk
-                                                                           : kExitBadInput;
-            if (rc != kExitOk && !args.empty() && speaks)
+            if (speaks && !args.empty())
                 std::fprintf(
                     stderr, "mktb-mpi: unknown command '%s'\n", std::string(args[0]).c_str());
+            if (speaks) std::fputs(usage.c_str(), stderr);
+            rc = kExitBadInput;
         } else if (std::string error;
                    const auto parsed = parse(gen, { args.data() + 1, args.size() - 1 }, &error)) {
             rc = gen_over_ranks(*parsed, ranks, ranks.local_ranks());
