@@ -3,8 +3,8 @@
 # that 1, 2 and 3 ranks write on this machine (--oversubscribe: more ranks than cores) are the
 # one-process files byte for byte, with the same statistics; the bytes exchanged are printed per
 # level; an ending that one process refuses under --memory M is made by 2 ranks under less than
-# M each; a refusal or a bad request ends every rank with the error (no hang). Exit 77
-# (skipped) where mktb-mpi was not built (CMake found no MPI).
+# M each; a refusal or a bad request ends every rank with the error, and so does one rank's
+# failure alone (no hang). Exit 77 (skipped) where mktb-mpi was not built (no MPI found).
 set -eu
 mktb=$1 mpi=$2 mpiexec=$3
 if [ ! -x "$mpi" ] || ! command -v "$mpiexec" >/dev/null; then
@@ -83,3 +83,10 @@ grep -q "KMMMvK needs about .* per rank on 2 ranks" "$dir/small.log" \
 if ranks 2 gen KQvK --tables "$dir/mem" >"$dir/bad.log" 2>&1; then fail "KQvK accepted"; fi
 grep -q "mktb gen: " "$dir/bad.log" || fail "no error for KQvK: $(cat "$dir/bad.log")"
 echo "ok: refusals and bad requests end every rank with the reason"
+
+# Rank 0 failing alone (its table's path is a directory) while the others go on: every rank is
+# stopped (MPI_Abort after 10 s without them), with rank 0's reason, not left waiting.
+mkdir -p "$dir/alone/KRvK.mktb"
+if ranks 2 gen KRvK --tables "$dir/alone" >"$dir/alone.log" 2>&1; then fail "KRvK made over a directory"; fi
+grep -q "KRvK.mktb is not a regular file" "$dir/alone.log" || fail "no reason: $(cat "$dir/alone.log")"
+echo "ok: a rank failing alone stops every rank"
