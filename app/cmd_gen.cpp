@@ -270,6 +270,22 @@ std::string too_large_for(const Material& m, const Options& o, std::uint64_t all
     return too_large(m, estimate_for(m, o), allowed, o.memory != 0, o.ranks ? o.ranks->size() : 1);
 }
 
+// Generates `m` under o's rules (over o's ranks, every rank together: they return once rank 0
+// has written the file).
+TableStats generate_table(const Material& m, const Options& o, Progress* progress) {
+    GenOptions go;
+    go.progress = progress;
+    go.rules = o.rules;
+    go.ranks = o.ranks;
+    // A Tablebase per ending: the smaller tables it reads are made resident (plain arrays), and
+    // one Tablebase for the whole run kept them all: 22 GB of them by the 130th of the 142
+    // endings up to 5 men.
+    const Tablebase tables(o.tables);
+    TableStats stats = generate(m, tables, go);
+    if (o.ranks) o.ranks->reduce(0, Ranks::Op::Max); // a barrier: the file is written
+    return stats;
+}
+
 // Makes the table of `m` unless it is on disk whole, under o.rules, with its statistics (a
 // table built with other rules, packed, damaged or without statistics is made again, after a
 // note); prints its rows. False when it was on disk. Throws TableError.
@@ -286,12 +302,7 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
     }
     if (!o.speaks()) { // rank 0 says why, and refuses (mktb-mpi then stops every rank)
         if (o.agree(false)) return false;
-        GenOptions go;
-        go.rules = o.rules;
-        go.ranks = o.ranks;
-        const Tablebase tables(o.tables);
-        generate(m, tables, go);
-        o.ranks->reduce(0, Ranks::Op::Max); // rank 0 has written the file
+        generate_table(m, o, nullptr);
         return true;
     }
     const char* why = nullptr;
@@ -327,16 +338,7 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
     // A table made again (other rules, packed, damaged) was not in gen_command's first check.
     if (const std::string tooLarge = too_large_for(m, o, allowed); o.agree(!tooLarge.empty()))
         throw TableError(tooLarge + "; not generated");
-    GenOptions go;
-    go.progress = &progress;
-    go.rules = o.rules;
-    go.ranks = o.ranks;
-    // A Tablebase per ending: the smaller tables it reads are made resident (plain arrays), and
-    // one Tablebase for the whole run kept them all: 22 GB of them by the 130th of the 142
-    // endings up to 5 men.
-    const Tablebase tables(o.tables);
-    const TableStats stats = generate(m, tables, go);
-    if (o.ranks) o.ranks->reduce(0, Ranks::Op::Max); // the others wait for the file
+    const TableStats stats = generate_table(m, o, &progress);
     const std::string statsPath = stats_path(o.tables, m), tmp = statsPath + ".tmp";
     std::error_code ec;
     if (!(std::ofstream(tmp) << stats.to_json()).flush()) {

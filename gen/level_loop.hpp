@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -198,11 +197,7 @@ private:
     // others' pairs into what they sent: records of (metric and side, pair, count, fields).
     // Returns the bytes this rank sent.
     std::uint64_t exchange_lists() {
-        std::vector<Ranks::Bytes> out(std::size_t(ranks_.size()));
-        auto put = [](Ranks::Bytes& to, const std::uint32_t* words, std::size_t n) {
-            const auto* bytes = reinterpret_cast<const std::uint8_t*>(words);
-            to.insert(to.end(), bytes, bytes + n * sizeof(std::uint32_t));
-        };
+        std::vector<Ranks::Words> out(std::size_t(ranks_.size()));
         for (int k = 0; k < store_.metrics(); ++k)
             for (Color c : { WHITE, BLACK })
                 for (int p = 0; p < index_.pairs(); ++p) {
@@ -210,21 +205,19 @@ private:
                     if (!run.fields || run.end == run.begin || !share_.owns(p)) continue;
                     const std::uint32_t head[3]
                         = { std::uint32_t(2 * k + c), std::uint32_t(p), run.end - run.begin };
+                    const std::uint32_t* fields = run.fields->data();
                     for (const int r : receivers_[std::size_t(p)]) {
-                        put(out[std::size_t(r)], head, 3);
-                        put(out[std::size_t(r)], run.fields->data() + run.begin, head[2]);
+                        Ranks::Words& to = out[std::size_t(r)];
+                        to.insert(to.end(), head, head + 3);
+                        to.insert(to.end(), fields + run.begin, fields + run.end);
                     }
                 }
         std::uint64_t sent = 0;
-        for (const Ranks::Bytes& b : out) sent += b.size();
-        std::vector<Ranks::Bytes> in = ranks_.exchange(std::move(out));
-        received_.assign(in.size(), {});
-        for (std::size_t r = 0; r < in.size(); ++r) {
+        for (const Ranks::Words& w : out) sent += w.size() * sizeof(std::uint32_t);
+        received_ = ranks_.exchange(std::move(out));
+        for (std::size_t r = 0; r < received_.size(); ++r) {
             if (int(r) == share_.rank()) continue;
-            auto& words = received_[r];
-            words.resize(in[r].size() / sizeof(std::uint32_t));
-            std::memcpy(words.data(), in[r].data(), words.size() * sizeof(std::uint32_t));
-            Ranks::Bytes().swap(in[r]);
+            const Ranks::Words& words = received_[r];
             for (std::size_t at = 0; at + 3 <= words.size();) {
                 const std::uint32_t kc = words[at], p = words[at + 1], count = words[at + 2];
                 at += 3;
@@ -311,7 +304,7 @@ private:
     Ranks& ranks_;
     const PairShare& share_;
     std::vector<std::vector<int>> receivers_; // per pair of this rank: the ranks its lists go to
-    std::vector<std::vector<std::uint32_t>> received_; // per rank: the lists it sent this level
+    std::vector<Ranks::Words> received_; // per rank: the lists it sent at the last exchange
     GenIndex::LowField laneMan_ { -1, 0, 0 }; // the men's pass's chunks: their lanes' man
     std::vector<std::vector<KingEdge>> edgesInto_; // per pair the king un-moves land in
     tbb::enumerable_thread_specific<FieldLists> fieldLists_;

@@ -27,9 +27,10 @@ public:
     // Every rank's `values` combined element-wise by `op`; every rank receives the result.
     virtual void reduce(std::span<std::uint64_t> values, Op op) = 0;
     // Sends out[d] to rank d (out[rank()] stays here) and returns what each rank sent this
-    // one, in rank order. Every rank calls it together.
+    // one, in rank order. Every rank calls it together. In 32-bit words: the level loop's lists.
+    using Words = std::vector<std::uint32_t>;
+    virtual std::vector<Words> exchange(std::vector<Words> out) = 0;
     using Bytes = std::vector<std::uint8_t>;
-    virtual std::vector<Bytes> exchange(std::vector<Bytes> out) = 0;
     // Every rank's `bytes` on rank 0, in rank order; nothing elsewhere.
     virtual std::vector<Bytes> gather(std::span<const std::uint8_t> bytes) = 0;
 
@@ -46,7 +47,7 @@ public:
     int rank() const override { return 0; }
     int size() const override { return 1; }
     void reduce(std::span<std::uint64_t>, Op) override { }
-    std::vector<Bytes> exchange(std::vector<Bytes> out) override { return out; }
+    std::vector<Words> exchange(std::vector<Words> out) override { return out; }
     std::vector<Bytes> gather(std::span<const std::uint8_t> bytes) override {
         return { Bytes(bytes.begin(), bytes.end()) };
     }

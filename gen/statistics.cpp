@@ -65,41 +65,39 @@ void StatsTally::finish(TableStats& stats, Ranks& ranks) {
 // Every rank's figures in `total`: counts summed, the longest mate the longest of all, at the
 // smallest slot of those that attain it.
 void StatsTally::merge(Local& total, Ranks& ranks) {
-    std::vector<std::uint64_t> v;
     std::size_t moves = 0; // the histograms' length: every rank's longest
     for (Color c : { WHITE, BLACK })
         for (const auto& h : { total.side[c].win_moves, total.side[c].loss_moves })
             if (!h.empty()) moves = std::max(moves, std::size_t(h.rbegin()->first) + 1);
     moves = std::size_t(ranks.reduce(moves, Ranks::Op::Max));
+    // Per side: six counts, then the wins' and the losses' histogram.
+    const std::size_t stride = 6 + 2 * moves;
+    std::vector<std::uint64_t> v;
+    std::array<std::uint64_t, COLOR_NB> longest; // plies + 1, so that no mate (-1) is 0
     for (Color c : { WHITE, BLACK }) {
         const SideStats& s = total.side[c];
-        v.insert(v.end(),
-            { s.legal, s.wins, s.draws, s.losses, s.counted_wins, s.counted_losses,
-                std::uint64_t(s.longest_plies + 1) });
+        v.insert(v.end(), { s.legal, s.wins, s.draws, s.losses, s.counted_wins, s.counted_losses });
         for (const auto* h : { &s.win_moves, &s.loss_moves })
             for (std::size_t m = 0; m < moves; ++m) {
                 const auto it = h->find(int(m));
                 v.push_back(it == h->end() ? 0 : it->second);
             }
+        longest[c] = std::uint64_t(s.longest_plies + 1);
     }
-    std::vector<std::uint64_t> longest(v.begin(), v.end());
     ranks.reduce(v, Ranks::Op::Sum);
     ranks.reduce(longest, Ranks::Op::Max);
-    std::array<std::uint64_t, COLOR_NB> slot;
-    const std::size_t stride = 7 + 2 * moves;
+    std::array<std::uint64_t, COLOR_NB> slot; // of the ranks that attain the longest
     for (Color c : { WHITE, BLACK }) {
-        const std::size_t at = std::size_t(c) * stride;
-        slot[c] = longest[at + 6] == std::uint64_t(total.side[c].longest_plies + 1)
-            ? total.longestSlot[c]
-            : ~0ULL;
         SideStats& s = total.side[c];
-        s.legal = v[at], s.wins = v[at + 1], s.draws = v[at + 2], s.losses = v[at + 3];
-        s.counted_wins = v[at + 4], s.counted_losses = v[at + 5];
-        s.longest_plies = int(longest[at + 6]) - 1;
+        slot[c] = longest[c] == std::uint64_t(s.longest_plies + 1) ? total.longestSlot[c] : ~0ULL;
+        const std::uint64_t* x = v.data() + std::size_t(c) * stride;
+        s.legal = x[0], s.wins = x[1], s.draws = x[2], s.losses = x[3];
+        s.counted_wins = x[4], s.counted_losses = x[5];
+        s.longest_plies = int(longest[c]) - 1;
         s.win_moves.clear(), s.loss_moves.clear();
         for (std::size_t m = 0; m < moves; ++m) {
-            if (const std::uint64_t n = v[at + 7 + m]) s.win_moves[int(m)] = n;
-            if (const std::uint64_t n = v[at + 7 + moves + m]) s.loss_moves[int(m)] = n;
+            if (x[6 + m]) s.win_moves[int(m)] = x[6 + m];
+            if (x[6 + moves + m]) s.loss_moves[int(m)] = x[6 + moves + m];
         }
     }
     ranks.reduce(slot, Ranks::Op::Min);

@@ -149,7 +149,6 @@ bool TableWriter::mine(std::size_t block) const {
 }
 
 void TableWriter::put(const void* data, std::size_t n) {
-    if (!file_) return; // another rank writes the file
     errno = 0;
     if (n && std::fwrite(data, 1, n, file_) != n) fail("write failed");
 }
@@ -305,7 +304,7 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
         compress(coding, frames, first, last,
             [&](std::size_t b) { return stride == 0 || b % stride != 0; });
         if (ranks_ && ranks_->size() > 1) gather(frames, first, last);
-        if (!file_) { // another rank writes them
+        if (!writes_) { // another rank writes them
             for (std::size_t b = first; b < last; ++b) std::vector<std::uint8_t>().swap(frames[b]);
             continue;
         }

@@ -1,5 +1,5 @@
-// mpi_ranks.cpp - Ranks over MPI (see mpi_ranks.hpp). Buffers travel as MPI_BYTE with int
-// counts and displacements (MPI 3, as Debian's Open MPI 4 has it): a message over 2 GiB is
+// mpi_ranks.cpp - Ranks over MPI (see mpi_ranks.hpp). Buffers travel with int counts and
+// displacements (MPI 3, as Debian's Open MPI 4 has it): a message of more than 2^31 elements is
 // refused with a TableError rather than truncated.
 #include "mpi_ranks.hpp"
 
@@ -14,7 +14,7 @@ namespace {
 int as_count(std::size_t n, const char* what) {
     if (n > std::size_t(INT_MAX))
         throw TableError(std::string("mktb-mpi: ") + what + " of " + std::to_string(n)
-            + " bytes exceeds MPI's 2 GiB per message: use more ranks");
+            + " elements exceeds MPI's 2^31 per message: use more ranks");
     return int(n);
 }
 
@@ -35,16 +35,16 @@ void MpiRanks::reduce(std::span<std::uint64_t> values, Op op) {
         mpiOp, MPI_COMM_WORLD);
 }
 
-std::vector<Ranks::Bytes> MpiRanks::exchange(std::vector<Bytes> out) {
+std::vector<Ranks::Words> MpiRanks::exchange(std::vector<Words> out) {
     const auto n = std::size_t(size_);
     std::vector<int> sendCounts(n), sendAt(n), recvCounts(n), recvAt(n);
-    Bytes sent;
+    Words sent;
     for (std::size_t r = 0; r < n; ++r) {
         if (int(r) == rank_) continue;
         sendAt[r] = as_count(sent.size(), "an exchange");
         sendCounts[r] = as_count(out[r].size(), "an exchange");
         sent.insert(sent.end(), out[r].begin(), out[r].end());
-        Bytes().swap(out[r]);
+        Words().swap(out[r]);
     }
     as_count(sent.size(), "an exchange");
     MPI_Alltoall(sendCounts.data(), 1, MPI_INT, recvCounts.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -53,11 +53,11 @@ std::vector<Ranks::Bytes> MpiRanks::exchange(std::vector<Bytes> out) {
         recvAt[r] = as_count(total, "an exchange");
         total += std::size_t(recvCounts[r]);
     }
-    Bytes received(total);
+    Words received(total);
     as_count(total, "an exchange");
-    MPI_Alltoallv(sent.data(), sendCounts.data(), sendAt.data(), MPI_BYTE, received.data(),
-        recvCounts.data(), recvAt.data(), MPI_BYTE, MPI_COMM_WORLD);
-    std::vector<Bytes> in(n);
+    MPI_Alltoallv(sent.data(), sendCounts.data(), sendAt.data(), MPI_UINT32_T, received.data(),
+        recvCounts.data(), recvAt.data(), MPI_UINT32_T, MPI_COMM_WORLD);
+    std::vector<Words> in(n);
     for (std::size_t r = 0; r < n; ++r)
         if (int(r) == rank_)
             in[r] = std::move(out[r]);

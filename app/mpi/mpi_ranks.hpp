@@ -16,7 +16,7 @@ public:
     int rank() const override { return rank_; }
     int size() const override { return size_; }
     void reduce(std::span<std::uint64_t> values, Op op) override;
-    std::vector<Bytes> exchange(std::vector<Bytes> out) override;
+    std::vector<Words> exchange(std::vector<Words> out) override;
     std::vector<Bytes> gather(std::span<const std::uint8_t> bytes) override;
     // The ranks on this machine (sharing its memory).
     int local_ranks() const { return local_; }
