@@ -17,14 +17,14 @@ std::string engine_path() {
 #endif
 }
 
-Engine::Engine(const std::string& path) {
+Engine::Engine(const std::string& path, const std::string& variant) {
     if (path.empty() || access(path.c_str(), X_OK) != 0)
         throw std::runtime_error("fairy-stockfish not found at '" + path
             + "': run scripts/setup (it installs Debian's fairy-stockfish)");
     process_ = std::make_unique<cli::EngineProcess>(std::vector<std::string> { path });
     send("uci");
     while (read_line() != "uciok") { }
-    send("setoption name UCI_Variant value makruk");
+    send("setoption name UCI_Variant value " + variant);
     send("isready");
     while (read_line() != "readyok") { }
 }
@@ -50,7 +50,7 @@ Engine::Perft Engine::perft(const std::string& fen, int depth) {
             r.nodes = std::stoull(line.substr(16));
             return r;
         }
-        if (auto colon = line.find(": "); colon != std::string::npos && colon <= 5)
+        if (auto colon = line.find(": "); colon != std::string::npos && colon <= 6)
             r.divide[line.substr(0, colon)] = std::stoull(line.substr(colon + 2));
     }
 }

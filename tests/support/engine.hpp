@@ -15,8 +15,9 @@ namespace mktb::test {
 
 class Engine {
 public:
-    // Starts `path` (UCI_Variant makruk). Throws std::runtime_error if it cannot be started.
-    explicit Engine(const std::string& path);
+    // Starts `path` (UCI_Variant `variant`: makruk, or xiangqi). Throws std::runtime_error if
+    // it cannot be started.
+    explicit Engine(const std::string& path, const std::string& variant = "makruk");
     ~Engine();
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;

@@ -1,0 +1,340 @@
+// position.cpp - the Xiangqi position: FEN, check and the flying general, moves and perft (see
+// mktb/xiangqi/position.hpp).
+#include "mktb/xiangqi/position.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+namespace mktb::xq {
+
+bool MoveList::contains(Move m) const { return std::find(begin(), end(), m) != end(); }
+
+namespace {
+
+std::string man_name(Piece pc) {
+    return std::string(color_of(pc) == RED ? "Red " : "Black ")
+        + std::string(kRules[type_of(pc)].name);
+}
+
+} // namespace
+
+char piece_char(Piece pc) {
+    const char c = kRules[type_of(pc)].letter;
+    return color_of(pc) == RED ? c : char(c - 'A' + 'a');
+}
+
+std::string point_name(int p) {
+    return std::string(1, char('a' + file_of(p))) + std::to_string(rank_of(p) + 1);
+}
+
+std::string move_to_uci(Move m) { return point_name(from_pt(m)) + point_name(to_pt(m)); }
+
+void Position::put_piece(Piece pc, int p) {
+    board_[p] = pc;
+    if (type_of(pc) == KING) king_[color_of(pc)] = std::int8_t(p);
+}
+
+void Position::remove_piece(int p) {
+    const Piece pc = board_[p];
+    if (type_of(pc) == KING && king_[color_of(pc)] == p) king_[color_of(pc)] = -1;
+    board_[p] = NO_PIECE;
+}
+
+void Position::move_piece(int from, int to) {
+    const Piece pc = board_[from];
+    board_[from] = NO_PIECE;
+    put_piece(pc, to);
+}
+
+int Position::count(Color c, PieceType pt) const {
+    return int(std::count(board_.begin(), board_.end(), make_piece(c, pt)));
+}
+
+int Position::men() const {
+    return int(POINT_NB - std::count(board_.begin(), board_.end(), NO_PIECE));
+}
+
+bool Position::kings_facing() const {
+    const int a = king_[RED], b = king_[BLACK];
+    if (a < 0 || b < 0 || file_of(a) != file_of(b)) return false;
+    for (int p = std::min(a, b) + FILE_NB; p < std::max(a, b); p += FILE_NB)
+        if (board_[p] != NO_PIECE) return false;
+    return true;
+}
+
+bool Position::attacked_by(Color c, int p) const {
+    // Along the four lines: the first man met may be a chariot, the second a cannon.
+    for (int d = 0; d < 4; ++d) {
+        const std::int8_t* r = ray(d, p);
+        const int n = ray_length(d, p);
+        int i = 0;
+        while (i < n && board_[r[i]] == NO_PIECE) ++i;
+        if (i == n) continue;
+        if (board_[r[i]] == make_piece(c, CHARIOT)) return true;
+        for (++i; i < n && board_[r[i]] == NO_PIECE;) ++i;
+        if (i < n && board_[r[i]] == make_piece(c, CANNON)) return true;
+    }
+    // The leapers: from the origins that reach p, each with its leg or eye free.
+    for (PieceType pt : { HORSE, SOLDIER, KING, ADVISOR, ELEPHANT }) {
+        const auto& from = unleaps(c, pt, p);
+        for (int i = 0; i < from.n; ++i) {
+            const auto [o, block] = from.leaps[i];
+            if (board_[o] == make_piece(c, pt) && (block < 0 || board_[block] == NO_PIECE))
+                return true;
+        }
+    }
+    return false;
+}
+
+bool Position::in_check(Color c) const {
+    const int k = king_[c];
+    const Color them = ~c;
+    for (int d = 0; d < 4; ++d) {
+        const std::int8_t* r = ray(d, k);
+        const int n = ray_length(d, k);
+        int i = 0;
+        while (i < n && board_[r[i]] == NO_PIECE) ++i;
+        if (i == n) continue;
+        if (board_[r[i]] == make_piece(them, CHARIOT)) return true;
+        for (++i; i < n && board_[r[i]] == NO_PIECE;) ++i;
+        if (i < n && board_[r[i]] == make_piece(them, CANNON)) return true;
+    }
+    for (PieceType pt : { HORSE, SOLDIER }) {
+        const auto& from = unleaps(them, pt, k);
+        for (int i = 0; i < from.n; ++i) {
+            const auto [o, block] = from.leaps[i];
+            if (board_[o] == make_piece(them, pt) && (block < 0 || board_[block] == NO_PIECE))
+                return true;
+        }
+    }
+    return false;
+}
+
+Position::Undo Position::do_move(Move m) {
+    const int from = from_pt(m), to = to_pt(m);
+    const Undo u { board_[to] };
+    move_piece(from, to);
+    if (stm_ == BLACK) ++fullmove_;
+    stm_ = ~stm_;
+    return u;
+}
+
+void Position::undo_move(Move m, Undo u) {
+    const int from = from_pt(m), to = to_pt(m);
+    stm_ = ~stm_;
+    if (stm_ == BLACK) --fullmove_;
+    move_piece(to, from);
+    if (u.captured != NO_PIECE) put_piece(u.captured, to);
+}
+
+MoveList pseudo_moves(const Position& pos) {
+    MoveList list;
+    const Color us = pos.side_to_move();
+    for (int from = 0; from < POINT_NB; ++from) {
+        const Piece pc = pos.piece_on(from);
+        if (pc == NO_PIECE || color_of(pc) != us) continue;
+        const PieceType pt = type_of(pc);
+        if (pt == CHARIOT || pt == CANNON) {
+            for (int d = 0; d < 4; ++d) {
+                const std::int8_t* r = ray(d, from);
+                const int n = ray_length(d, from);
+                int i = 0;
+                for (; i < n && pos.empty(r[i]); ++i) list.push(make_move(from, r[i]));
+                if (i == n) continue;
+                if (pt == CANNON) // over the screen to the next man
+                    for (++i; i < n && pos.empty(r[i]);) ++i;
+                if (i < n && color_of(pos.piece_on(r[i])) != us)
+                    list.push(make_move(from, r[i]));
+            }
+            continue;
+        }
+        const auto& to = leaps(us, pt, from);
+        for (int i = 0; i < to.n; ++i) {
+            const auto [t, block] = to.leaps[i];
+            const Piece target = pos.piece_on(t);
+            if ((target == NO_PIECE || color_of(target) != us) && (block < 0 || pos.empty(block)))
+                list.push(make_move(from, t));
+        }
+    }
+    return list;
+}
+
+MoveList legal_moves(const Position& pos) {
+    MoveList pseudo = pseudo_moves(pos), legal;
+    Position p = pos;
+    const Color us = pos.side_to_move();
+    for (Move m : pseudo) {
+        const auto u = p.do_move(m);
+        if (!p.in_check(us) && !p.kings_facing()) legal.push(m);
+        p.undo_move(m, u);
+    }
+    return legal;
+}
+
+bool has_legal_move(const Position& pos) {
+    Position p = pos;
+    const Color us = pos.side_to_move();
+    for (Move m : pseudo_moves(pos)) {
+        const auto u = p.do_move(m);
+        const bool ok = !p.in_check(us) && !p.kings_facing();
+        p.undo_move(m, u);
+        if (ok) return true;
+    }
+    return false;
+}
+
+std::uint64_t perft(Position& pos, int depth) {
+    if (depth == 0) return 1;
+    const MoveList moves = legal_moves(pos);
+    if (depth == 1) return std::uint64_t(moves.size);
+    std::uint64_t n = 0;
+    for (Move m : moves) {
+        const auto u = pos.do_move(m);
+        n += perft(pos, depth - 1);
+        pos.undo_move(m, u);
+    }
+    return n;
+}
+
+Move parse_uci_move(const Position& pos, std::string_view text) {
+    for (Move m : legal_moves(pos))
+        if (move_to_uci(m) == text) return m;
+    return MOVE_NONE;
+}
+
+bool Position::is_xiangqi_fen(std::string_view fen) {
+    const std::string_view board = fen.substr(0, fen.find(' '));
+    return std::count(board.begin(), board.end(), '/') == RANK_NB - 1;
+}
+
+Position Position::from_fen(std::string_view fen) {
+    Position pos;
+    const std::size_t space = fen.find(' ');
+    const std::string_view board = fen.substr(0, space);
+    int rank = RANK_NB - 1, file = 0;
+    for (std::size_t i = 0; i < board.size(); ++i) {
+        const char ch = board[i];
+        if (ch == '/') {
+            if (file != FILE_NB)
+                throw FenError("rank " + std::to_string(rank + 1) + " has "
+                    + std::to_string(file) + " points, not 9");
+            if (--rank < 0) throw FenError("more than 10 ranks");
+            file = 0;
+        } else if (ch >= '1' && ch <= '9') {
+            file += ch - '0';
+            if (file > FILE_NB)
+                throw FenError("rank " + std::to_string(rank + 1) + " has more than 9 points");
+        } else {
+            const bool red = ch >= 'A' && ch <= 'Z';
+            const PieceType pt = piece_type_from_letter(red ? ch : char(ch - 'a' + 'A'));
+            if (pt == NO_PIECE_TYPE)
+                throw FenError(std::string("'") + ch + "' is not a Xiangqi man (K A B N R C P)");
+            if (file >= FILE_NB)
+                throw FenError("rank " + std::to_string(rank + 1) + " has more than 9 points");
+            const Color c = red ? RED : BLACK;
+            if (pt == KING && pos.king_[c] >= 0)
+                throw FenError(std::string(c == RED ? "Red" : "Black") + " has two kings");
+            pos.put_piece(make_piece(c, pt), make_point(file, rank));
+            ++file;
+        }
+    }
+    if (rank != 0)
+        throw FenError("the board must have 10 ranks of 9 points (a Xiangqi FEN), this one has "
+            + std::to_string(RANK_NB - rank));
+    if (file != FILE_NB)
+        throw FenError("rank 1 has " + std::to_string(file) + " points, not 9");
+    std::string_view rest = space == std::string_view::npos ? "" : fen.substr(space + 1);
+    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+    if (rest.empty()) throw FenError("the side to move is missing (w or b)");
+    const std::string_view side = rest.substr(0, rest.find(' '));
+    if (side == "w" || side == "r") pos.stm_ = RED;
+    else if (side == "b") pos.stm_ = BLACK;
+    else throw FenError("side to move '" + std::string(side) + "' is not w or b");
+    // Fields 3-6 (castling, en passant: always '-'; the move clocks) are read, not needed.
+    std::string_view fields[4];
+    int nfields = 0;
+    rest.remove_prefix(side.size());
+    while (!rest.empty()) {
+        while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+        if (rest.empty()) break;
+        const std::size_t end = std::min(rest.find(' '), rest.size());
+        if (nfields == 4) throw FenError("too many fields");
+        fields[nfields++] = rest.substr(0, end);
+        rest.remove_prefix(end);
+    }
+    for (int i = 0; i < std::min(nfields, 2); ++i)
+        if (fields[i] != "-")
+            throw FenError("field " + std::to_string(i + 3) + " must be '-' in Xiangqi");
+    if (nfields == 4) {
+        int full = 0;
+        const auto [p, ec] = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), full);
+        if (ec != std::errc() || p != fields[3].data() + fields[3].size() || full < 1)
+            throw FenError("move number '" + std::string(fields[3]) + "' is not a number from 1");
+        pos.fullmove_ = full;
+    }
+    if (const std::string why = pos.validity_error(); !why.empty()) throw FenError(why);
+    return pos;
+}
+
+std::string Position::fen() const {
+    std::string s;
+    for (int r = RANK_NB - 1; r >= 0; --r) {
+        int gap = 0;
+        for (int f = 0; f < FILE_NB; ++f) {
+            const Piece pc = board_[make_point(f, r)];
+            if (pc == NO_PIECE) {
+                ++gap;
+                continue;
+            }
+            if (gap) s += char('0' + gap), gap = 0;
+            s += piece_char(pc);
+        }
+        if (gap) s += char('0' + gap);
+        if (r) s += '/';
+    }
+    s += stm_ == RED ? " w - - 0 " : " b - - 0 ";
+    return s + std::to_string(fullmove_);
+}
+
+std::string Position::validity_error() const {
+    for (Color c : { RED, BLACK }) {
+        const std::string side = c == RED ? "Red" : "Black";
+        if (king_[c] < 0) return side + " has no king";
+        for (int pt = KING; pt < PIECE_TYPE_NB; ++pt)
+            if (count(c, PieceType(pt)) > kStartCount[pt])
+                return side + " has " + std::to_string(count(c, PieceType(pt))) + " "
+                    + std::string(kRules[pt].name) + "s, more than the "
+                    + std::to_string(kStartCount[pt]) + " of the start position";
+    }
+    for (int p = 0; p < POINT_NB; ++p) {
+        const Piece pc = board_[p];
+        if (pc != NO_PIECE && !can_stand(color_of(pc), type_of(pc), p))
+            return man_name(pc) + " on " + point_name(p) + ": a point it can never reach";
+    }
+    if (kings_facing()) return "the kings face each other on an open file";
+    if (in_check(~stm_))
+        return std::string(stm_ == RED ? "Black" : "Red")
+            + " is in check but it is not its move";
+    return "";
+}
+
+Position Position::colour_swapped() const {
+    Position o;
+    for (int p = 0; p < POINT_NB; ++p)
+        if (board_[p] != NO_PIECE)
+            o.put_piece(make_piece(~color_of(board_[p]), type_of(board_[p])), flip_rank(p));
+    o.stm_ = ~stm_;
+    o.fullmove_ = fullmove_;
+    return o;
+}
+
+Position Position::mirrored() const {
+    Position o;
+    for (int p = 0; p < POINT_NB; ++p)
+        if (board_[p] != NO_PIECE) o.put_piece(board_[p], mirror(p));
+    o.stm_ = stm_;
+    o.fullmove_ = fullmove_;
+    return o;
+}
+
+} // namespace mktb::xq
