@@ -17,12 +17,46 @@
 
 #include "answer.hpp" // Json
 #include "cli.hpp"
+#include "writing.hpp"
+#include "xiangqi_commands.hpp"
 #include "gen_index.hpp"
 #include "generator.hpp"
 #include "table_writer.hpp"
 #include "tablefile.hpp"
 
 namespace mktb::cli {
+
+// The memory this process may spend: what the kernel reports available (MemAvailable), or the
+// cgroup's limit less what the group uses, whichever is smaller, less a margin of 5 % and
+// 256 MiB for the rest of the machine. 0 when neither can be read.
+std::uint64_t available_memory() {
+    std::uint64_t available = 0;
+    std::ifstream meminfo("/proc/meminfo");
+    for (std::string key, unit; meminfo >> key;) {
+        std::uint64_t kib = 0;
+        meminfo >> kib;
+        std::getline(meminfo, unit);
+        if (key == "MemAvailable:") available = kib * 1024;
+    }
+    std::uint64_t limit = 0, used = 0;
+    if (std::ifstream max("/sys/fs/cgroup/memory.max"); max >> limit)
+        if (std::ifstream current("/sys/fs/cgroup/memory.current"); current >> used && used < limit)
+            available = available ? std::min(available, limit - used) : limit - used;
+    if (!available) return 0;
+    const std::uint64_t margin = available / 20 + (std::uint64_t(256) << 20);
+    return available > margin ? available - margin : 0;
+}
+
+DirectoryLock::DirectoryLock(const std::string& dir)
+    : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+    if (fd_ < 0) throw TableError("cannot open " + dir + ": " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+    std::fprintf(stderr, "mktb: waiting for another mktb writing into %s\n", dir.c_str());
+    while (::flock(fd_, LOCK_EX) != 0)
+        if (errno != EINTR) throw TableError("cannot lock " + dir + ": " + std::strerror(errno));
+}
+
+DirectoryLock::~DirectoryLock() { ::close(fd_); }
 
 namespace {
 
@@ -112,27 +146,6 @@ struct Options {
     }
 };
 
-// The memory this process may spend: what the kernel reports available (MemAvailable), or the
-// cgroup's limit less what the group uses, whichever is smaller, less a margin of 5 % and
-// 256 MiB for the rest of the machine. 0 when neither can be read.
-std::uint64_t available_memory() {
-    std::uint64_t available = 0;
-    std::ifstream meminfo("/proc/meminfo");
-    for (std::string key, unit; meminfo >> key;) {
-        std::uint64_t kib = 0;
-        meminfo >> kib;
-        std::getline(meminfo, unit);
-        if (key == "MemAvailable:") available = kib * 1024;
-    }
-    std::uint64_t limit = 0, used = 0;
-    if (std::ifstream max("/sys/fs/cgroup/memory.max"); max >> limit)
-        if (std::ifstream current("/sys/fs/cgroup/memory.current"); current >> used && used < limit)
-            available = available ? std::min(available, limit - used) : limit - used;
-    if (!available) return 0;
-    const std::uint64_t margin = available / 20 + (std::uint64_t(256) << 20);
-    return available > margin ? available - margin : 0;
-}
-
 // The endings, directories and thread limit of gen, verify, digest and pack, from their
 // arguments (each takes only the options it acts on: its table refuses the others by name);
 // false after printing an error.
@@ -220,28 +233,6 @@ OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* 
     return OnDisk::Current;
 }
 
-// The right to write tables into a directory: an exclusive flock() on the directory itself,
-// held while one ending is checked and written, and released by the kernel if the process
-// dies. Two runs into one directory take turns ending by ending: the second finds the first's
-// table done instead of writing the same temporary file beside it.
-class DirectoryLock {
-public:
-    explicit DirectoryLock(const std::string& dir)
-        : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
-        if (fd_ < 0) throw TableError("cannot open " + dir + ": " + std::strerror(errno));
-        if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
-        std::fprintf(stderr, "mktb: waiting for another mktb writing into %s\n", dir.c_str());
-        while (::flock(fd_, LOCK_EX) != 0)
-            if (errno != EINTR)
-                throw TableError("cannot lock " + dir + ": " + std::strerror(errno));
-    }
-    ~DirectoryLock() { ::close(fd_); }
-    DirectoryLock(const DirectoryLock&) = delete;
-    DirectoryLock& operator=(const DirectoryLock&) = delete;
-
-private:
-    int fd_;
-};
 
 // "KMMMvKM needs about 39.10 GB (...), more than the 23.22 GB allowed (...)", or empty when the
 // estimate `e` of `m`'s generation (verification) fits in `allowed` bytes (0: unknown, anything
@@ -449,11 +440,19 @@ int gen_run(const Args& a, Options& o) {
 }
 
 int gen_command(const Args& a) {
+    bool bad = false;
+    if (game_is_xiangqi(a, &bad)) return xiangqi_gen(a);
+    if (bad) return kExitBadInput;
+    if (a.has("--set")) return usage_error(a, "--set is Xiangqi's (with --game xiangqi)");
     Options o;
     return gen_run(a, o);
 }
 
 int verify_command(const Args& a) {
+    bool bad = false;
+    if (game_is_xiangqi(a, &bad)) return xiangqi_verify(a);
+    if (bad) return kExitBadInput;
+    if (a.has("--set")) return usage_error(a, "--set is Xiangqi's (with --game xiangqi)");
     Options o;
     if (!read(a, o)) return kExitBadInput;
     if (o.endings.empty()) return usage_error(a, "give the endings, or --men N");
@@ -576,13 +575,17 @@ const Option kMemory { "--memory", "BYTES", "the most an ending may take (K M G 
     Option::Kind::Bytes };
 const Option kThreads { "--threads", "N", "worker threads (default: every core)",
     Option::Kind::Number, 1, 1024 };
+const Option kSetOption { "--set", "NAME",
+    "Xiangqi: every ending of a set, one-attacker (324) or armless" };
 
 } // namespace
 
 const Command kGenCommand {
     .name = "gen",
     .usage = "(ENDING... | --men N) [--list] [--tables DIR] [--threads N] [RULES]\n"
-             "  [--memory BYTES] [--keep-other-rules]",
+             "  [--memory BYTES] [--keep-other-rules]\n"
+             "--game xiangqi (ENDING... | --set one-attacker) [--list] [--tables DIR]\n"
+             "  [--threads N] [--memory BYTES]",
     .summary = "generate endings (e.g. KRvK, KSSvKM; men in any\n"
                "order, either side first) and every smaller\n"
                "ending they convert into, skipping those on\n"
@@ -599,7 +602,8 @@ const Command kGenCommand {
             Option::Kind::Flag },
         kTablesOption, kThreads, kMemory,
         { "--keep-other-rules", "", "refuse, not replace, a table built with other RULES",
-            Option::Kind::Flag } },
+            Option::Kind::Flag },
+        kGameOption, kSetOption },
     .run = gen_command,
     .rules = true,
     .operands = -1,
@@ -607,11 +611,12 @@ const Command kGenCommand {
 
 const Command kVerifyCommand {
     .name = "verify",
-    .usage = "(ENDING... | --men N) [--tables DIR] [--threads N] [--memory BYTES]",
+    .usage = "(ENDING... | --men N) [--tables DIR] [--threads N] [--memory BYTES]\n"
+             "--game xiangqi (ENDING... | --set one-attacker) [--tables DIR] [--threads N]",
     .summary = "check written tables against their successors\n"
                "(under the counting options each was built\n"
                "with)",
-    .options = { kMen, kTablesOption, kThreads, kMemory },
+    .options = { kMen, kTablesOption, kThreads, kMemory, kGameOption, kSetOption },
     .run = verify_command,
     .operands = -1,
 };
@@ -640,6 +645,15 @@ const Command kPackCommand {
     .run = pack_command,
     .operands = -1,
 };
+
+bool game_is_xiangqi(const Args& a, bool* bad) {
+    const std::string game = a.text("--game", "makruk");
+    *bad = game != "makruk" && game != "xiangqi";
+    if (*bad)
+        std::fprintf(stderr, "mktb %s: --game takes makruk or xiangqi, not '%s'\n",
+            std::string(a.command().name).c_str(), game.c_str());
+    return game == "xiangqi";
+}
 
 int gen_over_ranks(const Args& a, Ranks& ranks, int localRanks) {
     Options o;

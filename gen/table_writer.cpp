@@ -65,23 +65,31 @@ void finish_table_file(std::FILE* file, const TableHeader& header,
 
 TableWriter::TableWriter(
     const Material& m, std::uint32_t rules, std::string path, int metrics, bool writes)
+    : TableWriter(
+        [&] {
+            const Index index(m);
+            return TableKey { Game::Makruk, m.name(), index.size(), std::uint32_t(index.scheme()) };
+        }(),
+        rules, std::move(path), metrics, writes) { }
+
+TableWriter::TableWriter(
+    const TableKey& key, std::uint32_t rules, std::string path, int metrics, bool writes)
     : writes_(writes)
     , path_(std::move(path))
     , tmp_(path_ + ".tmp")
     , metrics_(metrics) {
-    const Index index(m);
     TableHeader& h = header_;
     std::memcpy(h.magic, kTableMagic, sizeof h.magic);
     h.version = kTableVersion;
     h.header_bytes = sizeof(TableHeader);
     h.sides = kBothSides;
-    const std::string name = m.name();
-    std::memcpy(h.signature, name.data(), std::min(name.size(), sizeof h.signature - 1));
-    h.index_scheme = std::uint32_t(index.scheme());
+    h.game = std::uint32_t(key.game);
+    std::memcpy(h.signature, key.name.data(), std::min(key.name.size(), sizeof h.signature - 1));
+    h.index_scheme = key.scheme;
     h.rules = rules;
     h.block_cells = kBlockCells;
-    h.index_size = index.size();
-    h.blocks_per_side = (index.size() + kBlockCells - 1) / kBlockCells;
+    h.index_size = key.cells;
+    h.blocks_per_side = (key.cells + kBlockCells - 1) / kBlockCells;
     // The header and the block index come first, followed by their own checksum (so a reader can
     // trust them without reading the whole file): room is kept for them, filled by commit().
     offsets_.assign(std::size_t(metrics) * 2 * h.blocks_per_side + 1, 0);
@@ -392,7 +400,7 @@ PackedTable pack_table(
     h.version = kTableVersion;
     h.header_bytes = sizeof h;
     h.sides = 1u << kept;
-    h.reserved = 0;
+    h.game = std::uint32_t(Game::Makruk); // Table::open(from, m) read a Makruk table
     h.block_cells = cells;
     h.blocks_per_side = newPer;
     std::vector<std::uint64_t> packed(widths.size() * newPer + 1);

@@ -38,8 +38,36 @@ std::string table_path(const std::string& dir, const Material& m) {
     return (std::filesystem::path(dir) / (m.name() + ".mktb")).string();
 }
 
+const char* game_name(Game g) { return g == Game::Xiangqi ? "Xiangqi" : "Makruk"; }
+
 std::unique_ptr<Table> Table::open(
     const std::string& path, const Material& expected, BlockCache* cache, std::uint64_t id) {
+    std::optional<Index> index;
+    auto t = load(path, Game::Makruk, expected.name(), cache, id,
+        [&](std::uint32_t version, std::uint32_t scheme) -> std::optional<std::uint64_t> {
+            // Versions 3 and 4 knew scheme 1 only; 5 says which of the Index's schemes it is in.
+            if (scheme != std::uint32_t(Index::kSchemeNameOrder)
+                && (version < 5 || scheme != std::uint32_t(Index::kSchemeWeakerFirst)))
+                return std::nullopt;
+            index.emplace(expected, int(scheme));
+            return index->size();
+        });
+    t->index_ = std::move(index);
+    return t;
+}
+
+std::unique_ptr<Table> Table::open(
+    const std::string& path, const TableKey& expected, BlockCache* cache, std::uint64_t id) {
+    return load(path, expected.game, expected.name, cache, id,
+        [&](std::uint32_t, std::uint32_t scheme) -> std::optional<std::uint64_t> {
+            if (scheme != expected.scheme) return std::nullopt;
+            return expected.cells;
+        });
+}
+
+template<class SizeOf>
+std::unique_ptr<Table> Table::load(const std::string& path, Game game, const std::string& expectedName,
+    BlockCache* cache, std::uint64_t id, SizeOf size_of) {
     auto damaged = [&](const std::string& why) { return TableError(path + ": " + why); };
     // O_NONBLOCK: opening a FIFO (or a device) of a table's name must not wait for a writer;
     // only a regular file is read.
@@ -57,7 +85,7 @@ std::unique_ptr<Table> Table::open(
     const std::size_t size = std::size_t(st.st_size);
     void* map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
     ::close(fd);
-    std::unique_ptr<Table> t(new Table(expected));
+    std::unique_ptr<Table> t(new Table());
     if (map == MAP_FAILED) {
         if (size) throw damaged("cannot be mapped");
         throw damaged("too short to be a table file (truncated?)");
@@ -88,17 +116,21 @@ std::unique_ptr<Table> Table::open(
     if (h.version > 5)
         std::memcpy(&h.sides, t->map_ + offsetof(TableHeader, sides), 2 * sizeof h.sides);
     const std::string name(h.signature, strnlen(h.signature, sizeof h.signature));
-    if (name != expected.name()) throw damaged("holds " + name + ", expected " + expected.name());
-    // Versions 3 and 4 knew scheme 1 only; 5 says which of the Index's schemes it is in.
-    const bool schemeKnown = h.index_scheme == std::uint32_t(Index::kSchemeNameOrder)
-        || (h.version >= 5 && h.index_scheme == std::uint32_t(Index::kSchemeWeakerFirst));
-    if (schemeKnown) t->index_ = Index(expected, int(h.index_scheme));
-    bool sane = h.header_bytes == headerBytes && schemeKnown && h.block_cells != 0
+    h.game = h.version > 5 ? h.game : 0;
+    if (h.game != std::uint32_t(game))
+        throw damaged(std::string("a table of ")
+            + (h.game <= 1 ? game_name(Game(h.game)) : "an unknown game") + ", not of "
+            + game_name(game));
+    if (name != expectedName) throw damaged("holds " + name + ", expected " + expectedName);
+    const std::optional<std::uint64_t> cells = size_of(h.version, h.index_scheme);
+    t->game_ = game;
+    t->cellsPerSide_ = cells.value_or(0);
+    bool sane = h.header_bytes == headerBytes && cells && h.block_cells != 0
         && h.block_cells <= 0x10000 // a resident block's long list holds 16-bit offsets
-        && h.index_size == t->index_.size() && (h.metrics & 1)
+        && h.index_size == *cells && (h.metrics & 1)
         && h.metrics < (1u << int(Metric::NB))
         && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells && h.sides >= 1
-        && h.sides <= kBothSides && h.reserved == 0;
+        && h.sides <= kBothSides;
     t->sides_ = h.sides;
     const std::size_t sides = h.sides == kBothSides ? 2 : 1;
     std::size_t nblocks = 0;
@@ -150,7 +182,7 @@ std::vector<std::uint8_t> Table::decompress_raw(std::size_t block) const {
     const int m = metric_of(block);
     const std::uint64_t inSide = (block - firstBlock_[m]) % blocksPerSide_;
     const std::uint64_t first = inSide * blockCells_;
-    const std::uint64_t n = std::min<std::uint64_t>(blockCells_, index_.size() - first);
+    const std::uint64_t n = std::min<std::uint64_t>(blockCells_, cellsPerSide_ - first);
     std::vector<std::uint8_t> out(n * std::uint64_t(cell_bytes_[m]));
     // One decompression context per thread, reused: creating one costs more than a block.
     thread_local std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(
@@ -273,7 +305,7 @@ void Table::make_resident(unsigned parts) const {
             std::vector<std::uint8_t>& cells = cells_[m][c];
             std::vector<std::uint64_t>& longStart = longStart_[m][c];
             std::vector<std::uint32_t>& longCells = longCells_[m][c];
-            cells.resize(index_.size());
+            cells.resize(cellsPerSide_);
             // One block after the other (the probe library needs no thread pool), each with
             // its coding undone.
             for (std::uint64_t b = 0; b < blocksPerSide_; ++b) {
@@ -351,10 +383,10 @@ const Table* Tablebase::table(const Material& canonical) const {
 }
 
 Value Table::probe(Metric m, const Position& pos) const {
-    if (Material::of(pos) == index_.material())
-        return value(m, pos.side_to_move(), index_.encode(pos));
+    if (Material::of(pos) == index_->material())
+        return value(m, pos.side_to_move(), index_->encode(pos));
     const Position p = colour_swapped(pos);
-    return value(m, p.side_to_move(), index_.encode(p));
+    return value(m, p.side_to_move(), index_->encode(p));
 }
 
 std::optional<Value> Tablebase::probe(const Position& pos) const {

@@ -50,6 +50,20 @@ enum class Coding : std::uint8_t {
     NB = 2
 };
 
+// The game whose rules a table follows: the header's `game` field (0 in every Makruk file, whose
+// bytes were there before Xiangqi's tables and did not change).
+enum class Game : std::uint32_t { Makruk = 0, Xiangqi = 1 };
+const char* game_name(Game g); // "Makruk", "Xiangqi"
+
+// What identifies a table file whatever its game: the game, the ending's name, its cells per side
+// to move and the index scheme they are in (Makruk's Index::scheme(); 0 for Xiangqi's one).
+struct TableKey {
+    Game game = Game::Makruk;
+    std::string name;
+    std::uint64_t cells = 0;
+    std::uint32_t scheme = 0;
+};
+
 // On-disk header, little-endian, at offset 0.
 struct TableHeader {
     char magic[8];
@@ -65,7 +79,7 @@ struct TableHeader {
     std::uint8_t cell_bytes[8]; // per Metric: 1 or 2, 0 when absent
     std::uint8_t coding[8]; // per Metric: a Coding (version 4 on)
     std::uint32_t sides; // bit c set: the cells of side c to move stored (version 6 on)
-    std::uint32_t reserved; // 0
+    std::uint32_t game; // a Game (0 before version 6: Makruk)
 };
 static_assert(sizeof(TableHeader) == 88, "the on-disk header layout is fixed");
 inline constexpr std::uint32_t kTableHeaderBytesV3 = 72; // without `coding`
@@ -91,11 +105,18 @@ public:
     // Throws TableError naming the file and the fault.
     static std::unique_ptr<Table> open(
         const std::string& path, const Material& expected, BlockCache* cache, std::uint64_t id);
+    // A table of another game (Xiangqi's), whose index the caller knows: `expected` names the
+    // game, ending and cells the file must hold.
+    static std::unique_ptr<Table> open(
+        const std::string& path, const TableKey& expected, BlockCache* cache, std::uint64_t id);
     ~Table();
     Table(const Table&) = delete;
     Table& operator=(const Table&) = delete;
 
-    const Index& index() const { return index_; }
+    // Makruk's index (a Makruk table only).
+    const Index& index() const { return *index_; }
+    Game game() const { return game_; }
+    std::uint64_t cells() const { return cellsPerSide_; } // per side to move
     std::uint32_t rules() const { return rules_; }
     bool has(Metric m) const { return cell_bytes_[int(m)] != 0; }
     int cell_bytes(Metric m) const { return cell_bytes_[int(m)]; } // 0 when absent
@@ -144,8 +165,12 @@ public:
     void make_resident(unsigned parts = kAllParts) const;
 
 private:
-    explicit Table(const Material& m)
-        : index_(m) { }
+    Table() = default;
+    // Reads and checks the header and block index; `size_of(version, scheme)` gives the cells
+    // per side the file must hold in that index scheme (nullopt: a scheme unknown).
+    template<class SizeOf>
+    static std::unique_ptr<Table> load(const std::string& path, Game game, const std::string& name,
+        BlockCache* cache, std::uint64_t id, SizeOf size_of);
     Value cached_value(Metric m, Color stm, std::uint64_t slot) const;
     [[noreturn]] void lacks(Color stm) const; // throws: a packed table lacks side `stm`
     // The first block of metric m's cells of side stm to move (a packed table stores one side).
@@ -158,7 +183,9 @@ private:
     std::vector<std::uint8_t> decompress_raw(std::size_t block) const;
     std::vector<std::uint8_t> decompress(std::size_t block) const;
 
-    Index index_;
+    std::optional<Index> index_; // Makruk's
+    Game game_ = Game::Makruk;
+    std::uint64_t cellsPerSide_ = 0;
     std::string path_;
     const std::uint8_t* map_ = nullptr; // the mapped file
     std::size_t size_ = 0;

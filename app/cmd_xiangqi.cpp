@@ -1,0 +1,221 @@
+// cmd_xiangqi.cpp - `mktb gen --game xiangqi` and `mktb verify --game xiangqi`: Xiangqi's endings
+// through the same commands, options and table writer as Makruk's (the generator is
+// gen/xiangqi/, the reader probe/xiangqi_tables.hpp).
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <tbb/global_control.h>
+
+#include "cli.hpp"
+#include "xiangqi/generate.hpp"
+#include "xiangqi_commands.hpp"
+#include "writing.hpp"
+
+namespace mktb::cli {
+
+namespace {
+
+using xq::Material, xq::RED;
+
+// The endings of a named set: one-attacker (K + one chariot, horse, cannon or soldier + up to
+// two advisors and two elephants against K + up to two of each: 324 endings), armless (both
+// sides without attackers: 81, or 45 up to colours).
+std::optional<std::vector<Material>> named_set(const std::string& name) {
+    std::vector<Material> out;
+    auto defenders = [](Material& m, Color c, int a, int b) {
+        m.count[c][xq::KING] = 1, m.count[c][xq::ADVISOR] = std::uint8_t(a),
+        m.count[c][xq::ELEPHANT] = std::uint8_t(b);
+    };
+    if (name != "one-attacker" && name != "armless") return std::nullopt;
+    for (int a1 = 0; a1 <= 2; ++a1)
+        for (int b1 = 0; b1 <= 2; ++b1)
+            for (int a2 = 0; a2 <= 2; ++a2)
+                for (int b2 = 0; b2 <= 2; ++b2) {
+                    Material m;
+                    defenders(m, RED, a1, b1), defenders(m, BLACK, a2, b2);
+                    if (name == "armless") {
+                        if (m.is_canonical()) out.push_back(m);
+                        continue;
+                    }
+                    for (xq::PieceType pt : { xq::CHARIOT, xq::HORSE, xq::CANNON, xq::SOLDIER }) {
+                        Material x = m;
+                        x.count[RED][pt] = 1;
+                        out.push_back(x.canonical());
+                    }
+                }
+    return out;
+}
+
+struct XOptions {
+    std::string tables;
+    std::vector<Material> endings;
+    std::uint64_t memory = 0;
+    std::unique_ptr<tbb::global_control> threads;
+};
+
+bool read_x(const Args& a, XOptions& o) {
+    const std::string cmd(a.command().name);
+    o.tables = a.tables();
+    o.memory = a.bytes("--memory", 0);
+    if (a.has("--threads"))
+        o.threads = std::make_unique<tbb::global_control>(
+            tbb::global_control::max_allowed_parallelism, std::size_t(a.number("--threads", 1)));
+    const auto& table = a.command().options;
+    for (const char* makrukOnly : { "--men", "--keep-other-rules" })
+        if (std::any_of(table.begin(), table.end(), [&](const Option& x) { return x.name == makrukOnly; })
+            && a.has(makrukOnly)) {
+            std::fprintf(stderr, "mktb %s: %s is Makruk's; Xiangqi's sets are --set one-attacker "
+                "or --set armless\n", cmd.c_str(), makrukOnly);
+            return false;
+        }
+    if (a.has("--set")) {
+        const auto set = named_set(a.text("--set"));
+        if (!set) {
+            std::fprintf(stderr, "mktb %s: --set takes one-attacker or armless, not '%s'\n",
+                cmd.c_str(), a.text("--set").c_str());
+            return false;
+        }
+        o.endings = *set;
+    }
+    for (const std::string& name : a.operands()) {
+        const auto m = Material::parse(name);
+        if (!m) {
+            std::fprintf(stderr, "mktb %s: %s\n", cmd.c_str(), Material::parse_error(name).c_str());
+            return false;
+        }
+        o.endings.push_back(m->canonical());
+    }
+    return true;
+}
+
+// Every ending asked for and every smaller one they convert into, smallest first.
+std::vector<Material> build_order(const std::vector<Material>& endings) {
+    std::map<std::pair<int, std::string>, Material> all;
+    for (const Material& e : endings)
+        for (const Material& m : xq::with_descendants(e)) all.emplace(std::pair(m.men(), m.name()), m);
+    std::vector<Material> out;
+    for (const auto& [key, m] : all) out.push_back(m);
+    return out;
+}
+
+void print_header() {
+    std::printf("%-14s %-6s %12s %12s %12s %12s %8s %8s  %s\n", "ending", "move", "legal", "win",
+        "draw", "loss", "win %", "longest", "longest mate (FEN)");
+}
+
+void print_rows(const xq::GenStats& s) {
+    for (Color c : { RED, BLACK }) {
+        const xq::SideStats& r = s.side[c];
+        char lo[16] = "-";
+        if (r.longest >= 0) std::snprintf(lo, sizeof lo, "+%d", (r.longest + 1) / 2);
+        std::printf("%-14s %-6s %12llu %12llu %12llu %12llu %7.2f%% %8s  %s\n",
+            c == RED ? s.name.c_str() : "", c == RED ? "red" : "black",
+            (unsigned long long)r.positions, (unsigned long long)r.wins,
+            (unsigned long long)r.draws, (unsigned long long)r.losses,
+            r.positions ? 100.0 * double(r.wins) / double(r.positions) : 0.0, lo,
+            r.longest_fen.empty() ? "-" : r.longest_fen.c_str());
+    }
+}
+
+std::string stats_path(const std::string& dir, const Material& m) {
+    return (std::filesystem::path(dir) / (m.name() + ".xq.json")).string();
+}
+
+} // namespace
+
+int xiangqi_gen(const Args& a) {
+    XOptions o;
+    if (!read_x(a, o)) return kExitBadInput;
+    if (o.endings.empty()) return usage_error(a, "give the endings, or --set one-attacker");
+    const std::vector<Material> order = build_order(o.endings);
+    const std::uint64_t allowed = o.memory ? o.memory : available_memory();
+    if (a.flag("--list")) {
+        std::uint64_t cells = 0;
+        for (const Material& m : order) {
+            const std::uint64_t n = xq::Index(m).size(), need = xq::memory_needed(m);
+            cells += n;
+            std::printf("%-14s %14llu cells %10.3f GB%s\n", m.name().c_str(), (unsigned long long)n,
+                double(need) / 1e9, allowed && need > allowed ? "  does not fit" : "");
+        }
+        std::fprintf(stderr, "%zu Xiangqi endings, %llu cells per side to move\n", order.size(),
+            (unsigned long long)cells);
+        return kExitOk;
+    }
+    // Memory known before it is spent: every ending checked before any starts.
+    for (const Material& m : order)
+        if (const std::uint64_t need = xq::memory_needed(m); allowed && need > allowed
+            && !std::filesystem::exists(xq::table_path(o.tables, m))) {
+            std::fprintf(stderr, "mktb gen: %s (Xiangqi) needs about %.2f GB, more than the %.2f GB "
+                "allowed; nothing was started\n", m.name().c_str(), double(need) / 1e9,
+                double(allowed) / 1e9);
+            return kExitFailure;
+        }
+    std::error_code ec;
+    std::filesystem::create_directories(o.tables, ec);
+    if (ec) {
+        std::fprintf(stderr, "mktb gen: cannot create %s: %s\n", o.tables.c_str(), ec.message().c_str());
+        return kExitBadInput;
+    }
+    xq::Tablebase tables(o.tables);
+    Progress progress;
+    std::vector<double> work;
+    for (const Material& m : order) work.push_back(double(xq::Index(m).size()));
+    progress.start_run(work);
+    print_header();
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const Material& m = order[k];
+        progress.start_job(k);
+        try {
+            const DirectoryLock lock(o.tables);
+            if (std::filesystem::exists(xq::table_path(o.tables, m))) { // on disk (resumed)
+                progress.skip_job(k);
+                continue;
+            }
+            const xq::GenStats s = xq::generate(m, tables, &progress);
+            const std::string json = stats_path(o.tables, m);
+            std::ofstream(json + ".tmp") << xq::stats_json(s);
+            std::filesystem::rename(json + ".tmp", json);
+            progress.finish();
+            print_rows(s);
+            std::fflush(stdout);
+        } catch (const std::exception& e) {
+            progress.finish();
+            std::fprintf(stderr, "mktb gen: %s\n", e.what());
+            return kExitFailure;
+        }
+    }
+    progress.finish();
+    return kExitOk;
+}
+
+int xiangqi_verify(const Args& a) {
+    XOptions o;
+    if (!read_x(a, o)) return kExitBadInput;
+    if (o.endings.empty()) return usage_error(a, "give the endings, or --set one-attacker");
+    xq::Tablebase tables(o.tables);
+    Progress progress;
+    std::uint64_t failed = 0;
+    std::vector<double> work;
+    for (const Material& m : o.endings) work.push_back(double(xq::Index(m).size()));
+    progress.start_run(work);
+    for (std::size_t k = 0; k < o.endings.size(); ++k) {
+        const Material& m = o.endings[k];
+        progress.start_job(k);
+        try {
+            const std::uint64_t bad = xq::verify(m, tables, &progress);
+            progress.finish();
+            std::printf("%s (Xiangqi): %s\n", m.name().c_str(),
+                bad ? (std::to_string(bad) + " positions disagree with their moves").c_str() : "ok");
+            failed += bad != 0;
+        } catch (const std::exception& e) {
+            progress.finish();
+            std::fprintf(stderr, "mktb verify: %s\n", e.what());
+            return kExitFailure;
+        }
+    }
+    return failed ? kExitFailure : kExitOk;
+}
+
+} // namespace mktb::cli

@@ -1,0 +1,20 @@
+// xiangqi_commands.hpp - the Xiangqi halves of the commands that take --game xiangqi or a
+// Xiangqi FEN (app/cmd_xiangqi.cpp, app/cmd_probe.cpp).
+#pragma once
+
+#include <string_view>
+
+#include "options.hpp"
+
+namespace mktb::cli {
+
+int xiangqi_gen(const Args& a);
+int xiangqi_verify(const Args& a);
+
+
+// The --game option of gen, verify and digest.
+inline const Option kGameOption { "--game", "GAME", "makruk (the default) or xiangqi" };
+// Whether --game says xiangqi; false with an error printed when it names no game.
+bool game_is_xiangqi(const Args& a, bool* bad);
+
+} // namespace mktb::cli

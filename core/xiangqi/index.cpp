@@ -1,0 +1,298 @@
+// index.cpp - Xiangqi material names and the storage index (see mktb/xiangqi/index.hpp).
+#include "mktb/xiangqi/index.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace mktb::xq {
+
+namespace {
+
+// The order of a side's men in names and in the index: the strongest first.
+constexpr PieceType kOrder[6] = { CHARIOT, CANNON, HORSE, SOLDIER, ADVISOR, ELEPHANT };
+
+constexpr int kMaxGroup = 5; // five soldiers
+
+struct Binomials {
+    std::uint64_t c[POINT_NB + 1][kMaxGroup + 1] {};
+    constexpr Binomials() {
+        for (int n = 0; n <= POINT_NB; ++n) {
+            c[n][0] = 1;
+            for (int k = 1; k <= kMaxGroup; ++k) c[n][k] = n ? c[n - 1][k - 1] + c[n - 1][k] : 0;
+        }
+    }
+};
+constexpr Binomials kBinomial;
+
+// The colex rank of ascending indices, and its inverse.
+std::uint64_t rank_of_set(const std::int8_t* idx, int k) {
+    std::uint64_t r = 0;
+    for (int j = 0; j < k; ++j) r += kBinomial.c[idx[j]][j + 1];
+    return r;
+}
+void unrank_set(std::uint64_t r, int k, int n, std::int8_t* idx) {
+    for (int j = k - 1; j >= 0; --j) {
+        int i = n - 1;
+        while (kBinomial.c[i][j + 1] > r) --i;
+        idx[j] = std::int8_t(i);
+        r -= kBinomial.c[i][j + 1];
+        n = i;
+    }
+}
+
+// A side's strength, to choose which side of an ending is Red in its table.
+std::uint64_t strength(const std::array<std::uint8_t, PIECE_TYPE_NB>& c) {
+    const std::uint64_t points = 18u * c[CHARIOT] + 9u * c[CANNON] + 8u * c[HORSE]
+        + 4u * c[SOLDIER] + 4u * c[ADVISOR] + 4u * c[ELEPHANT];
+    std::uint64_t key = points;
+    for (PieceType pt : kOrder) key = key * 8 + c[pt];
+    return key;
+}
+
+} // namespace
+
+std::string Material::parse_error(std::string_view name) {
+    const std::size_t v = name.find('v');
+    if (v == std::string_view::npos || name.find('v', v + 1) != std::string_view::npos)
+        return "'" + std::string(name) + "' is not an ending: write both sides' men around one 'v', "
+            "e.g. KRvKAABB";
+    for (int side = 0; side < 2; ++side) {
+        const std::string_view s = side ? name.substr(v + 1) : name.substr(0, v);
+        std::array<int, PIECE_TYPE_NB> n {};
+        for (char ch : s) {
+            const PieceType pt = piece_type_from_letter(ch);
+            if (pt == NO_PIECE_TYPE)
+                return std::string("'") + ch + "' is not a Xiangqi man: the letters are K A B N R C P";
+            ++n[pt];
+        }
+        if (n[KING] != 1) return "each side needs exactly one K: '" + std::string(s) + "'";
+        for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt)
+            if (n[pt] > kStartCount[pt])
+                return "'" + std::string(s) + "' has " + std::to_string(n[pt]) + " "
+                    + std::string(kRules[pt].name) + "s, more than the "
+                    + std::to_string(kStartCount[pt]) + " of a side";
+    }
+    return "";
+}
+
+std::optional<Material> Material::parse(std::string_view name) {
+    if (!parse_error(name).empty()) return std::nullopt;
+    Material m;
+    const std::size_t v = name.find('v');
+    for (std::size_t i = 0; i < name.size(); ++i)
+        if (i != v) ++m.count[i < v ? RED : BLACK][piece_type_from_letter(name[i])];
+    return m;
+}
+
+Material Material::of(const Position& pos) {
+    Material m;
+    for (int p = 0; p < POINT_NB; ++p)
+        if (const Piece pc = pos.piece_on(p); pc != NO_PIECE) ++m.count[color_of(pc)][type_of(pc)];
+    return m;
+}
+
+std::string Material::name() const {
+    std::string s;
+    for (Color c : { RED, BLACK }) {
+        if (c == BLACK) s += 'v';
+        s += 'K';
+        for (PieceType pt : kOrder) s.append(count[c][pt], kRules[pt].letter);
+    }
+    return s;
+}
+
+int Material::men(Color c) const {
+    int n = 0;
+    for (int k : count[c]) n += k;
+    return n;
+}
+int Material::men() const { return men(RED) + men(BLACK); }
+
+bool Material::armless(Color c) const {
+    return !count[c][CHARIOT] && !count[c][CANNON] && !count[c][HORSE] && !count[c][SOLDIER];
+}
+
+Material Material::swapped() const {
+    Material m;
+    m.count[RED] = count[BLACK], m.count[BLACK] = count[RED];
+    return m;
+}
+
+Material Material::canonical() const {
+    return strength(count[RED]) >= strength(count[BLACK]) ? *this : swapped();
+}
+
+std::uint64_t Material::key() const {
+    std::uint64_t k = 0;
+    for (Color c : { RED, BLACK })
+        for (int pt = KING; pt < PIECE_TYPE_NB; ++pt) k = k * 8 + count[c][pt];
+    return k;
+}
+
+std::vector<Material> children(const Material& m) {
+    std::vector<Material> out;
+    for (Color c : { RED, BLACK })
+        for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt)
+            if (m.count[c][pt]) {
+                Material child = m;
+                --child.count[c][pt];
+                child = child.canonical();
+                if (std::find(out.begin(), out.end(), child) == out.end()) out.push_back(child);
+            }
+    return out;
+}
+
+std::vector<Material> with_descendants(const Material& m) {
+    std::map<std::pair<int, std::string>, Material> all;
+    std::vector<Material> todo { m.canonical() };
+    while (!todo.empty()) {
+        const Material x = todo.back();
+        todo.pop_back();
+        if (!all.emplace(std::pair(x.men(), x.name()), x).second) continue;
+        for (const Material& c : children(x)) todo.push_back(c);
+    }
+    std::vector<Material> out;
+    for (const auto& [key, x] : all) out.push_back(x);
+    return out;
+}
+
+Index::Index(const Material& m)
+    : material_(m) {
+    pieces_[0] = make_piece(RED, KING), pieces_[1] = make_piece(BLACK, KING);
+    groupOf_[0] = groupOf_[1] = -1;
+    men_ = 2;
+    for (Color c : { RED, BLACK })
+        for (PieceType pt : kOrder) {
+            const int k = m.count[c][pt];
+            if (!k) continue;
+            if (k > kMaxGroup) throw std::invalid_argument("too many men of one kind");
+            Group g;
+            g.piece = make_piece(c, pt);
+            g.first = men_, g.size = k;
+            g.reach.fill(-1);
+            for (int p = 0; p < POINT_NB; ++p)
+                if (can_stand(c, pt, p)) {
+                    g.reach[p] = std::int8_t(g.point.size());
+                    g.point.push_back(std::int8_t(p));
+                }
+            g.points = int(g.point.size());
+            g.slots = kBinomial.c[g.points][k];
+            if (g.slots <= (1u << 22)) { // the inverse as a table, where it is small
+                g.unrank.resize(g.slots * std::uint64_t(k));
+                for (std::uint64_t r = 0; r < g.slots; ++r)
+                    unrank_set(r, k, g.points, &g.unrank[r * std::uint64_t(k)]);
+            }
+            for (int i = 0; i < k; ++i) {
+                pieces_[men_] = g.piece;
+                groupOf_[men_++] = std::int8_t(groups_.size());
+            }
+            groups_.push_back(std::move(g));
+        }
+    std::uint64_t stride = 1;
+    for (auto g = groups_.rbegin(); g != groups_.rend(); ++g) g->stride = stride, stride *= g->slots;
+    pairStride_ = stride;
+    size_ = stride * kKingPairClasses;
+    for (auto& row : pairClass_) row.fill(-1);
+    int n = 0;
+    for (int rk = 0; rk < POINT_NB; ++rk)
+        for (int bk = 0; bk < POINT_NB; ++bk) {
+            if (!can_stand(RED, KING, rk) || !can_stand(BLACK, KING, bk)) continue;
+            if (file_of(rk) > 4 || (file_of(rk) == 4 && file_of(bk) > 4)) continue;
+            pairs_[n] = { std::int8_t(rk), std::int8_t(bk) };
+            pairClass_[rk][bk] = std::int8_t(n++);
+        }
+    if (n != kKingPairClasses) throw std::logic_error("king pair classes");
+}
+
+std::uint64_t Index::encode_oriented(const Placement& p, bool mirrorIt) const {
+    auto at = [&](int man) { return mirrorIt ? mirror(p.at[man]) : int(p.at[man]); };
+    std::uint64_t slot = std::uint64_t(pairClass_[at(0)][at(1)]) * pairStride_;
+    for (const Group& g : groups_) {
+        std::int8_t idx[kMaxGroup];
+        for (int i = 0; i < g.size; ++i) {
+            const std::int8_t v = g.reach[at(g.first + i)];
+            int j = i;
+            for (; j > 0 && idx[j - 1] > v; --j) idx[j] = idx[j - 1];
+            idx[j] = v;
+        }
+        slot += rank_of_set(idx, g.size) * g.stride;
+    }
+    return slot;
+}
+
+std::uint64_t Index::encode(const Placement& p, bool* mirrored) const {
+    const int rf = file_of(p.at[0]), bf = file_of(p.at[1]);
+    bool m = rf > 4 || (rf == 4 && bf > 4);
+    std::uint64_t slot;
+    if (rf == 4 && bf == 4) {
+        const std::uint64_t a = encode_oriented(p, false), b = encode_oriented(p, true);
+        m = b < a;
+        slot = m ? b : a;
+    } else
+        slot = encode_oriented(p, m);
+    if (mirrored) *mirrored = m;
+    return slot;
+}
+
+std::uint64_t Index::encode(const Position& pos) const {
+    Placement p;
+    std::array<int, 16> filled {};
+    p.at[0] = std::int8_t(pos.king_point(RED)), p.at[1] = std::int8_t(pos.king_point(BLACK));
+    for (int pt = 0; pt < POINT_NB; ++pt) {
+        const Piece pc = pos.piece_on(pt);
+        if (pc == NO_PIECE || type_of(pc) == KING) continue;
+        for (std::size_t g = 0; g < groups_.size(); ++g)
+            if (groups_[g].piece == pc) {
+                p.at[groups_[g].first + filled[g]++] = std::int8_t(pt);
+                break;
+            }
+    }
+    return encode(p);
+}
+
+bool Index::decode(std::uint64_t slot, Placement& p) const {
+    const std::uint64_t cls = slot / pairStride_;
+    std::uint64_t rest = slot % pairStride_;
+    p.at[0] = pairs_[cls][0], p.at[1] = pairs_[cls][1];
+    std::uint64_t occ[2] = { 0, 0 };
+    auto take = [&](int point) {
+        std::uint64_t& w = occ[point >> 6];
+        const std::uint64_t bit = std::uint64_t(1) << (point & 63);
+        const bool free = !(w & bit);
+        w |= bit;
+        return free;
+    };
+    take(p.at[0]), take(p.at[1]);
+    bool ok = true;
+    for (const Group& g : groups_) {
+        const std::uint64_t r = rest / g.stride;
+        rest %= g.stride;
+        std::int8_t buf[kMaxGroup];
+        const std::int8_t* idx = buf;
+        if (!g.unrank.empty()) idx = &g.unrank[r * std::uint64_t(g.size)];
+        else unrank_set(r, g.size, g.points, buf);
+        for (int i = 0; i < g.size; ++i) {
+            p.at[g.first + i] = g.point[idx[i]];
+            ok &= take(g.point[idx[i]]);
+        }
+    }
+    if (!ok) return false;
+    if (file_of(p.at[0]) == 4 && file_of(p.at[1]) == 4) return encode_oriented(p, true) >= slot;
+    return true;
+}
+
+bool Index::symmetric(const Placement& p) const {
+    return file_of(p.at[0]) == 4 && file_of(p.at[1]) == 4
+        && encode_oriented(p, true) == encode_oriented(p, false);
+}
+
+Position Index::position(const Placement& p, Color stm) const {
+    Position pos;
+    for (int i = 0; i < men_; ++i) pos.put_piece(pieces_[i], p.at[i]);
+    pos.set_side_to_move(stm);
+    return pos;
+}
+
+} // namespace mktb::xq

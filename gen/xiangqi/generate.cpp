@@ -1,0 +1,285 @@
+// generate.cpp - one Xiangqi ending, retrograde, as a pipeline of named phases:
+//   init     every slot decoded once: no position, illegal for a side to move, or its legal
+//            moves counted (those staying in the ending) and its captures valued from the
+//            smaller tables (the best for the mover kept as its conversion value);
+//   levels   level n takes every cell decided at n plies: a loss at n makes each undecided
+//            parent (found by un-moves) a win at n + 1; a win at n takes one from each parent's
+//            count, and the parent whose count reaches 0 is lost at the longer of n + 1 and its
+//            best capture's loss. Conversion wins are decided at their own level;
+//   output   the cells as the table stores them (0 draw, plies + 1) through the shared writer.
+// Invariant: a cell is written once, from 0 to its value, and at level n only values of n + 1
+// plies or more are written, so the bytes do not depend on the thread count or the order.
+//
+// Counting under the mirror: a parent counts its moves, and a move and its mirror image may lead
+// to one child class. Un-moves from the child's one board find each (parent board, move) that
+// reaches that board: where the child is its own mirror and the parent is not, a parent's two
+// boards both reach it (so only the un-move to the parent's canonical board counts); where the
+// parent is its own mirror and the child is not, each un-move stands for a move and its mirror
+// image (so it counts twice).
+#include "generate.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "parallel.hpp"
+#include "table_writer.hpp"
+
+namespace mktb::xq {
+
+namespace {
+
+constexpr std::uint8_t kNone = 0xFF; // no position, or illegal with this side to move
+constexpr int kMaxPlies = 253; // 8-bit cells: plies + 1 <= 254
+
+using Bytes = std::unique_ptr<std::uint8_t[]>;
+
+// A capture's value for the mover, 0 = no capture, 1 = draw, 2 + plies otherwise.
+std::uint8_t conv_code(Value v) { return v.is_draw() ? 1 : std::uint8_t(2 + v.plies); }
+
+// Calls f(parentPlacement, parentSlot, mirrored) for every un-move of `mover`'s men in `pos`.
+template<class F>
+void for_each_unmove(const Index& index, const Placement& pl, const Position& pos, Color mover, F&& f) {
+    for (int j = 0; j < index.men(); ++j) {
+        const Piece pc = index.piece(j);
+        if (color_of(pc) != mover) continue;
+        const PieceType pt = type_of(pc);
+        const int to = pl.at[j];
+        Placement parent = pl;
+        auto emit = [&](int from) {
+            parent.at[j] = std::int8_t(from);
+            bool mirrored = false;
+            const std::uint64_t slot = index.encode(parent, &mirrored);
+            f(parent, slot, mirrored);
+        };
+        if (pt == CHARIOT || pt == CANNON) { // quiet moves of both run along open lines
+            for (int d = 0; d < 4; ++d) {
+                const std::int8_t* r = ray(d, to);
+                for (int i = 0, n = ray_length(d, to); i < n && pos.empty(r[i]); ++i) emit(r[i]);
+            }
+            continue;
+        }
+        const auto& from = unleaps(mover, pt, to);
+        for (int i = 0; i < from.n; ++i) {
+            const auto [o, block] = from.leaps[i];
+            if (pos.empty(o) && (block < 0 || pos.empty(block))) emit(o);
+        }
+    }
+}
+
+struct Work {
+    const Material& m;
+    const Index index;
+    const Tablebase& children;
+    std::uint64_t n;
+    Bytes val[COLOR_NB], cnt[COLOR_NB], conv[COLOR_NB];
+    std::atomic<int> maxConv { -1 };
+    // The table each capture leads to, by the captured man, resolved once.
+    const Tablebase::Entry* after[PIECE_NB] {};
+};
+
+void init(Work& w, Progress* progress) {
+    parallel_blocks(w.n, progress, "init", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+        int maxConv = -1;
+        for (std::uint64_t slot = first; slot < last; ++slot) {
+            for (Color s : { RED, BLACK }) w.val[s][slot] = kNone, w.cnt[s][slot] = 0, w.conv[s][slot] = 0;
+            Placement pl;
+            if (!w.index.decode(slot, pl)) continue;
+            Position pos = w.index.position(pl, RED);
+            if (pos.kings_facing()) continue;
+            for (Color s : { RED, BLACK }) {
+                if (pos.in_check(~s)) continue;
+                pos.set_side_to_move(s);
+                int quiet = 0, legal = 0;
+                int best = 0; // preference of the best capture
+                bool anyCapture = false;
+                for (Move mv : pseudo_moves(pos)) {
+                    const auto u = pos.do_move(mv);
+                    if (!pos.in_check(s) && !pos.kings_facing()) {
+                        ++legal;
+                        if (u.captured == NO_PIECE) ++quiet;
+                        else {
+                            const Tablebase::Entry& e = *w.after[u.captured];
+                            const auto [cs, cstm] = Tablebase::locate(e, pos);
+                            const int p = preference(e.table->value(Metric::Dtm, cstm, cs).parent());
+                            if (!anyCapture || p > best) best = p;
+                            anyCapture = true;
+                        }
+                    }
+                    pos.undo_move(mv, u);
+                }
+                w.cnt[s][slot] = std::uint8_t(quiet);
+                if (!legal) { // mated or stalemated: lost either way
+                    w.val[s][slot] = Value::mate_in_plies(0).cell();
+                    continue;
+                }
+                w.val[s][slot] = 0;
+                if (!anyCapture) continue;
+                const Value v = from_preference(best);
+                w.conv[s][slot] = conv_code(v);
+                if (!v.is_draw()) maxConv = std::max(maxConv, v.plies);
+                if (!quiet && v.is_loss()) w.val[s][slot] = std::uint8_t(v.cell());
+            }
+        }
+        for (int seen = w.maxConv.load(); maxConv > seen && !w.maxConv.compare_exchange_weak(seen, maxConv);) { }
+    });
+}
+
+// Decides the parents of the cells lost or won at `level` plies; returns how many cells were
+// at that level.
+std::uint64_t level(Work& w, int level, Progress* progress) {
+    const std::uint8_t code = std::uint8_t(level + 1);
+    const bool losses = level % 2 == 0;
+    if (!losses) // the captures winning in `level` plies, where nothing won sooner
+        for (Color s : { RED, BLACK })
+            parallel_blocks(w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                for (std::uint64_t slot = first; slot < last; ++slot)
+                    if (w.val[s][slot] == 0 && w.conv[s][slot] == 2 + level) w.val[s][slot] = code;
+            });
+    std::atomic<std::uint64_t> found { 0 };
+    if (progress) progress->phase("level " + std::to_string(level), 2 * w.n);
+    for (Color s : { RED, BLACK }) {
+        const Color mover = ~s; // the side that moved into the cells of this level
+        std::uint8_t* parentVal = w.val[mover].get();
+        std::uint8_t* parentCnt = w.cnt[mover].get();
+        const std::uint8_t* parentConv = w.conv[mover].get();
+        parallel_blocks_in(0, w.n, progress, [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+            std::uint64_t here = 0;
+            for (std::uint64_t slot = first; slot < last; ++slot) {
+                if (w.val[s][slot] != code) continue;
+                ++here;
+                Placement pl;
+                w.index.decode(slot, pl);
+                const Position pos = w.index.position(pl, s);
+                const bool selfMirror = w.index.symmetric(pl);
+                for_each_unmove(w.index, pl, pos, mover, [&](const Placement& parent, std::uint64_t q, bool mirrored) {
+                    std::atomic_ref<std::uint8_t> v(parentVal[q]);
+                    if (v.load(std::memory_order_relaxed) != 0) return;
+                    if (losses) {
+                        std::uint8_t expected = 0;
+                        v.compare_exchange_strong(expected, std::uint8_t(code + 1));
+                        return;
+                    }
+                    const bool parentMirror = w.index.symmetric(parent);
+                    if (selfMirror && mirrored && !parentMirror) return;
+                    const std::uint8_t step = parentMirror && !selfMirror ? 2 : 1;
+                    std::atomic_ref<std::uint8_t> c(parentCnt[q]);
+                    const std::uint8_t before = c.fetch_sub(step);
+                    if (before < step) throw std::logic_error("xiangqi generator: a count went below 0");
+                    if (before != step) return;
+                    const std::uint8_t cv = parentConv[q];
+                    if (cv == 1 || (cv >= 2 && (cv - 2) % 2 == 1)) return; // a capture draws or wins
+                    const int plies = cv >= 2 ? std::max(level + 1, cv - 2) : level + 1;
+                    v.store(std::uint8_t(plies + 1), std::memory_order_relaxed);
+                });
+            }
+            found += here;
+        });
+    }
+    return found;
+}
+
+SideStats side_stats(const Work& w, Color s) {
+    SideStats st;
+    std::uint64_t longestSlot = 0;
+    for (std::uint64_t slot = 0; slot < w.n; ++slot) {
+        const std::uint8_t v = w.val[s][slot];
+        if (v == kNone) continue;
+        ++st.positions;
+        if (v == 0) ++st.draws;
+        else if ((v - 1) % 2) {
+            ++st.wins;
+            if (v - 1 > st.longest) st.longest = v - 1, longestSlot = slot;
+        } else
+            ++st.losses;
+    }
+    if (st.longest >= 0) {
+        Placement pl;
+        w.index.decode(longestSlot, pl);
+        st.longest_fen = w.index.position(pl, s).fen();
+    }
+    return st;
+}
+
+} // namespace
+
+std::uint64_t memory_needed(const Material& m) {
+    std::uint64_t bytes = 6 * Index(m).size();
+    for (const Material& c : children(m)) bytes += 2 * Index(c).size();
+    return bytes;
+}
+
+GenStats generate(const Material& m, const Tablebase& children, Progress* progress) {
+    const auto start = std::chrono::steady_clock::now();
+    Work w { m, Index(m), children, 0, {}, {}, {} };
+    w.n = w.index.size();
+    for (Color s : { RED, BLACK }) {
+        w.val[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
+        w.cnt[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
+        w.conv[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
+    }
+    for (Color c : { RED, BLACK })
+        for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt) {
+            if (!m.count[c][pt]) continue;
+            Material child = m;
+            --child.count[c][pt];
+            child = child.canonical();
+            const Tablebase::Entry* e = children.table(child);
+            if (!e)
+                throw TableError("the table of " + child.name() + " (Xiangqi), which " + m.name()
+                    + " converts into, is missing: make it first (mktb gen --game xiangqi makes "
+                      "every smaller ending an ending needs)");
+            e->table->make_resident(Table::part(Metric::Dtm, RED) | Table::part(Metric::Dtm, BLACK));
+            w.after[make_piece(c, PieceType(pt))] = e;
+        }
+    init(w, progress);
+    GenStats stats;
+    stats.name = m.name();
+    stats.cells = w.n;
+    int last = -1;
+    for (int n = 0;; ++n) {
+        if (n > kMaxPlies)
+            throw TableError(m.name() + " (Xiangqi): a mate longer than " + std::to_string(kMaxPlies)
+                + " plies, beyond 8-bit cells");
+        if (level(w, n, progress)) last = n;
+        if (n > last + 1 && n > w.maxConv.load() + 1) break;
+    }
+    stats.levels = last + 1;
+    // No position's count may stay above 0 unless it is drawn: checked by verify, not here.
+    for (Color s : { RED, BLACK }) w.conv[s].reset(), w.cnt[s].reset();
+
+    TableWriter::DontCare dontCare;
+    for (Color s : { RED, BLACK }) {
+        dontCare[s].assign((w.n + 63) / 64, 0);
+        for (std::uint64_t slot = 0; slot < w.n; ++slot)
+            if (w.val[s][slot] == kNone) dontCare[s][slot / 64] |= std::uint64_t(1) << (slot % 64);
+        stats.side[s] = side_stats(w, s);
+    }
+    if (progress) progress->phase("output", 0);
+    TableWriter writer(table_key(m), 0, table_path(children.dir(), m), 1);
+    const std::span<const std::uint8_t> cells[COLOR_NB] = { { w.val[RED].get(), w.n }, { w.val[BLACK].get(), w.n } };
+    writer.add(Metric::Dtm, 1, cells, dontCare);
+    writer.commit();
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats.peak_bytes = memory_needed(m);
+    return stats;
+}
+
+std::string stats_json(const GenStats& s) {
+    nlohmann::ordered_json j;
+    j["game"] = "xiangqi";
+    j["ending"] = s.name;
+    j["cells"] = s.cells;
+    j["levels"] = s.levels;
+    j["seconds"] = s.seconds;
+    for (Color c : { RED, BLACK }) {
+        const SideStats& x = s.side[c];
+        j[c == RED ? "red_to_move" : "black_to_move"] = { { "positions", x.positions },
+            { "wins", x.wins }, { "draws", x.draws }, { "losses", x.losses },
+            { "longest_mate_plies", x.longest }, { "longest_mate_fen", x.longest_fen } };
+    }
+    return j.dump(2) + "\n";
+}
+
+} // namespace mktb::xq

@@ -1,0 +1,45 @@
+// generate.hpp - the Xiangqi generator's entry points: one ending's distance to mate for both
+// sides to move (stalemate a loss, docs/rules-xiangqi.md §4), written as a table, and the
+// verifier that checks a written table against its moves.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "progress.hpp"
+#include "xiangqi_tables.hpp"
+
+namespace mktb::xq {
+
+struct SideStats {
+    std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
+    int longest = -1; // plies of the longest win, -1 when none
+    std::string longest_fen;
+};
+struct GenStats {
+    std::string name;
+    std::uint64_t cells = 0; // per side to move
+    SideStats side[COLOR_NB];
+    int levels = 0;
+    double seconds = 0;
+    std::uint64_t peak_bytes = 0; // the cells' and children's bytes the plan reserved
+};
+
+// Bytes a generation of `m` needs: its working cells (3 bytes per cell and side) and the
+// resident children it reads (1 byte per cell and side).
+std::uint64_t memory_needed(const Material& m);
+
+// Generates canonical `m` into table_path(children.dir(), m), reading the endings it converts
+// into from `children` (each must be there). Throws TableError when a child is missing or
+// damaged or the file cannot be written; the table is written whole or not at all.
+GenStats generate(const Material& m, const Tablebase& children, Progress* progress);
+
+// Checks every position of the table of `m` in `tables` against its legal moves (the values of
+// its children, in this table and the smaller ones): an independent forward check. Returns the
+// number of mismatches (0: verified), printing the first few to stderr.
+std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progress);
+
+// The statistics as JSON (written beside the table as NAME.xq.json) and back.
+std::string stats_json(const GenStats& s);
+
+} // namespace mktb::xq

@@ -1,0 +1,58 @@
+// verify.cpp - the Xiangqi verifier: every position of a written table checked against its
+// legal moves, forward (make the move, look the child up in this table or the smaller one a
+// capture leads to, take the best for the mover). It shares the index and the reader with the
+// generator, but none of its un-moves, counts or levels.
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+
+#include "generate.hpp"
+#include "parallel.hpp"
+
+namespace mktb::xq {
+
+std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progress) {
+    const Tablebase::Entry* self = tables.table(m);
+    if (!self) throw TableError(table_path(tables.dir(), m) + ": no such table");
+    self->table->make_resident(Table::part(Metric::Dtm, RED) | Table::part(Metric::Dtm, BLACK));
+    const Index& index = self->index;
+    std::atomic<std::uint64_t> bad { 0 };
+    std::mutex printing;
+    parallel_blocks(index.size(), progress, "verify", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+        for (std::uint64_t slot = first; slot < last; ++slot) {
+            Placement pl;
+            if (!index.decode(slot, pl)) continue;
+            Position pos = index.position(pl, RED);
+            if (pos.kings_facing()) continue;
+            for (Color s : { RED, BLACK }) {
+                if (pos.in_check(~s)) continue;
+                pos.set_side_to_move(s);
+                const Value stored = self->table->value(Metric::Dtm, s, slot);
+                bool any = false;
+                Value best = Value::draw();
+                for (Move mv : legal_moves(pos)) {
+                    const auto u = pos.do_move(mv);
+                    const std::optional<Value> child = tables.probe(pos);
+                    pos.undo_move(mv, u);
+                    if (!child)
+                        throw TableError("verify " + m.name() + ": the table of "
+                            + Material::of(pos).canonical().name() + " is missing");
+                    const Value v = child->parent();
+                    if (!any || better(v, best)) best = v;
+                    any = true;
+                }
+                const Value expected = any ? best : Value::mate_in_plies(0);
+                if (expected == stored) continue;
+                if (bad++ < 10) {
+                    std::lock_guard lock(printing);
+                    std::fprintf(stderr, "verify %s: %s stored %s, its moves give %s\n",
+                        m.name().c_str(), pos.fen().c_str(), describe(stored).c_str(),
+                        describe(expected).c_str());
+                }
+            }
+        }
+    });
+    return bad;
+}
+
+} // namespace mktb::xq

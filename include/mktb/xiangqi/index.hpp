@@ -1,0 +1,109 @@
+// mktb/xiangqi/index.hpp - a Xiangqi ending's men (Material: "KRvKAABB") and its storage index:
+// every position of the ending numbered without wasted slots (docs/generator-xiangqi.md, "Index").
+//
+// The slot is the kings' pair up to the left-right mirror (45 classes of the 81 pairs: Red's king
+// on files d-e, and on e Black's on d-e), then each group of identical men (same colour and kind)
+// as the combination rank of its points among those the kind can reach (king 9, advisor 5,
+// elephant 7, soldier 55, the others 90), identical men together. Where both kings stand on the e
+// file the mirror is a symmetry of the slot's men too: of a board and its mirror, the smaller
+// slot is the position and the other is no position (as are slots where two men share a point).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mktb/xiangqi/position.hpp"
+
+namespace mktb::xq {
+
+// The men of both sides, Red's first as the name gives them.
+struct Material {
+    std::array<std::array<std::uint8_t, PIECE_TYPE_NB>, COLOR_NB> count {};
+
+    // "KRvKAABB": men in any order, either side first (Red is the side written first), letters
+    // K A B N R C P (E and H accepted). nullopt when malformed; parse_error() says why.
+    static std::optional<Material> parse(std::string_view name);
+    static std::string parse_error(std::string_view name);
+    static Material of(const Position& pos);
+
+    std::string name() const; // K, then R C N P A B of each side: "KRvKAABB"
+    int men() const;
+    int men(Color c) const;
+    // Only king, advisors and elephants: a side that can never give check.
+    bool armless(Color c) const;
+    // Red and Black exchanged; the canonical one of the two (the stronger side Red; between
+    // equals the smaller key) names the table.
+    Material swapped() const;
+    Material canonical() const;
+    bool is_canonical() const { return *this == canonical(); }
+    std::uint64_t key() const;
+    bool operator==(const Material&) const = default;
+};
+
+// The endings each ending converts into by one capture (canonical, no repeats).
+std::vector<Material> children(const Material& m);
+// `m` and every ending it can reach by captures, smallest first (what `gen` builds first).
+std::vector<Material> with_descendants(const Material& m);
+
+// The men of a position of the Index's material in the Index's order: Red's king, Black's king,
+// then each group's men (points ascending within a group).
+struct Placement {
+    std::array<std::int8_t, 16> at {};
+};
+
+class Index {
+public:
+    explicit Index(const Material& m);
+
+    const Material& material() const { return material_; }
+    std::uint64_t size() const { return size_; }
+    int men() const { return men_; }
+    Piece piece(int man) const { return pieces_[man]; }
+    int group_of(int man) const { return groupOf_[man]; }
+
+    // The slot of a legal position of this material (Red = the material's first side), the
+    // mirror applied where it gives the smaller slot.
+    std::uint64_t encode(const Position& pos) const;
+    std::uint64_t encode(const Placement& p) const { return encode(p, nullptr); }
+    // Also says whether the placement was mirrored to reach the slot (false for a placement
+    // that is its own mirror).
+    std::uint64_t encode(const Placement& p, bool* mirrored) const;
+    // The men of `slot`; false when it is no position (two men on a point, or the mirror twin of
+    // a smaller slot).
+    bool decode(std::uint64_t slot, Placement& p) const;
+    // The board of a placement, with `stm` to move.
+    Position position(const Placement& p, Color stm) const;
+    // Whether a placement is its own mirror (possible only with both kings on the e file).
+    bool symmetric(const Placement& p) const;
+
+private:
+    struct Group {
+        Piece piece;
+        int first, size; // its men: first .. first + size - 1
+        int points; // points the kind can reach
+        std::uint64_t slots; // C(points, size)
+        std::uint64_t stride;
+        std::vector<std::int8_t> point; // reach index -> point
+        std::array<std::int8_t, POINT_NB> reach {}; // point -> reach index, -1 when unreachable
+        std::vector<std::int8_t> unrank; // slot -> `size` reach indices, ascending
+    };
+    std::uint64_t encode_oriented(const Placement& p, bool mirror) const;
+
+    Material material_;
+    int men_ = 0;
+    std::array<Piece, 16> pieces_ {};
+    std::array<std::int8_t, 16> groupOf_ {};
+    std::vector<Group> groups_;
+    std::uint64_t size_ = 0, pairStride_ = 0;
+    std::array<std::array<std::int8_t, POINT_NB>, POINT_NB> pairClass_ {}; // -1: not canonical
+    std::array<std::array<std::int8_t, 2>, 45> pairs_ {};
+};
+
+// The number of king-pair classes under the mirror: 9 x 9 pairs, 9 of them their own mirror.
+inline constexpr int kKingPairClasses = 45;
+
+} // namespace mktb::xq

@@ -1,0 +1,64 @@
+// xiangqi_tables.cpp - the directory of Xiangqi tables (see xiangqi_tables.hpp).
+#include "xiangqi_tables.hpp"
+
+#include <filesystem>
+
+#include "block_cache.hpp"
+
+namespace mktb::xq {
+
+namespace {
+constexpr std::string_view kSuffix = ".xq.mktb";
+}
+
+std::string table_path(const std::string& dir, const Material& m) {
+    return (std::filesystem::path(dir) / (m.name() + std::string(kSuffix))).string();
+}
+
+TableKey table_key(const Material& m) { return { Game::Xiangqi, m.name(), Index(m).size(), 0 }; }
+
+Tablebase::Tablebase(std::string dir, std::size_t cache_bytes)
+    : dir_(std::move(dir))
+    , cache_(std::make_unique<BlockCache>(cache_bytes)) { }
+
+Tablebase::~Tablebase() = default;
+
+const Tablebase::Entry* Tablebase::table(const Material& m) const {
+    std::lock_guard lock(mutex_);
+    if (auto it = tables_.find(m.key()); it != tables_.end()) return it->second.get();
+    const std::string path = table_path(dir_, m);
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return nullptr; // looked for again next time
+    const TableKey key = table_key(m);
+    auto e = std::make_unique<Entry>(Entry { Table::open(path, key, cache_.get(), nextId_++), Index(m) });
+    return tables_.emplace(m.key(), std::move(e)).first->second.get();
+}
+
+std::pair<std::uint64_t, Color> Tablebase::locate(const Entry& e, const Position& pos) {
+    if (Material::of(pos) == e.index.material())
+        return { e.index.encode(pos), pos.side_to_move() };
+    const Position swapped = pos.colour_swapped();
+    return { e.index.encode(swapped), swapped.side_to_move() };
+}
+
+std::optional<Value> Tablebase::probe(const Position& pos) const {
+    const Entry* e = table(Material::of(pos).canonical());
+    if (!e) return std::nullopt;
+    const auto [slot, stm] = locate(*e, pos);
+    return e->table->value(Metric::Dtm, stm, slot);
+}
+
+std::vector<Material> Tablebase::on_disk() const {
+    std::vector<Material> out;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+        const std::string file = entry.path().filename().string();
+        if (!file.ends_with(kSuffix)) continue;
+        const std::string name = file.substr(0, file.size() - kSuffix.size());
+        if (const auto m = Material::parse(name); m && m->is_canonical() && m->name() == name)
+            out.push_back(*m);
+    }
+    return out;
+}
+
+} // namespace mktb::xq

@@ -1,0 +1,54 @@
+// xiangqi_tables.hpp - a directory of Xiangqi tables (DIR/KRvKAABB.xq.mktb: the shared table
+// format with Xiangqi in its header) answering "what is this Xiangqi position worth?". Private
+// to the probe library and the tools built on it, as tablefile.hpp is.
+//
+// The game is part of the file's name and of its header: a Makruk KRvK.mktb and a Xiangqi
+// KRvK.xq.mktb never answer for each other.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "mktb/value.hpp"
+#include "mktb/xiangqi/index.hpp"
+#include "tablefile.hpp"
+
+namespace mktb::xq {
+
+std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.xq.mktb
+TableKey table_key(const Material& canonical);
+
+class Tablebase {
+public:
+    explicit Tablebase(std::string dir, std::size_t cache_bytes = mktb::Tablebase::kDefaultCacheBytes);
+    ~Tablebase();
+
+    const std::string& dir() const { return dir_; }
+    // The table of a canonical material, opened on first use (with its Index); nullptr when its
+    // file is absent. Throws TableError when the file is damaged.
+    struct Entry {
+        std::unique_ptr<Table> table;
+        Index index;
+    };
+    const Entry* table(const Material& canonical) const;
+    // The value of a legal position, for its side to move; nullopt when its table is absent.
+    // Throws TableError when the table is damaged.
+    std::optional<Value> probe(const Position& pos) const;
+    // The table's slot and side to move of a position (colours exchanged where its material is
+    // the canonical one's mirror image).
+    static std::pair<std::uint64_t, Color> locate(const Entry& e, const Position& pos);
+    // The ending names (canonical) of the tables in the directory.
+    std::vector<Material> on_disk() const;
+
+private:
+    std::string dir_;
+    std::unique_ptr<BlockCache> cache_;
+    mutable std::mutex mutex_;
+    mutable std::map<std::uint64_t, std::unique_ptr<Entry>> tables_;
+    mutable std::uint64_t nextId_ = 1u << 30; // cache keys apart from Makruk's handles
+};
+
+} // namespace mktb::xq
