@@ -12,6 +12,7 @@
 
 #include "answer.hpp"
 #include "cli.hpp"
+#include "xiangqi_answer.hpp"
 #include "mktb/counting.hpp"
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
@@ -198,6 +199,7 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
     std::ifstream in(path);
     if (!in) return fail(json, kExitBadInput, "cannot read " + path);
     int worst = kExitOk;
+    std::optional<xq::Tablebase> xtables; // opened at the first Xiangqi line
     for (int number = 1;; ++number) {
         // getline with a bound: a longer line is read on only to its end, never stored.
         std::string text;
@@ -241,6 +243,27 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
             text.pop_back();
         if (text.find_first_not_of(" \t\r") == std::string::npos || text[0] == '#') continue;
         try {
+            if (xq::Position::is_xiangqi_fen(text)) {
+                const xq::Position pos = xq::Position::from_fen(text.substr(0, text.find(';')));
+                if (!xtables) xtables.emplace(prober.dir());
+                const std::optional<XAnswer> a = xiangqi_answer(*xtables, pos);
+                if (!a) {
+                    failed(kExitNoTable, "no Xiangqi table for " + xq::Material::of(pos).canonical().name());
+                    continue;
+                }
+                const std::string move = a->moves.empty() ? "none" : xq::move_to_uci(a->moves.front().move);
+                if (json) {
+                    Json j { { "line", number } };
+                    j.update(xiangqi_json(*xtables, pos, *a, false));
+                    j.erase("moves");
+                    j["best"] = move;
+                    std::printf("%s\n", dump(j).c_str());
+                } else
+                    std::printf("%d: %s: %s (Xiangqi); best %s\n", number, pos.fen().c_str(),
+                        describe(a->value).c_str(), move.c_str());
+                std::fflush(stdout);
+                continue;
+            }
             const Position pos = Position::from_fen(fen_of_line(text));
             const std::optional<Value> pure = prober.dtm(pos);
             const std::optional<CountedValue> counted = prober.counted(pos);
@@ -290,6 +313,11 @@ int probe_command(const Args& a) {
         if (!countText.empty() || line)
             return fail(json, kExitBadInput, "--count and --line answer one FEN, not --epd");
         return answer_file(Prober(dir, { .rules = rules }), epd, json);
+    }
+    if (xq::Position::is_xiangqi_fen(fen)) { // ten ranks: a Xiangqi position
+        if (!countText.empty())
+            return fail(json, kExitBadInput, "--count is Makruk's: Xiangqi has no count");
+        return xiangqi_probe(dir, fen, json, line, fail);
     }
     Position pos;
     try {

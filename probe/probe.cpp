@@ -7,6 +7,7 @@
 
 #include "mktb/movegen.hpp"
 #include "tablefile.hpp"
+#include "xiangqi_tables.hpp"
 
 namespace mktb {
 
@@ -45,7 +46,8 @@ static_assert(ProbeOptions {}.cache_bytes == Tablebase::kDefaultCacheBytes);
 
 Prober::Prober(std::string dir, ProbeOptions options)
     : options_(options)
-    , tables_(std::make_unique<Tablebase>(std::move(dir), options.cache_bytes, true)) { }
+    , tables_(std::make_unique<Tablebase>(dir, options.cache_bytes, true))
+    , xiangqi_(std::make_unique<xq::Tablebase>(dir, options.cache_bytes)) { }
 
 Prober::~Prober() = default;
 
@@ -54,6 +56,24 @@ bool Prober::available(const Material& m) const { return tables_->available(m.ca
 int Prober::largest() const { return tables_->largest_men(); }
 std::uint64_t Prober::cache_misses() const { return tables_->cache_misses(); }
 void Prober::open_tables() const { tables_->open_all(); }
+
+std::optional<Value> Prober::xiangqi_dtm(const xq::Position& pos) const { return xiangqi_->probe(pos); }
+
+std::optional<std::vector<XiangqiMove>> Prober::xiangqi_rank_root(const xq::Position& pos) const {
+    std::vector<XiangqiMove> out;
+    xq::Position p = pos;
+    for (xq::Move m : xq::legal_moves(pos)) {
+        const auto u = p.do_move(m);
+        const std::optional<Value> child = xiangqi_->probe(p);
+        p.undo_move(m, u);
+        if (!child) return std::nullopt;
+        out.push_back({ m, child->parent() });
+    }
+    std::stable_sort(out.begin(), out.end(), [](const XiangqiMove& a, const XiangqiMove& b) {
+        return preference(a.value) > preference(b.value);
+    });
+    return out;
+}
 
 CountState Prober::count_of(const Position& pos) const {
     return pos.count_state().limit ? pos.count_state() : fresh_count(pos, options_.rules);

@@ -131,6 +131,21 @@ mktb_status probe(const mktb_tablebase* tb, const mktb_position* in, const void*
     });
 }
 
+// A Xiangqi probe: check the arguments, read the FEN, then answer.
+template<class Fn>
+mktb_status xiangqi_probe(const mktb_tablebase* tb, const char* fen, const void* out, Fn&& fn) {
+    if (!tb || !fen || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL handle, FEN or result pointer");
+    return guarded([&] {
+        xq::Position pos;
+        try {
+            pos = xq::Position::from_fen(fen);
+        } catch (const FenError& e) {
+            return fail(MKTB_BAD_POSITION, std::string("bad Xiangqi FEN: ") + e.what());
+        }
+        return fn(tb->prober, pos);
+    });
+}
+
 // A list answer into a caller's buffer: *count = its size, MKTB_BUFFER_TOO_SMALL when it does
 // not fit (nothing written), else each element converted.
 template<class List, class Out, class Convert>
@@ -296,6 +311,33 @@ mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
             if (!ranked) return no_table(ranked);
             return fill(*ranked, moves, capacity, count, "legal moves", [](const RankedMove& r) {
                 return mktb_root_move { move_of(r.move), dtm_of(r.pure), counted_of(r.counted) };
+            });
+        });
+}
+
+mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mktb_dtm* out) {
+    return xiangqi_probe(tb, fen, out, [&](const Prober& p, const xq::Position& pos) {
+        const std::optional<Value> v = p.xiangqi_dtm(pos);
+        if (v) *out = dtm_of(*v);
+        return no_table(v);
+    });
+}
+
+mktb_status mktb_xiangqi_rank_root(const mktb_tablebase* tb, const char* fen,
+    mktb_xiangqi_move* moves, size_t capacity, size_t* count) {
+    if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
+    return xiangqi_probe(tb, fen, moves || capacity ? static_cast<const void*>(moves) : count,
+        [&](const Prober& p, const xq::Position& pos) {
+            const auto ranked = p.xiangqi_rank_root(pos);
+            if (!ranked) return no_table(ranked);
+            return fill(*ranked, moves, capacity, count, "legal moves", [](const XiangqiMove& r) {
+                mktb_xiangqi_move m {};
+                m.from = std::uint8_t(xq::from_pt(r.move));
+                m.to = std::uint8_t(xq::to_pt(r.move));
+                const std::string uci = xq::move_to_uci(r.move);
+                std::memcpy(m.uci, uci.c_str(), std::min(uci.size() + 1, sizeof m.uci));
+                m.value = dtm_of(r.value);
+                return m;
             });
         });
 }

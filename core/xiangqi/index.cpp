@@ -206,6 +206,11 @@ Index::Index(const Material& m)
     if (n != kKingPairClasses) throw std::logic_error("king pair classes");
 }
 
+std::uint64_t Index::group_rank(std::int8_t* idx, int k) {
+    std::sort(idx, idx + k);
+    return rank_of_set(idx, k);
+}
+
 std::uint64_t Index::encode_oriented(const Placement& p, bool mirrorIt) const {
     auto at = [&](int man) { return mirrorIt ? mirror(p.at[man]) : int(p.at[man]); };
     std::uint64_t slot = std::uint64_t(pairClass_[at(0)][at(1)]) * pairStride_;

@@ -30,24 +30,25 @@ std::string point_name(int p) {
 std::string move_to_uci(Move m) { return point_name(from_pt(m)) + point_name(to_pt(m)); }
 
 void Position::put_piece(Piece pc, int p) {
+    if (board_[p] != NO_PIECE) --pieceCount_[board_[p]];
     board_[p] = pc;
+    ++pieceCount_[pc];
     if (type_of(pc) == KING) king_[color_of(pc)] = std::int8_t(p);
 }
 
 void Position::remove_piece(int p) {
     const Piece pc = board_[p];
+    if (pc == NO_PIECE) return;
     if (type_of(pc) == KING && king_[color_of(pc)] == p) king_[color_of(pc)] = -1;
+    --pieceCount_[pc];
     board_[p] = NO_PIECE;
 }
 
 void Position::move_piece(int from, int to) {
     const Piece pc = board_[from];
     board_[from] = NO_PIECE;
+    --pieceCount_[pc];
     put_piece(pc, to);
-}
-
-int Position::count(Color c, PieceType pt) const {
-    return int(std::count(board_.begin(), board_.end(), make_piece(c, pt)));
 }
 
 int Position::men() const {
@@ -89,7 +90,9 @@ bool Position::attacked_by(Color c, int p) const {
 bool Position::in_check(Color c) const {
     const int k = king_[c];
     const Color them = ~c;
-    for (int d = 0; d < 4; ++d) {
+    // Only the kinds the enemy has are looked for: an armless side gives no check at all.
+    if (count(them, CHARIOT) | count(them, CANNON))
+        for (int d = 0; d < 4; ++d) {
         const std::int8_t* r = ray(d, k);
         const int n = ray_length(d, k);
         int i = 0;
@@ -100,6 +103,7 @@ bool Position::in_check(Color c) const {
         if (i < n && board_[r[i]] == make_piece(them, CANNON)) return true;
     }
     for (PieceType pt : { HORSE, SOLDIER }) {
+        if (!count(them, pt)) continue;
         const auto& from = unleaps(them, pt, k);
         for (int i = 0; i < from.n; ++i) {
             const auto [o, block] = from.leaps[i];

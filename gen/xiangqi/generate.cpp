@@ -38,9 +38,10 @@ using Bytes = std::unique_ptr<std::uint8_t[]>;
 // A capture's value for the mover, 0 = no capture, 1 = draw, 2 + plies otherwise.
 std::uint8_t conv_code(Value v) { return v.is_draw() ? 1 : std::uint8_t(2 + v.plies); }
 
-// Calls f(parentPlacement, parentSlot, mirrored) for every un-move of `mover`'s men in `pos`.
+// Calls f(parentPlacement, parentSlot, mirrored) for every un-move of `mover`'s men in `pos`
+// (whose men are `pl`, at `slot`).
 template<class F>
-void for_each_unmove(const Index& index, const Placement& pl, const Position& pos, Color mover, F&& f) {
+void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl, const Position& pos, Color mover, F&& f) {
     for (int j = 0; j < index.men(); ++j) {
         const Piece pc = index.piece(j);
         if (color_of(pc) != mover) continue;
@@ -48,10 +49,10 @@ void for_each_unmove(const Index& index, const Placement& pl, const Position& po
         const int to = pl.at[j];
         Placement parent = pl;
         auto emit = [&](int from) {
-            parent.at[j] = std::int8_t(from);
             bool mirrored = false;
-            const std::uint64_t slot = index.encode(parent, &mirrored);
-            f(parent, slot, mirrored);
+            const std::uint64_t q = index.moved(slot, pl, j, from, &mirrored);
+            parent.at[j] = std::int8_t(from);
+            f(parent, q, mirrored);
         };
         if (pt == CHARIOT || pt == CANNON) { // quiet moves of both run along open lines
             for (int d = 0; d < 4; ++d) {
@@ -68,6 +69,59 @@ void for_each_unmove(const Index& index, const Placement& pl, const Position& po
     }
 }
 
+// Calls f(from, to, captured) for every legal move of side s in `pos` (whose men are `pl`).
+// The full legality test (the mover's king not attacked, the kings not facing) runs only where
+// the move can change it: a king move, a move out of check, a man leaving or entering a line of
+// the king (a chariot's or cannon's line opened, a cannon's screen made, the kings' file opened)
+// or leaving a point diagonally next to it (a horse's leg).
+template<class F>
+void for_each_legal(const Index& index, const Placement& pl, Position& pos, Color s, F&& f) {
+    const int k = pos.king_point(s);
+    const bool inCheck = pos.in_check(s);
+    const bool enemyArmed = pos.armed(~s); // else only the kings' file can make a move illegal
+    auto nearKing = [&](int p) {
+        return file_of(p) == file_of(k) || rank_of(p) == rank_of(k)
+            || (std::abs(file_of(p) - file_of(k)) == 1 && std::abs(rank_of(p) - rank_of(k)) == 1);
+    };
+    auto tryMove = [&](int from, int to, bool test) {
+        const Piece captured = pos.piece_on(to);
+        if (test) {
+            const auto u = pos.do_move(make_move(from, to));
+            const bool ok = !pos.in_check(s) && !pos.kings_facing();
+            pos.undo_move(make_move(from, to), u);
+            if (!ok) return;
+        }
+        f(from, to, captured);
+    };
+    for (int j = 0; j < index.men(); ++j) {
+        const Piece pc = index.piece(j);
+        if (color_of(pc) != s) continue;
+        const PieceType pt = type_of(pc);
+        const int from = pl.at[j];
+        const bool fromTest = pt == KING || (enemyArmed ? inCheck || nearKing(from) : file_of(from) == file_of(k));
+        if (pt == CHARIOT || pt == CANNON) {
+            for (int d = 0; d < 4; ++d) {
+                const std::int8_t* r = ray(d, from);
+                const int n = ray_length(d, from);
+                int i = 0;
+                for (; i < n && pos.empty(r[i]); ++i) tryMove(from, r[i], fromTest || (enemyArmed && nearKing(r[i])));
+                if (i == n) continue;
+                if (pt == CANNON)
+                    for (++i; i < n && pos.empty(r[i]);) ++i;
+                if (i < n && color_of(pos.piece_on(r[i])) != s) tryMove(from, r[i], fromTest || (enemyArmed && nearKing(r[i])));
+            }
+            continue;
+        }
+        const auto& to = leaps(s, pt, from);
+        for (int i = 0; i < to.n; ++i) {
+            const auto [t, block] = to.leaps[i];
+            const Piece target = pos.piece_on(t);
+            if ((target == NO_PIECE || color_of(target) != s) && (block < 0 || pos.empty(block)))
+                tryMove(from, t, fromTest || (enemyArmed && nearKing(t)));
+        }
+    }
+}
+
 struct Work {
     const Material& m;
     const Index index;
@@ -75,8 +129,20 @@ struct Work {
     std::uint64_t n;
     Bytes val[COLOR_NB], cnt[COLOR_NB], conv[COLOR_NB];
     std::atomic<int> maxConv { -1 };
-    // The table each capture leads to, by the captured man, resolved once.
+    // Per side and block of kBlock slots, bit (plies % 64) set when a cell of the block holds a
+    // value of that many plies (`levels`) or a capture winning in that many (`convWins`): a
+    // level reads only the blocks that may hold its cells.
+    std::vector<std::uint64_t> levels[COLOR_NB], convWins[COLOR_NB];
+    void mark(Color s, std::uint64_t slot, int plies) {
+        std::atomic_ref(levels[s][slot >> kBlockShift]).fetch_or(std::uint64_t(1) << (plies & 63), std::memory_order_relaxed);
+    }
+    static bool has(const std::vector<std::uint64_t>& mask, std::uint64_t block, int plies) {
+        return mask[block] >> (plies & 63) & 1;
+    }
+    // The table each capture leads to, by the captured man, resolved once, and whether its
+    // Red is this ending's Black.
     const Tablebase::Entry* after[PIECE_NB] {};
+    bool swapAfter[PIECE_NB] {};
 };
 
 void init(Work& w, Progress* progress) {
@@ -94,24 +160,27 @@ void init(Work& w, Progress* progress) {
                 int quiet = 0, legal = 0;
                 int best = 0; // preference of the best capture
                 bool anyCapture = false;
-                for (Move mv : pseudo_moves(pos)) {
-                    const auto u = pos.do_move(mv);
-                    if (!pos.in_check(s) && !pos.kings_facing()) {
-                        ++legal;
-                        if (u.captured == NO_PIECE) ++quiet;
-                        else {
-                            const Tablebase::Entry& e = *w.after[u.captured];
-                            const auto [cs, cstm] = Tablebase::locate(e, pos);
-                            const int p = preference(e.table->value(Metric::Dtm, cstm, cs).parent());
-                            if (!anyCapture || p > best) best = p;
-                            anyCapture = true;
-                        }
+                for_each_legal(w.index, pl, pos, s, [&](int from, int to, Piece captured) {
+                    ++legal;
+                    if (captured == NO_PIECE) {
+                        ++quiet;
+                        return;
                     }
+                    const Move mv = make_move(from, to);
+                    const auto u = pos.do_move(mv);
+                    const Tablebase::Entry& e = *w.after[captured];
+                    const bool swap = w.swapAfter[captured];
+                    const std::uint64_t cs = e.index.encode(swap ? pos.colour_swapped() : pos);
+                    const Color cstm = swap ? ~pos.side_to_move() : pos.side_to_move();
+                    const int p = preference(e.table->value(Metric::Dtm, cstm, cs).parent());
                     pos.undo_move(mv, u);
-                }
+                    if (!anyCapture || p > best) best = p;
+                    anyCapture = true;
+                });
                 w.cnt[s][slot] = std::uint8_t(quiet);
                 if (!legal) { // mated or stalemated: lost either way
                     w.val[s][slot] = Value::mate_in_plies(0).cell();
+                    w.levels[s][slot >> kBlockShift] |= 1;
                     continue;
                 }
                 w.val[s][slot] = 0;
@@ -119,7 +188,11 @@ void init(Work& w, Progress* progress) {
                 const Value v = from_preference(best);
                 w.conv[s][slot] = conv_code(v);
                 if (!v.is_draw()) maxConv = std::max(maxConv, v.plies);
-                if (!quiet && v.is_loss()) w.val[s][slot] = std::uint8_t(v.cell());
+                if (v.is_win()) w.convWins[s][slot >> kBlockShift] |= std::uint64_t(1) << (v.plies & 63);
+                if (!quiet && v.is_loss()) {
+                    w.val[s][slot] = std::uint8_t(v.cell());
+                    w.levels[s][slot >> kBlockShift] |= std::uint64_t(1) << (v.plies & 63);
+                }
             }
         }
         for (int seen = w.maxConv.load(); maxConv > seen && !w.maxConv.compare_exchange_weak(seen, maxConv);) { }
@@ -133,9 +206,12 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
     const bool losses = level % 2 == 0;
     if (!losses) // the captures winning in `level` plies, where nothing won sooner
         for (Color s : { RED, BLACK })
-            parallel_blocks(w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+            parallel_blocks(w.n, nullptr, "", [&](std::uint64_t block, std::uint64_t first, std::uint64_t last) {
+                if (!Work::has(w.convWins[s], block, level)) return;
+                bool any = false;
                 for (std::uint64_t slot = first; slot < last; ++slot)
-                    if (w.val[s][slot] == 0 && w.conv[s][slot] == 2 + level) w.val[s][slot] = code;
+                    if (w.val[s][slot] == 0 && w.conv[s][slot] == 2 + level) w.val[s][slot] = code, any = true;
+                if (any) w.mark(s, first, level);
             });
     std::atomic<std::uint64_t> found { 0 };
     if (progress) progress->phase("level " + std::to_string(level), 2 * w.n);
@@ -144,7 +220,8 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
         std::uint8_t* parentVal = w.val[mover].get();
         std::uint8_t* parentCnt = w.cnt[mover].get();
         const std::uint8_t* parentConv = w.conv[mover].get();
-        parallel_blocks_in(0, w.n, progress, [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+        parallel_blocks_in(0, w.n, progress, [&](std::uint64_t block, std::uint64_t first, std::uint64_t last) {
+            if (!Work::has(w.levels[s], block, level)) return;
             std::uint64_t here = 0;
             for (std::uint64_t slot = first; slot < last; ++slot) {
                 if (w.val[s][slot] != code) continue;
@@ -153,12 +230,13 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
                 w.index.decode(slot, pl);
                 const Position pos = w.index.position(pl, s);
                 const bool selfMirror = w.index.symmetric(pl);
-                for_each_unmove(w.index, pl, pos, mover, [&](const Placement& parent, std::uint64_t q, bool mirrored) {
+                for_each_unmove(w.index, slot, pl, pos, mover, [&](const Placement& parent, std::uint64_t q, bool mirrored) {
                     std::atomic_ref<std::uint8_t> v(parentVal[q]);
                     if (v.load(std::memory_order_relaxed) != 0) return;
                     if (losses) {
                         std::uint8_t expected = 0;
-                        v.compare_exchange_strong(expected, std::uint8_t(code + 1));
+                        if (v.compare_exchange_strong(expected, std::uint8_t(code + 1)))
+                            w.mark(mover, q, level + 1);
                         return;
                     }
                     const bool parentMirror = w.index.symmetric(parent);
@@ -172,6 +250,7 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
                     if (cv == 1 || (cv >= 2 && (cv - 2) % 2 == 1)) return; // a capture draws or wins
                     const int plies = cv >= 2 ? std::max(level + 1, cv - 2) : level + 1;
                     v.store(std::uint8_t(plies + 1), std::memory_order_relaxed);
+                    w.mark(mover, q, plies);
                 });
             }
             found += here;
@@ -218,12 +297,15 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         w.val[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
         w.cnt[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
         w.conv[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
+        w.levels[s].assign((w.n >> kBlockShift) + 1, 0);
+        w.convWins[s].assign((w.n >> kBlockShift) + 1, 0);
     }
     for (Color c : { RED, BLACK })
         for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt) {
             if (!m.count[c][pt]) continue;
             Material child = m;
             --child.count[c][pt];
+            w.swapAfter[make_piece(c, PieceType(pt))] = !child.is_canonical();
             child = child.canonical();
             const Tablebase::Entry* e = children.table(child);
             if (!e)

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define MKTB_VERSION_MAJOR 0
-#define MKTB_VERSION_MINOR 2
+#define MKTB_VERSION_MINOR 3
 #define MKTB_VERSION_PATCH 0
 /* 0xMMmmpp: major, minor, patch. */
 #define MKTB_VERSION (MKTB_VERSION_MAJOR << 16 | MKTB_VERSION_MINOR << 8 | MKTB_VERSION_PATCH)
@@ -166,6 +166,25 @@ mktb_status mktb_best_moves(const mktb_tablebase* tb, const mktb_position* pos, 
  * mktb_best_moves. Thread-safe. */
 mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
     mktb_root_move* moves, size_t capacity, size_t* count);
+
+/* Xiangqi (docs/rules-xiangqi.md), from the Xiangqi tables of the handle's directory
+ * (KRvKAABB.xq.mktb): the position as a Xiangqi FEN (ten ranks, Fairy-Stockfish's letters
+ * K A B N R C P, Red upper case). Stalemate is a loss (plies 0, as a mate); the perpetual-check
+ * rule changes nothing where one side is armless. Counting options do not apply.
+ * MKTB_BAD_POSITION for a FEN that is not a legal Xiangqi position. Thread-safe. */
+mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mktb_dtm* out);
+
+/* A Xiangqi move: points numbered rank * 9 + file from a1 (0) to i10 (89). */
+typedef struct mktb_xiangqi_move {
+    uint8_t from, to;
+    char uci[8]; /* "h3e3", "a10a9", NUL-terminated */
+    mktb_dtm value; /* for the mover, the move included (a mating move: plies 1) */
+} mktb_xiangqi_move;
+
+/* Every legal move of a Xiangqi FEN, best first, as mktb_rank_root does for Makruk (the same
+ * buffer rules; 128 always suffices). Thread-safe. */
+mktb_status mktb_xiangqi_rank_root(const mktb_tablebase* tb, const char* fen,
+    mktb_xiangqi_move* moves, size_t capacity, size_t* count);
 
 /* A constant name for a status: "ok", "no table", ... Thread-safe. */
 const char* mktb_status_name(mktb_status status);

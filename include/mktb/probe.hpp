@@ -21,10 +21,14 @@
 
 #include "mktb/counting.hpp"
 #include "mktb/errors.hpp"
+#include "mktb/xiangqi/position.hpp"
 
 namespace mktb {
 
 class Tablebase; // the table reader (the probe library's own)
+namespace xq {
+class Tablebase; // Xiangqi's
+}
 
 enum class Wdl : std::int8_t { Loss = -1, Draw = 0, Win = 1 };
 
@@ -53,6 +57,12 @@ struct TablePosition {
     CountedValue counted; // under that fresh count
     std::uint64_t weight = 0; // the boards it stands for (its class under the ending's symmetry)
     std::uint64_t board = 0; // the table's board number: both sides to move of a board share it
+};
+
+// A legal Xiangqi move with its value for the mover, the move included (a mating move: 1).
+struct XiangqiMove {
+    xq::Move move = xq::MOVE_NONE;
+    Value value;
 };
 
 // Which answer best_moves() keeps: the pure game value, or the result under the count.
@@ -111,10 +121,18 @@ public:
     // defender cannot beat.
     std::vector<Move> line(Position pos, CountState count, int max_plies = 400) const;
 
+    // Xiangqi (docs/rules-xiangqi.md), from the directory's Xiangqi tables (KRvKAABB.xq.mktb):
+    // the distance to mate of a position (stalemate a loss; the perpetual-check rule changes
+    // nothing where one side is armless), and every legal move with its value, best first.
+    // Counting options do not apply. nullopt when a table on the way is absent.
+    std::optional<Value> xiangqi_dtm(const xq::Position& pos) const;
+    std::optional<std::vector<XiangqiMove>> xiangqi_rank_root(const xq::Position& pos) const;
+
 private:
     static void check_count(const Position& pos, CountState count); // throws invalid_argument
     ProbeOptions options_;
     std::unique_ptr<const Tablebase> tables_;
+    std::unique_ptr<const xq::Tablebase> xiangqi_;
 };
 
 // True when `a` is a better counted answer than `b` for the side they belong to: a better

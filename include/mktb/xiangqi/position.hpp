@@ -47,7 +47,7 @@ public:
     Piece piece_on(int p) const { return board_[p]; }
     bool empty(int p) const { return board_[p] == NO_PIECE; }
     int king_point(Color c) const { return king_[c]; }
-    int count(Color c, PieceType pt) const;
+    int count(Color c, PieceType pt) const { return pieceCount_[make_piece(c, pt)]; }
     int men() const;
 
     // Whether colour c's king is attacked (by a chariot, cannon over one screen, horse with its
@@ -82,9 +82,14 @@ public:
     Position mirrored() const;
 
     bool operator==(const Position& o) const { return board_ == o.board_ && stm_ == o.stm_; }
+    // Whether colour c has a man that can ever give check (chariot, cannon, horse or soldier).
+    bool armed(Color c) const {
+        return count(c, CHARIOT) | count(c, CANNON) | count(c, HORSE) | count(c, SOLDIER);
+    }
 
 private:
     std::array<Piece, POINT_NB> board_ {};
+    std::array<std::uint8_t, PIECE_NB> pieceCount_ {}; // men of each piece on the board
     std::int8_t king_[COLOR_NB] = { -1, -1 };
     Color stm_ = RED;
     int fullmove_ = 1;

@@ -1,0 +1,138 @@
+// xiangqi_answer.cpp - what mktb tells about one Xiangqi position: `mktb probe` with a Xiangqi
+// FEN (text, --json in the shape of Makruk's answer, --line) and a line of `--epd`.
+#include "xiangqi_answer.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace mktb::cli {
+
+namespace {
+
+using xq::Position;
+
+const char* colour(Color c) { return c == xq::RED ? "Red" : "Black"; }
+
+std::string sentence(Color stm, Value v) {
+    if (v.is_draw()) return "draw";
+    if (v.plies == 0) return std::string(colour(stm)) + " has no move and loses";
+    const int n = v.mate_in_moves();
+    return n > 0 ? std::string(colour(stm)) + " mates in " + std::to_string(n)
+                 : std::string(colour(~stm)) + " mates in " + std::to_string(-n);
+}
+
+const char* category(Value v) { return v.is_win() ? "win" : v.is_loss() ? "loss" : "draw"; }
+
+int signed_plies(Value v) { return v.is_draw() ? 0 : v.is_win() ? v.plies : -v.plies; }
+
+} // namespace
+
+std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const Position& pos) {
+    XAnswer a;
+    const std::optional<Value> here = tables.probe(pos);
+    if (!here) return std::nullopt;
+    a.value = *here;
+    Position p = pos;
+    for (xq::Move m : xq::legal_moves(pos)) {
+        const auto u = p.do_move(m);
+        const std::optional<Value> child = tables.probe(p);
+        p.undo_move(m, u);
+        if (!child) return std::nullopt;
+        a.moves.push_back({ m, child->parent(), u.captured != xq::NO_PIECE, *child });
+    }
+    std::stable_sort(a.moves.begin(), a.moves.end(),
+        [](const XMove& x, const XMove& y) { return preference(x.value) > preference(y.value); });
+    return a;
+}
+
+std::vector<xq::Move> xiangqi_line(const xq::Tablebase& tables, Position pos) {
+    std::vector<xq::Move> line;
+    for (int ply = 0; ply < 600; ++ply) {
+        const std::optional<XAnswer> a = xiangqi_answer(tables, pos);
+        if (!a || a->value.is_draw() || a->moves.empty()) break;
+        line.push_back(a->moves.front().move);
+        pos.do_move(a->moves.front().move);
+    }
+    return line;
+}
+
+Json xiangqi_json(const xq::Tablebase& tables, const Position& pos, const XAnswer& a, bool with_line) {
+    const Color stm = pos.side_to_move();
+    const bool noMove = a.moves.empty();
+    const xq::Material m = xq::Material::of(pos);
+    Json j { { "game", "xiangqi" }, { "fen", pos.fen() }, { "material", m.canonical().name() },
+        { "side_to_move", stm == xq::RED ? "red" : "black" },
+        { "checkmate", noMove && pos.in_check() }, { "stalemate", noMove && !pos.in_check() },
+        { "category", category(a.value) }, { "dtm", signed_plies(a.value) },
+        { "mate_in", a.value.mate_in_moves() } };
+    // Where one side is armless the perpetual-check rule changes nothing (docs/rules-xiangqi.md
+    // §5): the plain result is the result under the rule, and no field of its own is needed.
+    j["rules"] = "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled";
+    j["verdict"] = sentence(stm, a.value);
+    Json moves = Json::array();
+    for (const XMove& x : a.moves) {
+        Position after = pos;
+        after.do_move(x.move);
+        const bool none = !xq::has_legal_move(after);
+        moves.push_back({ { "uci", xq::move_to_uci(x.move) }, { "fen", after.fen() },
+            { "capture", x.capture }, { "conversion", x.capture },
+            { "checkmate", none && after.in_check() }, { "stalemate", none && !after.in_check() },
+            // The position after the move, for its side to move, as Makruk's answer gives it.
+            { "category", category(x.after) }, { "dtm", signed_plies(x.after) },
+            { "best", x.value == a.moves.front().value },
+            { "text", { { "pure", describe(x.value) } } } });
+    }
+    j["moves"] = moves;
+    if (with_line) {
+        Json line = Json::array();
+        for (xq::Move mv : xiangqi_line(tables, pos)) line.push_back(xq::move_to_uci(mv));
+        j["line"] = line;
+    }
+    return j;
+}
+
+int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool with_line,
+    int (*fail)(bool, int, const std::string&)) {
+    Position pos;
+    try {
+        pos = Position::from_fen(fen);
+    } catch (const FenError& e) {
+        return fail(json, kExitBadInput, std::string("bad Xiangqi FEN: ") + e.what());
+    }
+    try {
+        const xq::Tablebase tables(dir);
+        const std::optional<XAnswer> a = xiangqi_answer(tables, pos);
+        if (!a) {
+            const std::string m = xq::Material::of(pos).canonical().name();
+            return fail(json, kExitNoTable,
+                "no Xiangqi table for " + m + " or an ending it converts into in " + dir
+                    + " (generate them: mktb gen --game xiangqi " + m + ")");
+        }
+        if (json) {
+            std::printf("%s\n", dump(xiangqi_json(tables, pos, *a, with_line)).c_str());
+            return kExitOk;
+        }
+        const Color stm = pos.side_to_move();
+        std::printf("%s\n%s to move: %s (Xiangqi; the perpetual-check rule changes nothing where "
+                    "one side is armless)\n",
+            pos.fen().c_str(), colour(stm), sentence(stm, a->value).c_str());
+        if (!a->moves.empty()) std::printf("moves (best first, * keeps the best result):\n");
+        for (const XMove& x : a->moves)
+            std::printf("  %c %-6s %s\n", x.value == a->moves.front().value ? '*' : ' ',
+                xq::move_to_uci(x.move).c_str(), sentence(stm, x.value).c_str());
+        if (with_line) {
+            const std::vector<xq::Move> line = xiangqi_line(tables, pos);
+            if (line.empty()) std::printf("line: none (no forced mate)\n");
+            else {
+                std::printf("line:");
+                for (xq::Move mv : line) std::printf(" %s", xq::move_to_uci(mv).c_str());
+                std::printf("\n");
+            }
+        }
+        return kExitOk;
+    } catch (const TableError& e) {
+        return fail(json, kExitFailure, e.what());
+    }
+}
+
+} // namespace mktb::cli

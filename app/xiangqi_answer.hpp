@@ -1,0 +1,39 @@
+// xiangqi_answer.hpp - the answers about one Xiangqi position that the program's interfaces
+// share (app/xiangqi_answer.cpp): its value, every move with its value, the line, as JSON.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "answer.hpp" // Json, dump
+#include "cli.hpp"
+#include "xiangqi_tables.hpp"
+
+namespace mktb::cli {
+
+struct XMove {
+    xq::Move move;
+    Value value; // for the side that makes it
+    bool capture;
+    Value after; // the position after it, for its side to move
+};
+struct XAnswer {
+    Value value; // for the side to move
+    std::vector<XMove> moves; // best first
+};
+
+// nullopt when a table on the way is absent; throws TableError for a damaged one.
+std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const xq::Position& pos);
+// The moves that keep the result to mate (the winner's fastest, the loser's slowest); empty
+// for a draw.
+std::vector<xq::Move> xiangqi_line(const xq::Tablebase& tables, xq::Position pos);
+// The answer in the shape of Makruk's (docs/api.md), "game": "xiangqi".
+Json xiangqi_json(
+    const xq::Tablebase& tables, const xq::Position& pos, const XAnswer& a, bool with_line);
+// `mktb probe` of a Xiangqi FEN: prints, returns the exit code; errors through `fail`.
+int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool with_line,
+    int (*fail)(bool, int, const std::string&));
+
+} // namespace mktb::cli

@@ -1,0 +1,196 @@
+// test_xiangqi_tables.cpp - Xiangqi tables (docs/rules-xiangqi.md): the index without wasted
+// slots, the generator against the verifier (an independent forward check), its distances to
+// mate against Fairy-Stockfish's mate proofs, the known results of the players' literature
+// (shared/notes/anchors.md §9), and the tables of the two games kept apart.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <random>
+
+#include "support/engine.hpp"
+#include "support/tables.hpp"
+#include "xiangqi/generate.hpp"
+
+namespace xq = mktb::xq;
+using mktb::Color;
+using mktb::Value;
+using xq::Material;
+
+namespace {
+
+Material material(const char* name) { return Material::parse(name)->canonical(); }
+
+// Every ending in `names` and what they convert into, generated once into one directory.
+const std::string& tables() {
+    static const std::string dir = [] {
+        const std::string d = mktb::test::temp_dir("xiangqi");
+        const xq::Tablebase tb(d);
+        std::vector<Material> order;
+        for (const char* name : { "KRvKAABB", "KNvKA", "KNvKBB", "KCAvK", "KPvKA", "KPAvKB",
+                 "KCBvKA", "KNABvKA", "KPvKAB" })
+            for (const Material& m : xq::with_descendants(material(name)))
+                if (std::find(order.begin(), order.end(), m) == order.end()) order.push_back(m);
+        std::sort(order.begin(), order.end(),
+            [](const Material& a, const Material& b) { return a.men() < b.men(); });
+        for (const Material& m : order)
+            if (!std::filesystem::exists(xq::table_path(d, m))) xq::generate(m, tb, nullptr);
+        return d;
+    }();
+    return dir;
+}
+
+xq::GenStats stats_of(const char* name) {
+    // Counted from the table itself (not the generator's statistics): a second reader.
+    const xq::Tablebase tb(tables());
+    const xq::Tablebase::Entry* e = tb.table(material(name));
+    REQUIRE(e);
+    xq::GenStats s;
+    for (std::uint64_t slot = 0; slot < e->index.size(); ++slot) {
+        xq::Placement pl;
+        if (!e->index.decode(slot, pl)) continue;
+        xq::Position pos = e->index.position(pl, xq::RED);
+        if (pos.kings_facing()) continue;
+        for (Color c : { xq::RED, mktb::BLACK }) {
+            if (pos.in_check(~c)) continue;
+            const Value v = e->table->value(mktb::Metric::Dtm, c, slot);
+            xq::SideStats& x = s.side[c];
+            ++x.positions;
+            (v.is_win() ? x.wins : v.is_loss() ? x.losses : x.draws)++;
+        }
+    }
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("Xiangqi index: every slot a distinct position, every position a slot", "[xiangqi][index]") {
+    for (const char* name : { "KRvK", "KAvKA", "KNBvKAB", "KPPvKB", "KCAvKBB", "KRRvKAABB" }) {
+        const xq::Index index(material(name));
+        std::mt19937_64 rng(7);
+        // Round trips: decode then encode gives the slot back.
+        for (int i = 0; i < 20000; ++i) {
+            const std::uint64_t slot = rng() % index.size();
+            xq::Placement pl;
+            if (!index.decode(slot, pl)) continue;
+            INFO(name << " slot " << slot);
+            REQUIRE(index.encode(pl) == slot);
+            // The mirror image and the colour-swapped twin of a table's position are the same
+            // position up to the board's symmetries.
+            const xq::Position pos = index.position(pl, xq::RED);
+            REQUIRE(index.encode(pos.mirrored()) == slot);
+        }
+    }
+    // Sizes from the reachable points (king 9, advisor 5, elephant 7, soldier 55, others 90)
+    // and the 45 king-pair classes, worked by hand.
+    CHECK(xq::Index(material("KvK")).size() == 45);
+    CHECK(xq::Index(material("KRvK")).size() == 45 * 90);
+    CHECK(xq::Index(material("KPvKAABB")).size() == 45 * 55 * 10 * 21);
+    CHECK(xq::Index(material("KRRvK")).size() == 45 * 4005);
+    CHECK(material("KvKRAB").name() == "KRABvK");
+    CHECK(material("KAABBvKR").name() == "KRvKAABB");
+    CHECK(Material::parse("KRvKQ") == std::nullopt);
+    CHECK(Material::parse_error("KRvKAAA").find("3 advisors") != std::string::npos);
+}
+
+TEST_CASE("Xiangqi tables: every position agrees with its moves (verify)", "[xiangqi][gen]") {
+    const xq::Tablebase tb(tables());
+    for (const Material& m : tb.on_disk()) {
+        INFO(m.name());
+        CHECK(xq::verify(m, tb, nullptr) == 0);
+    }
+}
+
+TEST_CASE("Xiangqi tables: the known results of the literature", "[xiangqi][gen]") {
+    // shared/notes/anchors.md §9. With Red (the attacker) to move:
+    // a chariot beats two advisors, two elephants, advisor + two elephants, two advisors + one
+    // elephant; a horse beats a bare king; a cannon with its own advisor beats a bare king.
+    for (const char* beats : { "KRvKAA", "KRvKBB", "KRvKABB", "KRvKAAB", "KNvK", "KCAvK" }) {
+        const auto s = stats_of(beats);
+        INFO(beats);
+        CHECK(s.side[xq::RED].wins == s.side[xq::RED].positions);
+    }
+    // A horse beats a lone advisor (but where the horse is lost at once or trapped).
+    const auto na = stats_of("KNvKA");
+    CHECK(na.side[xq::RED].wins > 0.99 * double(na.side[xq::RED].positions));
+    // A horse draws against two elephants: Black to move never loses, and Red to move wins only
+    // where it mates at once.
+    const auto nbb = stats_of("KNvKBB");
+    CHECK(nbb.side[mktb::BLACK].losses == 0);
+    CHECK(nbb.side[xq::RED].wins < 0.01 * double(nbb.side[xq::RED].positions));
+    // A cannon alone never wins.
+    const auto c = stats_of("KCvK");
+    CHECK(c.side[xq::RED].wins == 0);
+    CHECK(c.side[mktb::BLACK].losses == 0);
+    // Against all four defenders a chariot draws where they stand well (king e10, advisors on e9
+    // and on d10 or f10, elephants on e8 and c10), with positional wins elsewhere.
+    const xq::Tablebase tb(tables());
+    for (const char* fortress : { "2b1ka3/4a4/4b4/9/9/9/9/4R4/9/3K5 w - - 0 1",
+             "2bak4/4a4/4b4/9/9/9/9/1R7/9/3K5 w - - 0 1" })
+        CHECK(tb.probe(xq::Position::from_fen(fortress))->is_draw());
+    const auto full = stats_of("KRvKAABB");
+    CHECK(full.side[xq::RED].wins > 0);
+    CHECK(full.side[xq::RED].draws > 0);
+    // A soldier on the last rank cannot win: no position of it is won for its side to move.
+    const xq::Tablebase::Entry* e = tb.table(material("KPvKAB"));
+    REQUIRE(e);
+    const Color side = e->index.material().count[xq::RED][xq::SOLDIER] ? xq::RED : mktb::BLACK;
+    std::uint64_t lastRank = 0;
+    for (std::uint64_t slot = 0; slot < e->index.size(); ++slot) {
+        xq::Placement pl;
+        if (!e->index.decode(slot, pl)) continue;
+        const xq::Position pos = e->index.position(pl, side);
+        int soldier = -1;
+        for (int p = 0; p < xq::POINT_NB; ++p)
+            if (pos.piece_on(p) == xq::make_piece(side, xq::SOLDIER)) soldier = p;
+        if (xq::relative_rank(side, soldier) != 9 || !pos.validity_error().empty()) continue;
+        ++lastRank;
+        CHECK(!e->table->value(mktb::Metric::Dtm, side, slot).is_win());
+    }
+    CHECK(lastRank > 1000);
+}
+
+TEST_CASE("Xiangqi tables: mates within 6 moves proven by Fairy-Stockfish", "[xiangqi][gen][oracle]") {
+    // Positions near the end of their mates, from each ending: the engine finds a mate for the
+    // same side, never shorter than ours (ours is the shortest against the best defence).
+    mktb::test::Engine engine(mktb::test::engine_path(), "xiangqi");
+    const xq::Tablebase tb(tables());
+    std::mt19937_64 rng(11);
+    int proofs = 0;
+    for (const Material& m : tb.on_disk()) {
+        const xq::Tablebase::Entry* e = tb.table(m);
+        int found = 0;
+        for (int tries = 0; tries < 200000 && found < 4; ++tries) {
+            const std::uint64_t slot = rng() % e->index.size();
+            const Color stm = rng() & 1 ? mktb::BLACK : xq::RED;
+            xq::Placement pl;
+            if (!e->index.decode(slot, pl)) continue;
+            const xq::Position pos = e->index.position(pl, stm);
+            if (!pos.validity_error().empty()) continue;
+            const Value v = e->table->value(mktb::Metric::Dtm, stm, slot);
+            if (!v.is_win() || v.plies > 11) continue;
+            ++found;
+            const std::optional<int> mate = engine.mate_score(pos.fen(), 200000);
+            INFO(m.name() << " " << pos.fen() << " ours: mate in " << v.mate_in_moves());
+            REQUIRE(mate);
+            CHECK(*mate >= v.mate_in_moves());
+            ++proofs;
+        }
+    }
+    CHECK(proofs >= 40);
+}
+
+TEST_CASE("Xiangqi and Makruk tables never answer for each other", "[xiangqi][gen]") {
+    // A Makruk reader asked for a file written for Xiangqi refuses it by its header's game.
+    const std::string dir = mktb::test::temp_dir("xiangqi-games");
+    const xq::Tablebase xt(tables());
+    std::filesystem::copy_file(xq::table_path(tables(), material("KRvK")), dir + "/KRvK.mktb");
+    const mktb::Tablebase makruk(dir);
+    try {
+        makruk.table(mktb::test::material("KRvK"));
+        FAIL("a Xiangqi file read as a Makruk table");
+    } catch (const mktb::TableError& e) {
+        CHECK(std::string(e.what()).find("a table of Xiangqi, not of Makruk") != std::string::npos);
+    }
+    // And the Makruk directory's KRvK.mktb is not the Xiangqi KRvK: no Xiangqi table there.
+    CHECK(!xq::Tablebase(dir).table(material("KRvK")));
+}
