@@ -158,7 +158,6 @@ int xiangqi_gen(const Args& a) {
         std::fprintf(stderr, "mktb gen: cannot create %s: %s\n", o.tables.c_str(), ec.message().c_str());
         return kExitBadInput;
     }
-    xq::Tablebase tables(o.tables);
     Progress progress;
     std::vector<double> work;
     for (const Material& m : order) work.push_back(double(xq::Index(m).size()));
@@ -173,6 +172,8 @@ int xiangqi_gen(const Args& a) {
                 progress.skip_job(k);
                 continue;
             }
+            // A reader per ending: the children it loads are let go with it.
+            const xq::Tablebase tables(o.tables);
             const xq::GenStats s = xq::generate(m, tables, &progress);
             const std::string json = stats_path(o.tables, m);
             std::ofstream(json + ".tmp") << xq::stats_json(s);

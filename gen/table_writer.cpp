@@ -77,7 +77,8 @@ TableWriter::TableWriter(
     : writes_(writes)
     , path_(std::move(path))
     , tmp_(path_ + ".tmp")
-    , metrics_(metrics) {
+    , metrics_(metrics)
+    , level_(kZstdLevel) {
     TableHeader& h = header_;
     std::memcpy(h.magic, kTableMagic, sizeof h.magic);
     h.version = kTableVersion;
@@ -87,9 +88,9 @@ TableWriter::TableWriter(
     std::memcpy(h.signature, key.name.data(), std::min(key.name.size(), sizeof h.signature - 1));
     h.index_scheme = key.scheme;
     h.rules = rules;
-    h.block_cells = kBlockCells;
+    h.block_cells = key.block_cells;
     h.index_size = key.cells;
-    h.blocks_per_side = (key.cells + kBlockCells - 1) / kBlockCells;
+    h.blocks_per_side = (key.cells + key.block_cells - 1) / key.block_cells;
     // The header and the block index come first, followed by their own checksum (so a reader can
     // trust them without reading the whole file): room is kept for them, filled by commit().
     offsets_.assign(std::size_t(metrics) * 2 * h.blocks_per_side + 1, 0);
@@ -153,7 +154,7 @@ void TableWriter::fail(const std::string& what) {
 }
 
 bool TableWriter::mine(std::size_t block) const {
-    return !mine_ || mine_((block % header_.blocks_per_side) * kBlockCells);
+    return !mine_ || mine_((block % header_.blocks_per_side) * header_.block_cells);
 }
 
 void TableWriter::put(const void* data, std::size_t n) {
@@ -191,8 +192,8 @@ void code_block(const BlockSource& s, std::size_t b, Coding coding, std::size_t 
     const TableHeader& h = s.h;
     const std::size_t width = s.width, dtmWidth = s.dtmWidth;
     const Color c = Color(b / h.blocks_per_side);
-    const std::uint64_t first = (b % h.blocks_per_side) * kBlockCells;
-    const std::uint64_t n = std::min<std::uint64_t>(kBlockCells, h.index_size - first);
+    const std::uint64_t first = (b % h.blocks_per_side) * h.block_cells;
+    const std::uint64_t n = std::min<std::uint64_t>(h.block_cells, h.index_size - first);
     raw.resize(n * width);
     const std::uint8_t* in = s.cells(c, first, n, raw.data());
     const std::uint8_t* base
@@ -200,7 +201,7 @@ void code_block(const BlockSource& s, std::size_t b, Coding coding, std::size_t 
     out.assign(n * w, 0);
     // 64 slots (one word of the mask; a block is a whole number of words) at a time: the
     // words with no don't-care slot, nearly all, copied whole.
-    static_assert(kBlockCells % 64 == 0);
+    static_assert(kBlockCells % 64 == 0); // and every block size a TableKey gives
     for (std::uint64_t i0 = 0; i0 < n; i0 += 64) {
         const std::uint64_t m = std::min<std::uint64_t>(64, n - i0);
         const std::uint64_t dc = s.dontCare[c].empty() ? 0 : s.dontCare[c][(first + i0) >> 6];
@@ -265,9 +266,9 @@ void TableWriter::add(Metric metric, int cell_bytes, const CellSource& cells,
             if (!fn(b) || !mine(b)) return;
             auto& [cctx, scratch, raw, coded] = compressors.local();
             if (!cctx) {
-                scratch.resize(ZSTD_compressBound(std::size_t(kBlockCells) * 2)); // widest
+                scratch.resize(ZSTD_compressBound(std::size_t(h.block_cells) * 2)); // widest
                 cctx.reset(ZSTD_createCCtx());
-                ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kZstdLevel);
+                ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level_);
                 ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
             }
             code_block(b, coding, raw, coded);

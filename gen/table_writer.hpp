@@ -55,6 +55,8 @@ public:
     void commit();
     // The index scheme the cells added are in (Index::scheme()); Index::kScheme unless told.
     void set_index_scheme(int scheme) { header_.index_scheme = std::uint32_t(scheme); }
+    // zstd's level for the blocks added from now on (1 unless told: Makruk's working files).
+    void set_level(int level) { level_ = level; }
     // Over several ranks: mine(slot) tells the blocks this rank's cells give (by their first
     // slot, of either side); the other ranks give the others. All of them unless told.
     void set_share(std::function<bool(std::uint64_t slot)> mine, Ranks& ranks) {
@@ -78,6 +80,7 @@ private:
     Ranks* ranks_ = nullptr;
     std::string path_, tmp_;
     int metrics_ = 0, added_ = 0;
+    int level_;
     std::vector<std::uint64_t> offsets_; // block b spans offsets_[b] .. offsets_[b + 1]
     std::FILE* file_ = nullptr;
 };

@@ -260,18 +260,33 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
 }
 
 SideStats side_stats(const Work& w, Color s) {
+    struct Part {
+        std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
+        int longest = -1;
+        std::uint64_t slot = 0;
+    };
+    // Per block, then merged in block order: the longest mate's slot is the first of the
+    // longest, whatever the thread count.
+    std::vector<Part> parts((w.n + kBlock - 1) / kBlock);
+    parallel_blocks(w.n, nullptr, "", [&](std::uint64_t b, std::uint64_t first, std::uint64_t last) {
+        Part& p = parts[b];
+        for (std::uint64_t slot = first; slot < last; ++slot) {
+            const std::uint8_t v = w.val[s][slot];
+            if (v == kNone) continue;
+            ++p.positions;
+            if (v == 0) ++p.draws;
+            else if ((v - 1) % 2) {
+                ++p.wins;
+                if (v - 1 > p.longest) p.longest = v - 1, p.slot = slot;
+            } else
+                ++p.losses;
+        }
+    });
     SideStats st;
     std::uint64_t longestSlot = 0;
-    for (std::uint64_t slot = 0; slot < w.n; ++slot) {
-        const std::uint8_t v = w.val[s][slot];
-        if (v == kNone) continue;
-        ++st.positions;
-        if (v == 0) ++st.draws;
-        else if ((v - 1) % 2) {
-            ++st.wins;
-            if (v - 1 > st.longest) st.longest = v - 1, longestSlot = slot;
-        } else
-            ++st.losses;
+    for (const Part& p : parts) {
+        st.positions += p.positions, st.wins += p.wins, st.draws += p.draws, st.losses += p.losses;
+        if (p.longest > st.longest) st.longest = p.longest, longestSlot = p.slot;
     }
     if (st.longest >= 0) {
         Placement pl;
@@ -289,7 +304,7 @@ std::uint64_t memory_needed(const Material& m) {
     return bytes;
 }
 
-GenStats generate(const Material& m, const Tablebase& children, Progress* progress) {
+GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel) {
     const auto start = std::chrono::steady_clock::now();
     Work w { m, Index(m), children, 0, {}, {}, {} };
     w.n = w.index.size();
@@ -334,12 +349,16 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     TableWriter::DontCare dontCare;
     for (Color s : { RED, BLACK }) {
         dontCare[s].assign((w.n + 63) / 64, 0);
-        for (std::uint64_t slot = 0; slot < w.n; ++slot)
-            if (w.val[s][slot] == kNone) dontCare[s][slot / 64] |= std::uint64_t(1) << (slot % 64);
+        // Blocks of kBlock slots are whole words of the mask: one writer per word.
+        parallel_blocks(w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+            for (std::uint64_t slot = first; slot < last; ++slot)
+                if (w.val[s][slot] == kNone) dontCare[s][slot / 64] |= std::uint64_t(1) << (slot % 64);
+        });
         stats.side[s] = side_stats(w, s);
     }
     if (progress) progress->phase("output", 0);
     TableWriter writer(table_key(m), 0, table_path(children.dir(), m), 1);
+    writer.set_level(zstdLevel);
     const std::span<const std::uint8_t> cells[COLOR_NB] = { { w.val[RED].get(), w.n }, { w.val[BLACK].get(), w.n } };
     writer.add(Metric::Dtm, 1, cells, dontCare);
     writer.commit();

@@ -25,6 +25,8 @@ struct GenStats {
     std::uint64_t peak_bytes = 0; // the cells' and children's bytes the plan reserved
 };
 
+inline constexpr int kZstdLevel = 9;
+
 // Bytes a generation of `m` needs: its working cells (3 bytes per cell and side) and the
 // resident children it reads (1 byte per cell and side).
 std::uint64_t memory_needed(const Material& m);
@@ -32,7 +34,8 @@ std::uint64_t memory_needed(const Material& m);
 // Generates canonical `m` into table_path(children.dir(), m), reading the endings it converts
 // into from `children` (each must be there). Throws TableError when a child is missing or
 // damaged or the file cannot be written; the table is written whole or not at all.
-GenStats generate(const Material& m, const Tablebase& children, Progress* progress);
+// `level`: zstd's (the tables are final files, not working ones: docs/generator-xiangqi.md).
+GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int level = kZstdLevel);
 
 // Checks every position of the table of `m` in `tables` against its legal moves (the values of
 // its children, in this table and the smaller ones): an independent forward check. Returns the
