@@ -18,6 +18,7 @@ namespace mktb::cli {
 namespace {
 
 using xq::Material, xq::RED;
+using mktb::BLACK;
 
 // The endings of a named set: one-attacker (K + one chariot, horse, cannon or soldier + up to
 // two advisors and two elephants against K + up to two of each: 324 endings), armless (both
@@ -83,6 +84,12 @@ bool read_x(const Args& a, XOptions& o) {
         const auto m = Material::parse(name);
         if (!m) {
             std::fprintf(stderr, "mktb %s: %s\n", cmd.c_str(), Material::parse_error(name).c_str());
+            return false;
+        }
+        if (!m->armless(RED) && !m->armless(BLACK)) {
+            std::fprintf(stderr, "mktb %s: %s (Xiangqi): both sides armed; the perpetual-check "
+                "pass such an ending needs is not built yet (docs/rules-xiangqi.md §5)\n",
+                cmd.c_str(), m->canonical().name().c_str());
             return false;
         }
         o.endings.push_back(m->canonical());

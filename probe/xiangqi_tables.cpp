@@ -40,6 +40,9 @@ const Tablebase::Entry* Tablebase::table(const Material& m) const {
     if (!std::filesystem::exists(path, ec)) return nullptr; // looked for again next time
     const TableKey key = table_key(m);
     auto e = std::make_unique<Entry>(Entry { Table::open(path, key, cache_.get(), nextId_++), Index(m) });
+    if (e->table->rules() != kRulePlainArmless)
+        throw TableError(path + ": built under Xiangqi rule " + std::to_string(e->table->rules())
+            + ", which this reader does not know (it knows 1: the plain result, one side armless)");
     return tables_.emplace(m.key(), std::move(e)).first->second.get();
 }
 

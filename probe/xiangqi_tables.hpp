@@ -19,6 +19,13 @@
 namespace mktb::xq {
 
 std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.xq.mktb
+
+// The rule a Xiangqi table follows, in its header's `rules` (docs/rules-xiangqi.md §5):
+// kRulePlainArmless: every endless line a draw, which is the perpetual-check rule's result
+// because one side is armless (it never checks, and the other never needs to check forever).
+// Perpetual chase is not modelled. A table of both sides armed, under the rule's own pass, will
+// say so by another value; this reader refuses values it does not know.
+inline constexpr std::uint32_t kRulePlainArmless = 1;
 TableKey table_key(const Material& canonical);
 
 class Tablebase {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <random>
 
+#include "mktb/probe.h"
 #include "support/engine.hpp"
 #include "support/tables.hpp"
 #include "xiangqi/generate.hpp"
@@ -193,4 +194,43 @@ TEST_CASE("Xiangqi and Makruk tables never answer for each other", "[xiangqi][ge
     }
     // And the Makruk directory's KRvK.mktb is not the Xiangqi KRvK: no Xiangqi table there.
     CHECK(!xq::Tablebase(dir).table(material("KRvK")));
+}
+
+TEST_CASE("Xiangqi through the C API: the FEN entry points equal the tables", "[xiangqi][gen][api]") {
+    mktb_tablebase* tb = nullptr;
+    REQUIRE(mktb_open(tables().c_str(), nullptr, &tb) == MKTB_OK);
+    // Rd2 mates (checked by hand: the king cannot leave the d file, e10 faces Red's king).
+    mktb_dtm dtm {};
+    REQUIRE(mktb_xiangqi_probe_fen(tb, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", &dtm) == MKTB_OK);
+    CHECK(dtm.wdl == MKTB_WIN);
+    CHECK(dtm.plies == 1);
+    mktb_xiangqi_move moves[128];
+    std::size_t n = 0;
+    REQUIRE(mktb_xiangqi_rank_root(tb, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", moves, 128, &n) == MKTB_OK);
+    REQUIRE(n > 1);
+    CHECK(std::string(moves[0].uci) == "e2d2");
+    CHECK(moves[0].value.plies == 1);
+    CHECK(mktb_xiangqi_rank_root(tb, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", nullptr, 0, &n)
+        == MKTB_BUFFER_TOO_SMALL);
+    // Errors by status: a bad FEN, a material without a table, a Makruk FEN.
+    CHECK(mktb_xiangqi_probe_fen(tb, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", &dtm) == MKTB_BAD_POSITION);
+    CHECK(std::string(mktb_last_error()).find("kings face") != std::string::npos);
+    CHECK(mktb_xiangqi_probe_fen(tb, "3k5/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1", &dtm) == MKTB_OK);
+    CHECK(mktb_xiangqi_probe_fen(tb, "3k5/9/9/9/9/9/4R4/9/4N4/4K4 w - - 0 1", &dtm) == MKTB_NO_TABLE);
+    CHECK(mktb_xiangqi_probe_fen(tb, "8/3k4/8/8/8/8/8/R3K3 w - - 0 1", &dtm) == MKTB_BAD_POSITION);
+    CHECK(mktb_xiangqi_probe_fen(tb, nullptr, &dtm) == MKTB_BAD_ARGUMENT);
+    // Every position of an ending: the C answer equals the table's, from random slots.
+    const xq::Tablebase x(tables());
+    const xq::Tablebase::Entry* e = x.table(material("KCAvK"));
+    std::mt19937_64 rng(3);
+    for (int i = 0; i < 2000; ++i) {
+        xq::Placement pl;
+        if (!e->index.decode(rng() % e->index.size(), pl)) continue;
+        const xq::Position pos = e->index.position(pl, rng() & 1 ? mktb::BLACK : xq::RED);
+        if (!pos.validity_error().empty()) continue;
+        REQUIRE(mktb_xiangqi_probe_fen(tb, pos.fen().c_str(), &dtm) == MKTB_OK);
+        const Value v = *x.probe(pos);
+        CHECK(dtm.plies == (v.is_draw() ? -1 : v.plies));
+    }
+    mktb_close(tb);
 }

@@ -30,9 +30,11 @@ std::string point_name(int p) {
 std::string move_to_uci(Move m) { return point_name(from_pt(m)) + point_name(to_pt(m)); }
 
 void Position::put_piece(Piece pc, int p) {
-    if (board_[p] != NO_PIECE) --pieceCount_[board_[p]];
+    if (board_[p] != NO_PIECE) --pieceCount_[board_[p]], byPiece_[board_[p]] &= ~point_bit(p);
     board_[p] = pc;
     ++pieceCount_[pc];
+    byPiece_[pc] |= point_bit(p);
+    occupied_ |= point_bit(p);
     if (type_of(pc) == KING) king_[color_of(pc)] = std::int8_t(p);
 }
 
@@ -41,6 +43,8 @@ void Position::remove_piece(int p) {
     if (pc == NO_PIECE) return;
     if (type_of(pc) == KING && king_[color_of(pc)] == p) king_[color_of(pc)] = -1;
     --pieceCount_[pc];
+    byPiece_[pc] &= ~point_bit(p);
+    occupied_ &= ~point_bit(p);
     board_[p] = NO_PIECE;
 }
 
@@ -48,6 +52,8 @@ void Position::move_piece(int from, int to) {
     const Piece pc = board_[from];
     board_[from] = NO_PIECE;
     --pieceCount_[pc];
+    byPiece_[pc] &= ~point_bit(from);
+    occupied_ &= ~point_bit(from);
     put_piece(pc, to);
 }
 
@@ -57,11 +63,26 @@ int Position::men() const {
 
 bool Position::kings_facing() const {
     const int a = king_[RED], b = king_[BLACK];
-    if (a < 0 || b < 0 || file_of(a) != file_of(b)) return false;
-    for (int p = std::min(a, b) + FILE_NB; p < std::max(a, b); p += FILE_NB)
-        if (board_[p] != NO_PIECE) return false;
-    return true;
+    return a >= 0 && b >= 0 && file_of(a) == file_of(b) && !(between(a, b) & occupied_);
 }
+
+namespace {
+
+// Calls f(point) for each point of a set until f returns true; whether one did.
+template<class F>
+bool any_point(Points set, F&& f) {
+    for (std::uint64_t lo = std::uint64_t(set); lo; lo &= lo - 1)
+        if (f(std::countr_zero(lo))) return true;
+    for (std::uint64_t hi = std::uint64_t(set >> 64); hi; hi &= hi - 1)
+        if (f(64 + std::countr_zero(hi))) return true;
+    return false;
+}
+
+int popcount(Points set) {
+    return std::popcount(std::uint64_t(set)) + std::popcount(std::uint64_t(set >> 64));
+}
+
+} // namespace
 
 bool Position::attacked_by(Color c, int p) const {
     // Along the four lines: the first man met may be a chariot, the second a cannon.
@@ -88,30 +109,50 @@ bool Position::attacked_by(Color c, int p) const {
 }
 
 bool Position::in_check(Color c) const {
+    // Each enemy man that can give check, tested against the king: a chariot on its line with
+    // nothing between, a cannon with one man between, a horse whose leg is free, a soldier
+    // next to it (from the points a soldier attacks it from).
     const int k = king_[c];
     const Color them = ~c;
-    // Only the kinds the enemy has are looked for: an armless side gives no check at all.
-    if (count(them, CHARIOT) | count(them, CANNON))
-        for (int d = 0; d < 4; ++d) {
-        const std::int8_t* r = ray(d, k);
-        const int n = ray_length(d, k);
-        int i = 0;
-        while (i < n && board_[r[i]] == NO_PIECE) ++i;
-        if (i == n) continue;
-        if (board_[r[i]] == make_piece(them, CHARIOT)) return true;
-        for (++i; i < n && board_[r[i]] == NO_PIECE;) ++i;
-        if (i < n && board_[r[i]] == make_piece(them, CANNON)) return true;
-    }
-    for (PieceType pt : { HORSE, SOLDIER }) {
-        if (!count(them, pt)) continue;
-        const auto& from = unleaps(them, pt, k);
-        for (int i = 0; i < from.n; ++i) {
-            const auto [o, block] = from.leaps[i];
-            if (board_[o] == make_piece(them, pt) && (block < 0 || board_[block] == NO_PIECE))
-                return true;
-        }
+    const auto line = [&](int between_men) {
+        return [&, between_men](int p) { return aligned(p, k) && popcount(between(p, k) & occupied_) == between_men; };
+    };
+    if (any_point(byPiece_[make_piece(them, CHARIOT)], line(0))) return true;
+    if (any_point(byPiece_[make_piece(them, CANNON)], line(1))) return true;
+    if (any_point(byPiece_[make_piece(them, HORSE)] & detail::kLines.horseFrom[k], [&](int h) {
+            return board_[detail::kLines.horseLeg[h][k]] == NO_PIECE;
+        }))
+        return true;
+    if (count(them, SOLDIER)) {
+        const auto& from = unleaps(them, SOLDIER, k);
+        for (int i = 0; i < from.n; ++i)
+            if (board_[from.leaps[i].to] == make_piece(them, SOLDIER)) return true;
     }
     return false;
+}
+
+bool Position::legal_after(int from, int to) const {
+    const Color us = stm_, them = ~us;
+    const Points occ = (occupied_ & ~point_bit(from)) | point_bit(to);
+    const Points gone = ~point_bit(to); // a man captured on `to` attacks no more
+    const int k = type_of(board_[from]) == KING ? to : king_[us];
+    const int ek = king_[them];
+    if (file_of(k) == file_of(ek) && !(between(k, ek) & occ)) return false;
+    auto line = [&](Points men, int screens) {
+        return any_point(men & gone, [&](int p) { return aligned(p, k) && popcount(between(p, k) & occ) == screens; });
+    };
+    if (line(byPiece_[make_piece(them, CHARIOT)], 0) || line(byPiece_[make_piece(them, CANNON)], 1))
+        return false;
+    if (any_point(byPiece_[make_piece(them, HORSE)] & gone & detail::kLines.horseFrom[k],
+            [&](int h) { return !(occ & point_bit(detail::kLines.horseLeg[h][k])); }))
+        return false;
+    if (count(them, SOLDIER)) {
+        const auto& from_ = unleaps(them, SOLDIER, k);
+        for (int i = 0; i < from_.n; ++i)
+            if (from_.leaps[i].to != to && board_[from_.leaps[i].to] == make_piece(them, SOLDIER))
+                return false;
+    }
+    return true;
 }
 
 Position::Undo Position::do_move(Move m) {
@@ -164,26 +205,15 @@ MoveList pseudo_moves(const Position& pos) {
 }
 
 MoveList legal_moves(const Position& pos) {
-    MoveList pseudo = pseudo_moves(pos), legal;
-    Position p = pos;
-    const Color us = pos.side_to_move();
-    for (Move m : pseudo) {
-        const auto u = p.do_move(m);
-        if (!p.in_check(us) && !p.kings_facing()) legal.push(m);
-        p.undo_move(m, u);
-    }
+    MoveList legal;
+    for (Move m : pseudo_moves(pos))
+        if (pos.legal_after(from_pt(m), to_pt(m))) legal.push(m);
     return legal;
 }
 
 bool has_legal_move(const Position& pos) {
-    Position p = pos;
-    const Color us = pos.side_to_move();
-    for (Move m : pseudo_moves(pos)) {
-        const auto u = p.do_move(m);
-        const bool ok = !p.in_check(us) && !p.kings_facing();
-        p.undo_move(m, u);
-        if (ok) return true;
-    }
+    for (Move m : pseudo_moves(pos))
+        if (pos.legal_after(from_pt(m), to_pt(m))) return true;
     return false;
 }
 

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "parallel.hpp"
+#include "captures.hpp"
 #include "table_writer.hpp"
 
 namespace mktb::xq {
@@ -41,7 +42,8 @@ std::uint8_t conv_code(Value v) { return v.is_draw() ? 1 : std::uint8_t(2 + v.pl
 // Calls f(parentPlacement, parentSlot, mirrored) for every un-move of `mover`'s men in `pos`
 // (whose men are `pl`, at `slot`).
 template<class F>
-void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl, const Position& pos, Color mover, F&& f) {
+void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl, Points occupied, Color mover, F&& f) {
+    const auto empty = [&](int p) { return !(occupied & point_bit(p)); };
     for (int j = 0; j < index.men(); ++j) {
         const Piece pc = index.piece(j);
         if (color_of(pc) != mover) continue;
@@ -57,19 +59,20 @@ void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl
         if (pt == CHARIOT || pt == CANNON) { // quiet moves of both run along open lines
             for (int d = 0; d < 4; ++d) {
                 const std::int8_t* r = ray(d, to);
-                for (int i = 0, n = ray_length(d, to); i < n && pos.empty(r[i]); ++i) emit(r[i]);
+                for (int i = 0, n = ray_length(d, to); i < n && empty(r[i]); ++i) emit(r[i]);
             }
             continue;
         }
         const auto& from = unleaps(mover, pt, to);
         for (int i = 0; i < from.n; ++i) {
             const auto [o, block] = from.leaps[i];
-            if (pos.empty(o) && (block < 0 || pos.empty(block))) emit(o);
+            if (empty(o) && (block < 0 || empty(block))) emit(o);
         }
     }
 }
 
-// Calls f(from, to, captured) for every legal move of side s in `pos` (whose men are `pl`).
+// Calls f(man, to, victim) for every legal move of side s in `pos` (whose men are `pl`): the
+// man moved (its number in the index), where to, and the man it captures (-1: none).
 // The full legality test (the mover's king not attacked, the kings not facing) runs only where
 // the move can change it: a king move, a move out of check, a man leaving or entering a line of
 // the king (a chariot's or cannon's line opened, a cannon's screen made, the kings' file opened)
@@ -83,15 +86,13 @@ void for_each_legal(const Index& index, const Placement& pl, Position& pos, Colo
         return file_of(p) == file_of(k) || rank_of(p) == rank_of(k)
             || (std::abs(file_of(p) - file_of(k)) == 1 && std::abs(rank_of(p) - rank_of(k)) == 1);
     };
-    auto tryMove = [&](int from, int to, bool test) {
-        const Piece captured = pos.piece_on(to);
-        if (test) {
-            const auto u = pos.do_move(make_move(from, to));
-            const bool ok = !pos.in_check(s) && !pos.kings_facing();
-            pos.undo_move(make_move(from, to), u);
-            if (!ok) return;
-        }
-        f(from, to, captured);
+    auto tryMove = [&](int j, int to, bool test) {
+        if (test && !pos.legal_after(pl.at[j], to)) return;
+        int victim = -1;
+        if (!pos.empty(to))
+            for (int v = 0; v < index.men(); ++v)
+                if (pl.at[v] == to) victim = v;
+        f(j, to, victim);
     };
     for (int j = 0; j < index.men(); ++j) {
         const Piece pc = index.piece(j);
@@ -104,11 +105,11 @@ void for_each_legal(const Index& index, const Placement& pl, Position& pos, Colo
                 const std::int8_t* r = ray(d, from);
                 const int n = ray_length(d, from);
                 int i = 0;
-                for (; i < n && pos.empty(r[i]); ++i) tryMove(from, r[i], fromTest || (enemyArmed && nearKing(r[i])));
+                for (; i < n && pos.empty(r[i]); ++i) tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
                 if (i == n) continue;
                 if (pt == CANNON)
                     for (++i; i < n && pos.empty(r[i]);) ++i;
-                if (i < n && color_of(pos.piece_on(r[i])) != s) tryMove(from, r[i], fromTest || (enemyArmed && nearKing(r[i])));
+                if (i < n && color_of(pos.piece_on(r[i])) != s) tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
             }
             continue;
         }
@@ -117,12 +118,14 @@ void for_each_legal(const Index& index, const Placement& pl, Position& pos, Colo
             const auto [t, block] = to.leaps[i];
             const Piece target = pos.piece_on(t);
             if ((target == NO_PIECE || color_of(target) != s) && (block < 0 || pos.empty(block)))
-                tryMove(from, t, fromTest || (enemyArmed && nearKing(t)));
+                tryMove(j, t, fromTest || (enemyArmed && nearKing(t)));
         }
     }
 }
 
 struct Work {
+    Work(const Material& material, const Tablebase& tables)
+        : m(material), index(material), children(tables), n(index.size()), captures(index, tables) { }
     const Material& m;
     const Index index;
     const Tablebase& children;
@@ -139,20 +142,29 @@ struct Work {
     static bool has(const std::vector<std::uint64_t>& mask, std::uint64_t block, int plies) {
         return mask[block] >> (plies & 63) & 1;
     }
-    // The table each capture leads to, by the captured man, resolved once, and whether its
-    // Red is this ending's Black.
-    const Tablebase::Entry* after[PIECE_NB] {};
-    bool swapAfter[PIECE_NB] {};
+    const Captures captures;
 };
 
 void init(Work& w, Progress* progress) {
     parallel_blocks(w.n, progress, "init", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
         int maxConv = -1;
+        Position pos;
+        Placement prev;
+        bool built = false;
         for (std::uint64_t slot = first; slot < last; ++slot) {
             for (Color s : { RED, BLACK }) w.val[s][slot] = kNone, w.cnt[s][slot] = 0, w.conv[s][slot] = 0;
             Placement pl;
             if (!w.index.decode(slot, pl)) continue;
-            Position pos = w.index.position(pl, RED);
+            // The board follows the slots: consecutive positions differ in a man or two (the
+            // innermost group's), so only those are lifted and put down again.
+            if (!built) pos = w.index.position(pl, RED), built = true;
+            else {
+                for (int j = 0; j < w.index.men(); ++j)
+                    if (pl.at[j] != prev.at[j]) pos.remove_piece(prev.at[j]);
+                for (int j = 0; j < w.index.men(); ++j)
+                    if (pl.at[j] != prev.at[j]) pos.put_piece(w.index.piece(j), pl.at[j]);
+            }
+            prev = pl;
             if (pos.kings_facing()) continue;
             for (Color s : { RED, BLACK }) {
                 if (pos.in_check(~s)) continue;
@@ -160,20 +172,13 @@ void init(Work& w, Progress* progress) {
                 int quiet = 0, legal = 0;
                 int best = 0; // preference of the best capture
                 bool anyCapture = false;
-                for_each_legal(w.index, pl, pos, s, [&](int from, int to, Piece captured) {
+                for_each_legal(w.index, pl, pos, s, [&](int man, int to, int victim) {
                     ++legal;
-                    if (captured == NO_PIECE) {
+                    if (victim < 0) {
                         ++quiet;
                         return;
                     }
-                    const Move mv = make_move(from, to);
-                    const auto u = pos.do_move(mv);
-                    const Tablebase::Entry& e = *w.after[captured];
-                    const bool swap = w.swapAfter[captured];
-                    const std::uint64_t cs = e.index.encode(swap ? pos.colour_swapped() : pos);
-                    const Color cstm = swap ? ~pos.side_to_move() : pos.side_to_move();
-                    const int p = preference(e.table->value(Metric::Dtm, cstm, cs).parent());
-                    pos.undo_move(mv, u);
+                    const int p = preference(w.captures.value(pl, man, to, victim, s).parent());
                     if (!anyCapture || p > best) best = p;
                     anyCapture = true;
                 });
@@ -227,10 +232,10 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
                 if (w.val[s][slot] != code) continue;
                 ++here;
                 Placement pl;
-                w.index.decode(slot, pl);
-                const Position pos = w.index.position(pl, s);
+                Points occupied;
+                w.index.decode(slot, pl, &occupied);
                 const bool selfMirror = w.index.symmetric(pl);
-                for_each_unmove(w.index, slot, pl, pos, mover, [&](const Placement& parent, std::uint64_t q, bool mirrored) {
+                for_each_unmove(w.index, slot, pl, occupied, mover, [&](const Placement& parent, std::uint64_t q, bool mirrored) {
                     std::atomic_ref<std::uint8_t> v(parentVal[q]);
                     if (v.load(std::memory_order_relaxed) != 0) return;
                     if (losses) {
@@ -305,9 +310,11 @@ std::uint64_t memory_needed(const Material& m) {
 }
 
 GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel) {
+    if (!m.armless(RED) && !m.armless(BLACK))
+        throw std::invalid_argument(m.name() + " (Xiangqi): both sides armed; the perpetual-check "
+            "pass such an ending needs is not built (docs/rules-xiangqi.md §5)");
     const auto start = std::chrono::steady_clock::now();
-    Work w { m, Index(m), children, 0, {}, {}, {} };
-    w.n = w.index.size();
+    Work w(m, children);
     for (Color s : { RED, BLACK }) {
         w.val[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
         w.cnt[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
@@ -315,23 +322,12 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         w.levels[s].assign((w.n >> kBlockShift) + 1, 0);
         w.convWins[s].assign((w.n >> kBlockShift) + 1, 0);
     }
-    for (Color c : { RED, BLACK })
-        for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt) {
-            if (!m.count[c][pt]) continue;
-            Material child = m;
-            --child.count[c][pt];
-            w.swapAfter[make_piece(c, PieceType(pt))] = !child.is_canonical();
-            child = child.canonical();
-            const Tablebase::Entry* e = children.table(child);
-            if (!e)
-                throw TableError("the table of " + child.name() + " (Xiangqi), which " + m.name()
-                    + " converts into, is missing: make it first (mktb gen --game xiangqi makes "
-                      "every smaller ending an ending needs)");
-            e->table->make_resident(Table::part(Metric::Dtm, RED) | Table::part(Metric::Dtm, BLACK));
-            w.after[make_piece(c, PieceType(pt))] = e;
-        }
+    auto since = [](auto t) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count(); };
+    auto t = std::chrono::steady_clock::now();
     init(w, progress);
     GenStats stats;
+    stats.init_seconds = since(t);
+    t = std::chrono::steady_clock::now();
     stats.name = m.name();
     stats.cells = w.n;
     int last = -1;
@@ -343,6 +339,8 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         if (n > last + 1 && n > w.maxConv.load() + 1) break;
     }
     stats.levels = last + 1;
+    stats.level_seconds = since(t);
+    t = std::chrono::steady_clock::now();
     // No position's count may stay above 0 unless it is drawn: checked by verify, not here.
     for (Color s : { RED, BLACK }) w.conv[s].reset(), w.cnt[s].reset();
 
@@ -357,11 +355,12 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         stats.side[s] = side_stats(w, s);
     }
     if (progress) progress->phase("output", 0);
-    TableWriter writer(table_key(m), 0, table_path(children.dir(), m), 1);
+    TableWriter writer(table_key(m), kRulePlainArmless, table_path(children.dir(), m), 1);
     writer.set_level(zstdLevel);
     const std::span<const std::uint8_t> cells[COLOR_NB] = { { w.val[RED].get(), w.n }, { w.val[BLACK].get(), w.n } };
     writer.add(Metric::Dtm, 1, cells, dontCare);
     writer.commit();
+    stats.output_seconds = since(t);
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     stats.peak_bytes = memory_needed(m);
     return stats;
@@ -374,6 +373,8 @@ std::string stats_json(const GenStats& s) {
     j["cells"] = s.cells;
     j["levels"] = s.levels;
     j["seconds"] = s.seconds;
+    j["phase_seconds"] = { { "init", s.init_seconds }, { "levels", s.level_seconds },
+        { "output", s.output_seconds } };
     for (Color c : { RED, BLACK }) {
         const SideStats& x = s.side[c];
         j[c == RED ? "red_to_move" : "black_to_move"] = { { "positions", x.positions },

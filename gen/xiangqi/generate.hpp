@@ -22,6 +22,7 @@ struct GenStats {
     SideStats side[COLOR_NB];
     int levels = 0;
     double seconds = 0;
+    double init_seconds = 0, level_seconds = 0, output_seconds = 0; // the phases
     std::uint64_t peak_bytes = 0; // the cells' and children's bytes the plan reserved
 };
 
@@ -33,7 +34,8 @@ std::uint64_t memory_needed(const Material& m);
 
 // Generates canonical `m` into table_path(children.dir(), m), reading the endings it converts
 // into from `children` (each must be there). Throws TableError when a child is missing or
-// damaged or the file cannot be written; the table is written whole or not at all.
+// damaged or the file cannot be written (std::invalid_argument when both sides are armed: the
+// perpetual-check pass is not built); the table is written whole or not at all.
 // `level`: zstd's (the tables are final files, not working ones: docs/generator-xiangqi.md).
 GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int level = kZstdLevel);
 

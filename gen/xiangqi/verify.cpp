@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "generate.hpp"
+#include "captures.hpp"
 #include "parallel.hpp"
 
 namespace mktb::xq {
@@ -16,6 +17,7 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
     if (!self) throw TableError(table_path(tables.dir(), m) + ": no such table");
     self->table->make_resident(Table::part(Metric::Dtm, RED) | Table::part(Metric::Dtm, BLACK));
     const Index& index = self->index;
+    const Captures captures(index, tables);
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex printing;
     parallel_blocks(index.size(), progress, "verify", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
@@ -31,13 +33,17 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                 bool any = false;
                 Value best = Value::draw();
                 for (Move mv : legal_moves(pos)) {
-                    const auto u = pos.do_move(mv);
-                    const std::optional<Value> child = tables.probe(pos);
-                    pos.undo_move(mv, u);
-                    if (!child)
-                        throw TableError("verify " + m.name() + ": the table of "
-                            + Material::of(pos).canonical().name() + " is missing");
-                    const Value v = child->parent();
+                    // A quiet move stays in this table; a capture leads to a smaller one.
+                    int man = -1, victim = -1;
+                    for (int j = 0; j < index.men(); ++j) {
+                        if (pl.at[j] == from_pt(mv)) man = j;
+                        if (pl.at[j] == to_pt(mv)) victim = j;
+                    }
+                    bool mirrored;
+                    const Value child = victim < 0
+                        ? self->table->value(Metric::Dtm, ~s, index.moved(slot, pl, man, to_pt(mv), &mirrored))
+                        : captures.value(pl, man, to_pt(mv), victim, s);
+                    const Value v = child.parent();
                     if (!any || better(v, best)) best = v;
                     any = true;
                 }

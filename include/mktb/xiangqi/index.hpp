@@ -77,7 +77,16 @@ public:
     // the whole placement is encoded again, and *mirrored says as encode() does).
     std::uint64_t moved(std::uint64_t slot, const Placement& p, int man, int to, bool* mirrored) const {
         const int g = groupOf_[man];
-        if (g < 0 || (file_of(p.at[0]) == 4 && file_of(p.at[1]) == 4)) {
+        const bool symmetricPair = file_of(p.at[0]) == 4 && file_of(p.at[1]) == 4;
+        if (g < 0 && !symmetricPair) { // a king: the pair's class, unless the mirror is needed
+            const int rk = man == 0 ? to : p.at[0], bk = man == 1 ? to : p.at[1];
+            const int cls = pairClass_[rk][bk];
+            if (cls >= 0 && !(file_of(rk) == 4 && file_of(bk) == 4)) {
+                *mirrored = false;
+                return slot % pairStride_ + std::uint64_t(cls) * pairStride_;
+            }
+        }
+        if (g < 0 || symmetricPair) {
             Placement q = p;
             q.at[man] = std::int8_t(to);
             return encode(q, mirrored);
@@ -94,7 +103,8 @@ public:
     }
     // The men of `slot`; false when it is no position (two men on a point, or the mirror twin of
     // a smaller slot).
-    bool decode(std::uint64_t slot, Placement& p) const;
+    // With `occupied`, also the points its men stand on.
+    bool decode(std::uint64_t slot, Placement& p, Points* occupied = nullptr) const;
     // The board of a placement, with `stm` to move.
     Position position(const Placement& p, Color stm) const;
     // Whether a placement is its own mirror (possible only with both kings on the e file).
@@ -113,6 +123,8 @@ private:
     };
     std::uint64_t encode_oriented(const Placement& p, bool mirror) const;
     static std::uint64_t group_rank(std::int8_t* idx, int k); // sorts idx
+    template<class Int>
+    bool decode_as(std::uint64_t slot, Placement& p, Points* occupied) const;
 
     Material material_;
     int men_ = 0;

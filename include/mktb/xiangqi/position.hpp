@@ -45,6 +45,8 @@ public:
 
     Color side_to_move() const { return stm_; }
     Piece piece_on(int p) const { return board_[p]; }
+    Points occupied() const { return occupied_; }
+    Points pieces(Piece pc) const { return byPiece_[pc]; }
     bool empty(int p) const { return board_[p] == NO_PIECE; }
     int king_point(Color c) const { return king_[c]; }
     int count(Color c, PieceType pt) const { return pieceCount_[make_piece(c, pt)]; }
@@ -58,6 +60,11 @@ public:
     bool kings_facing() const;
     // Whether point p is attacked by colour c (the man on p, if any, counts as standing there).
     bool attacked_by(Color c, int p) const;
+
+    // Whether moving the side to move's man from `from` to `to` (a pseudo-legal move) leaves its
+    // king out of check and the kings not facing: answered on the sets of points, the position
+    // unchanged.
+    bool legal_after(int from, int to) const;
 
     struct Undo {
         Piece captured;
@@ -90,6 +97,9 @@ public:
 private:
     std::array<Piece, POINT_NB> board_ {};
     std::array<std::uint8_t, PIECE_NB> pieceCount_ {}; // men of each piece on the board
+    // The same men as sets of points: check and the flying general are line tests on them.
+    Points occupied_ = 0;
+    std::array<Points, PIECE_NB> byPiece_ {};
     std::int8_t king_[COLOR_NB] = { -1, -1 };
     Color stm_ = RED;
     int fullmove_ = 1;

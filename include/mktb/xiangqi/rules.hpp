@@ -246,6 +246,45 @@ inline const detail::LeapList& leaps(Color c, PieceType pt, int from) {
 inline const detail::LeapList& unleaps(Color c, PieceType pt, int to) {
     return detail::kTables.backward[c][pt][to];
 }
+// A set of points, one bit each (rank * 9 + file).
+using Points = unsigned __int128;
+constexpr Points point_bit(int p) { return Points(1) << p; }
+
+namespace detail {
+struct Lines {
+    Points between[POINT_NB][POINT_NB] {}; // strictly between two points of one file or rank
+    bool aligned[POINT_NB][POINT_NB] {}; // on one file or rank (and not the same point)
+    Points horseFrom[POINT_NB] {}; // where a horse attacks the point from, its leg aside
+    std::int8_t horseLeg[POINT_NB][POINT_NB] {}; // [from][to]: the leg of that attack, or -1
+};
+constexpr Lines make_lines() {
+    Lines l {};
+    for (int a = 0; a < POINT_NB; ++a)
+        for (int d = 0; d < 4; ++d) {
+            Points walked = 0;
+            for (int i = 0; i < kTables.rayLength[d][a]; ++i) {
+                const int b = kTables.ray[d][a][i];
+                l.between[a][b] = walked, l.aligned[a][b] = true;
+                walked |= point_bit(b);
+            }
+        }
+    for (auto& row : l.horseLeg)
+        for (auto& x : row) x = -1;
+    for (int to = 0; to < POINT_NB; ++to) {
+        const LeapList& from = kTables.backward[RED][HORSE][to];
+        for (int i = 0; i < from.n; ++i) {
+            l.horseFrom[to] |= point_bit(from.leaps[i].to);
+            l.horseLeg[from.leaps[i].to][to] = from.leaps[i].block;
+        }
+    }
+    return l;
+}
+inline constexpr Lines kLines = make_lines();
+} // namespace detail
+
+inline Points between(int a, int b) { return detail::kLines.between[a][b]; }
+inline bool aligned(int a, int b) { return detail::kLines.aligned[a][b]; }
+
 inline const std::int8_t* ray(int dir, int p) { return detail::kTables.ray[dir][p]; }
 inline int ray_length(int dir, int p) { return detail::kTables.rayLength[dir][p]; }
 

@@ -1,0 +1,71 @@
+// captures.hpp - where a capture leads: for each man of an ending that can be captured, the
+// table of the smaller ending (opened and made resident once) and how the men that remain map
+// onto its index (colours exchanged where its Red is this ending's Black). The generator values
+// its positions' captures through it, the verifier every capture it checks.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "xiangqi_tables.hpp"
+
+namespace mktb::xq {
+
+class Captures {
+public:
+    // Throws TableError when a table `index`'s ending converts into is missing or damaged.
+    Captures(const Index& index, const Tablebase& tables)
+        : index_(index) {
+        const Material& m = index.material();
+        for (int victim = 2; victim < index.men(); ++victim) {
+            const Piece captured = index.piece(victim);
+            Material child = m;
+            --child.count[color_of(captured)][type_of(captured)];
+            const bool swap = !child.is_canonical();
+            child = child.canonical();
+            const Tablebase::Entry* e = tables.table(child);
+            if (!e)
+                throw TableError("the table of " + child.name() + " (Xiangqi), which " + m.name()
+                    + " converts into, is missing: make it first (mktb gen --game xiangqi makes "
+                      "every smaller ending an ending needs)");
+            e->table->make_resident(Table::part(Metric::Dtm, RED) | Table::part(Metric::Dtm, BLACK));
+            Victim& v = victims_[victim];
+            v.entry = e, v.swap = swap;
+            // Each remaining man's place in the child's index: the next free one of its piece.
+            std::array<int, 16> used {};
+            for (int j = 0; j < index.men(); ++j) {
+                if (j == victim) continue;
+                const Piece pc = swap ? make_piece(~color_of(index.piece(j)), type_of(index.piece(j)))
+                                      : index.piece(j);
+                int k = 0;
+                while (e->index.piece(k) != pc || used[k]) ++k;
+                used[k] = 1;
+                v.to[j] = std::int8_t(k);
+            }
+        }
+    }
+    // The value, for its side to move, of the position reached when the side to move of `pl`
+    // (`stm`) moves its man `mover` to `to`, capturing man `victim` there.
+    Value value(const Placement& pl, int mover, int to, int victim, Color stm) const {
+        const Victim& v = victims_[victim];
+        Placement child;
+        for (int j = 0; j < index_.men(); ++j) {
+            if (j == victim) continue;
+            const int p = j == mover ? to : pl.at[j];
+            child.at[v.to[j]] = std::int8_t(v.swap ? flip_rank(p) : p);
+        }
+        const Color childStm = v.swap ? stm : ~stm; // after the move, the other side; swapped back
+        return v.entry->table->value(Metric::Dtm, childStm, v.entry->index.encode(child));
+    }
+
+private:
+    struct Victim {
+        const Tablebase::Entry* entry = nullptr;
+        bool swap = false;
+        std::array<std::int8_t, 16> to {};
+    };
+    const Index& index_;
+    std::array<Victim, 16> victims_ {};
+};
+
+} // namespace mktb::xq

@@ -1,0 +1,89 @@
+#!/bin/sh
+# tests/cli/xiangqi.sh MKTB - the program's Xiangqi: perft of a ten-rank FEN (published counts),
+# gen/verify --game xiangqi (a table, its statistics, the set's names and their errors), probe of
+# a Xiangqi FEN (a mate in one checked by hand, --json, --line, --epd beside a Makruk line), the
+# two games' tables kept apart, and a damaged Xiangqi table reported, never answered.
+set -u
+mktb=$1
+dir=$(mktemp -d /tmp/mktb-xiangqi-test.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export MKTB_NO_PROGRESS=1
+start="rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+
+# perft: chessprogramming.org's Chinese chess perft (1: 44, 3: 79,666).
+[ "$("$mktb" perft "$start" 1)" = 44 ] || fail "perft 1"
+[ "$("$mktb" perft "$start" 3)" = 79666 ] || fail "perft 3"
+out=$("$mktb" perft "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1" 1 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "perft of facing kings: exit $rc"
+echo "$out" | grep -q "bad Xiangqi FEN: the kings face each other" || fail "perft error: $out"
+
+# gen and verify.
+"$mktb" gen --game xiangqi KRvKA --tables "$dir/x" > "$dir/gen.out" || fail "gen KRvKA"
+for t in KRvKA KRvK KAvK KvK; do
+  [ -f "$dir/x/$t.xq.mktb" ] || fail "no $t.xq.mktb"
+  [ -f "$dir/x/$t.xq.json" ] || fail "no $t.xq.json"
+done
+grep -q "^KRvKA " "$dir/gen.out" || fail "no statistics row for KRvKA"
+"$mktb" gen --game xiangqi KvKRA --tables "$dir/x" > "$dir/again.out" || fail "gen again"
+grep -q "^KRvKA " "$dir/again.out" && fail "a table on disk was made again"
+"$mktb" verify --game xiangqi KRvKA KAvK --tables "$dir/x" | grep -c ": ok$" | grep -q 2 || fail "verify"
+"$mktb" gen --game xiangqi --set one-attacker --list --tables "$dir/x" > "$dir/list" 2> "$dir/list.err" \
+  || fail "--list"
+grep -q "^369 Xiangqi endings" "$dir/list.err" || fail "the one-attacker set: $(cat "$dir/list.err")"
+grep -q "^KRAABBvKAABB " "$dir/list" || fail "KRAABBvKAABB not listed"
+expect_error() { # expected exit code, text, then the command
+  code=$1 text=$2; shift 2
+  out=$("$@" 2>&1); rc=$?
+  [ $rc -eq "$code" ] || fail "$* exited $rc, not $code: $out"
+  echo "$out" | grep -q "$text" || fail "$*: no '$text' in: $out"
+}
+expect_error 2 "'Q' is not a Xiangqi man" "$mktb" gen --game xiangqi KQvK --tables "$dir/x"
+expect_error 2 "exactly one K" "$mktb" gen --game xiangqi KRvA --tables "$dir/x"
+expect_error 2 "takes makruk or xiangqi" "$mktb" gen --game chess KRvK --tables "$dir/x"
+expect_error 2 "one-attacker or armless" "$mktb" gen --game xiangqi --set two --tables "$dir/x"
+expect_error 2 "is Makruk's" "$mktb" gen --game xiangqi --men 4 --tables "$dir/x"
+expect_error 2 "is Xiangqi's" "$mktb" gen --set one-attacker --tables "$dir/x"
+expect_error 2 "both sides armed" "$mktb" gen --game xiangqi KRvKR --tables "$dir/x"
+expect_error 1 "needs about" "$mktb" gen --game xiangqi KRAABBvKAABB --memory 1000000 --tables "$dir/y"
+[ -e "$dir/y" ] && [ -n "$(ls "$dir/y")" ] && fail "a refused run wrote something"
+
+# probe: Rd2 mates (e2d2: the king cannot leave the d file, e10 faces Red's king).
+mate="3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
+out=$("$mktb" probe "$mate" --tables "$dir/x") || fail "probe: $out"
+echo "$out" | grep -q "Red to move: Red mates in 1" || fail "probe text: $out"
+echo "$out" | grep -q "^  \* e2d2 " || fail "the mating move: $out"
+"$mktb" probe "$mate" --json --line --tables "$dir/x" > "$dir/p.json" || fail "probe --json"
+python3 - "$dir/p.json" <<'PY' || fail "probe --json's answer"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["game"] == "xiangqi" and j["material"] == "KRvK" and j["side_to_move"] == "red", j
+assert j["category"] == "win" and j["mate_in"] == 1 and j["dtm"] == 1, j
+assert j["line"] == ["e2d2"], j["line"]
+best = [m for m in j["moves"] if m["best"]]
+assert [m["uci"] for m in best] == ["e2d2"] and best[0]["checkmate"], best
+PY
+expect_error 2 "Xiangqi has no count" "$mktb" probe "$mate" --count pieces:3 --tables "$dir/x"
+expect_error 2 "bad Xiangqi FEN" "$mktb" probe "3k5/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1" --tables "$dir/x"
+expect_error 3 "no Xiangqi table for KNvK" "$mktb" probe "3k5/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1" --tables "$dir/x"
+# --epd: a Xiangqi line and a Makruk one, each answered by its own game's tables.
+printf '%s\n%s\n' "$mate" "8/3k4/8/8/8/8/8/R3K3 w - - 0 1" > "$dir/mixed.epd"
+out=$("$mktb" probe --epd "$dir/mixed.epd" --tables "$dir/x"); rc=$?
+[ $rc -eq 3 ] || fail "--epd exit $rc (the Makruk line has no table here)"
+echo "$out" | grep -q "^1: .*mate in 1 (Xiangqi); best e2d2" || fail "--epd Xiangqi line: $out"
+echo "$out" | grep -q "^2: .*no table for KRvK" || fail "--epd Makruk line: $out"
+
+# The games apart: a Xiangqi table named as a Makruk one is refused by its header.
+cp "$dir/x/KRvK.xq.mktb" "$dir/x/KRvK.mktb"
+out=$("$mktb" probe "8/3k4/8/8/8/8/8/R3K3 w - - 0 1" --tables "$dir/x" 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "a Xiangqi file as Makruk's KRvK: exit $rc: $out"
+echo "$out" | grep -q "a table of Xiangqi, not of Makruk" || fail "games apart: $out"
+rm "$dir/x/KRvK.mktb"
+
+# A damaged Xiangqi table: reported, never answered.
+size=$(stat -c %s "$dir/x/KRvKA.xq.mktb")
+truncate -s $((size - 100)) "$dir/x/KRvKA.xq.mktb"
+out=$("$mktb" probe "3k5/4a4/9/9/9/9/9/9/4R4/4K4 w - - 0 1" --tables "$dir/x" 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "a damaged table: exit $rc: $out"
+echo "$out" | grep -q "KRvKA.xq.mktb" || fail "the damaged file not named: $out"
+echo "passed"
