@@ -202,7 +202,6 @@ int xiangqi_verify(const Args& a) {
     XOptions o;
     if (!read_x(a, o)) return kExitBadInput;
     if (o.endings.empty()) return usage_error(a, "give the endings, or --set one-attacker");
-    xq::Tablebase tables(o.tables);
     Progress progress;
     std::uint64_t failed = 0;
     std::vector<double> work;
@@ -212,6 +211,7 @@ int xiangqi_verify(const Args& a) {
         const Material& m = o.endings[k];
         progress.start_job(k);
         try {
+            const xq::Tablebase tables(o.tables); // a reader per ending: its tables let go with it
             const std::uint64_t bad = xq::verify(m, tables, &progress);
             progress.finish();
             std::printf("%s (Xiangqi): %s\n", m.name().c_str(),

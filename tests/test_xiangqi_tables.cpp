@@ -113,8 +113,8 @@ TEST_CASE("Xiangqi tables: the known results of the literature", "[xiangqi][gen]
     // A horse beats a lone advisor (but where the horse is lost at once or trapped).
     const auto na = stats_of("KNvKA");
     CHECK(na.side[xq::RED].wins > 0.99 * double(na.side[xq::RED].positions));
-    // A horse draws against two elephants: Black to move never loses, and Red to move wins only
-    // where it mates at once.
+    // A horse draws against two elephants: Black to move never loses, and Red to move wins in
+    // fewer than 1 % of the positions (where the elephants stand badly).
     const auto nbb = stats_of("KNvKBB");
     CHECK(nbb.side[mktb::BLACK].losses == 0);
     CHECK(nbb.side[xq::RED].wins < 0.01 * double(nbb.side[xq::RED].positions));

@@ -4,8 +4,11 @@
 // its positions' captures through it, the verifier every capture it checks.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <string>
+#include <tbb/parallel_for.h>
+#include <vector>
 
 #include "xiangqi_tables.hpp"
 
@@ -28,7 +31,6 @@ public:
                 throw TableError("the table of " + child.name() + " (Xiangqi), which " + m.name()
                     + " converts into, is missing: make it first (mktb gen --game xiangqi makes "
                       "every smaller ending an ending needs)");
-            e->table->make_resident(Table::part(Metric::Dtm, RED) | Table::part(Metric::Dtm, BLACK));
             Victim& v = victims_[victim];
             v.entry = e, v.swap = swap;
             // Each remaining man's place in the child's index: the next free one of its piece.
@@ -43,6 +45,14 @@ public:
                 v.to[j] = std::int8_t(k);
             }
         }
+        // The children's cells loaded side by side (each table's own load is one thread's).
+        std::vector<const Table*> load;
+        for (const Victim& v : victims_)
+            if (v.entry && std::find(load.begin(), load.end(), v.entry->table.get()) == load.end())
+                load.push_back(v.entry->table.get());
+        tbb::parallel_for(std::size_t(0), load.size() * 2, [&](std::size_t i) {
+            load[i / 2]->make_resident(Table::part(Metric::Dtm, Color(i % 2)));
+        });
     }
     // The value, for its side to move, of the position reached when the side to move of `pl`
     // (`stm`) moves its man `mover` to `to`, capturing man `victim` there.

@@ -19,6 +19,7 @@
 #include "generate.hpp"
 
 #include <atomic>
+#include <cstring>
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -71,6 +72,20 @@ void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl
     }
 }
 
+// Points on a king's file or rank or diagonally next to it: where a man leaving or arriving may
+// change the king's safety.
+struct Near {
+    bool near[POINT_NB][POINT_NB] {};
+    constexpr Near() {
+        for (int k = 0; k < POINT_NB; ++k)
+            for (int p = 0; p < POINT_NB; ++p) {
+                const int df = file_of(p) - file_of(k), dr = rank_of(p) - rank_of(k);
+                near[k][p] = !df || !dr || ((df == 1 || df == -1) && (dr == 1 || dr == -1));
+            }
+    }
+};
+constexpr Near kNear;
+
 // Calls f(man, to, victim) for every legal move of side s in `pos` (whose men are `pl`): the
 // man moved (its number in the index), where to, and the man it captures (-1: none).
 // The full legality test (the mover's king not attacked, the kings not facing) runs only where
@@ -78,14 +93,11 @@ void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl
 // the king (a chariot's or cannon's line opened, a cannon's screen made, the kings' file opened)
 // or leaving a point diagonally next to it (a horse's leg).
 template<class F>
-void for_each_legal(const Index& index, const Placement& pl, Position& pos, Color s, F&& f) {
+void for_each_legal(const Index& index, const Placement& pl, const Position& pos, Color s, bool inCheck, F&& f) {
     const int k = pos.king_point(s);
-    const bool inCheck = pos.in_check(s);
     const bool enemyArmed = pos.armed(~s); // else only the kings' file can make a move illegal
-    auto nearKing = [&](int p) {
-        return file_of(p) == file_of(k) || rank_of(p) == rank_of(k)
-            || (std::abs(file_of(p) - file_of(k)) == 1 && std::abs(rank_of(p) - rank_of(k)) == 1);
-    };
+    const auto& near = kNear.near[k];
+    auto nearKing = [&](int p) { return near[p]; };
     auto tryMove = [&](int j, int to, bool test) {
         if (test && !pos.legal_after(pl.at[j], to)) return;
         int victim = -1;
@@ -166,13 +178,14 @@ void init(Work& w, Progress* progress) {
             }
             prev = pl;
             if (pos.kings_facing()) continue;
+            const bool inCheck[COLOR_NB] = { pos.in_check(RED), pos.in_check(BLACK) };
             for (Color s : { RED, BLACK }) {
-                if (pos.in_check(~s)) continue;
+                if (inCheck[~s]) continue;
                 pos.set_side_to_move(s);
                 int quiet = 0, legal = 0;
                 int best = 0; // preference of the best capture
                 bool anyCapture = false;
-                for_each_legal(w.index, pl, pos, s, [&](int man, int to, int victim) {
+                for_each_legal(w.index, pl, pos, s, inCheck[s], [&](int man, int to, int victim) {
                     ++legal;
                     if (victim < 0) {
                         ++quiet;
@@ -228,8 +241,12 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
         parallel_blocks_in(0, w.n, progress, [&](std::uint64_t block, std::uint64_t first, std::uint64_t last) {
             if (!Work::has(w.levels[s], block, level)) return;
             std::uint64_t here = 0;
-            for (std::uint64_t slot = first; slot < last; ++slot) {
-                if (w.val[s][slot] != code) continue;
+            const std::uint8_t* cells = w.val[s].get();
+            // memchr: the library's vector search finds the level's few cells in the block.
+            for (const std::uint8_t* at = cells + first;
+                 (at = static_cast<const std::uint8_t*>(std::memchr(at, code, std::size_t(cells + last - at))));
+                 ++at) {
+                const std::uint64_t slot = std::uint64_t(at - cells);
                 ++here;
                 Placement pl;
                 Points occupied;
