@@ -440,18 +440,18 @@ int gen_run(const Args& a, Options& o) {
 }
 
 int gen_command(const Args& a) {
-    bool bad = false;
-    if (game_is_xiangqi(a, &bad)) return xiangqi_gen(a);
-    if (bad) return kExitBadInput;
+    bool badGame = false;
+    if (game_is_xiangqi(a, &badGame)) return xiangqi_gen(a);
+    if (badGame) return kExitBadInput;
     if (a.has("--set")) return usage_error(a, "--set is Xiangqi's (with --game xiangqi)");
     Options o;
     return gen_run(a, o);
 }
 
 int verify_command(const Args& a) {
-    bool bad = false;
-    if (game_is_xiangqi(a, &bad)) return xiangqi_verify(a);
-    if (bad) return kExitBadInput;
+    bool badGame = false;
+    if (game_is_xiangqi(a, &badGame)) return xiangqi_verify(a);
+    if (badGame) return kExitBadInput;
     if (a.has("--set")) return usage_error(a, "--set is Xiangqi's (with --game xiangqi)");
     Options o;
     if (!read(a, o)) return kExitBadInput;

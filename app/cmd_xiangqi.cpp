@@ -9,16 +9,16 @@
 #include <tbb/global_control.h>
 
 #include "cli.hpp"
+#include "writing.hpp"
 #include "xiangqi/generate.hpp"
 #include "xiangqi_commands.hpp"
-#include "writing.hpp"
 
 namespace mktb::cli {
 
 namespace {
 
-using xq::Material, xq::RED;
 using mktb::BLACK;
+using xq::Material, xq::RED;
 
 // The endings of a named set: one-attacker (K + one chariot, horse, cannon or soldier + up to
 // two advisors and two elephants against K + up to two of each: 324 endings), armless (both
@@ -65,10 +65,13 @@ bool read_x(const Args& a, XOptions& o) {
             tbb::global_control::max_allowed_parallelism, std::size_t(a.number("--threads", 1)));
     const auto& table = a.command().options;
     for (const char* makrukOnly : { "--men", "--keep-other-rules" })
-        if (std::any_of(table.begin(), table.end(), [&](const Option& x) { return x.name == makrukOnly; })
+        if (std::any_of(
+                table.begin(), table.end(), [&](const Option& x) { return x.name == makrukOnly; })
             && a.has(makrukOnly)) {
-            std::fprintf(stderr, "mktb %s: %s is Makruk's; Xiangqi's sets are --set one-attacker "
-                "or --set armless\n", cmd.c_str(), makrukOnly);
+            std::fprintf(stderr,
+                "mktb %s: %s is Makruk's; Xiangqi's sets are --set one-attacker "
+                "or --set armless\n",
+                cmd.c_str(), makrukOnly);
             return false;
         }
     if (a.has("--set")) {
@@ -87,7 +90,8 @@ bool read_x(const Args& a, XOptions& o) {
             return false;
         }
         if (!m->armless(RED) && !m->armless(BLACK)) {
-            std::fprintf(stderr, "mktb %s: %s (Xiangqi): both sides armed; the perpetual-check "
+            std::fprintf(stderr,
+                "mktb %s: %s (Xiangqi): both sides armed; the perpetual-check "
                 "pass such an ending needs is not built yet (docs/rules-xiangqi.md §5)\n",
                 cmd.c_str(), m->canonical().name().c_str());
             return false;
@@ -101,7 +105,8 @@ bool read_x(const Args& a, XOptions& o) {
 std::vector<Material> build_order(const std::vector<Material>& endings) {
     std::map<std::pair<int, std::string>, Material> all;
     for (const Material& e : endings)
-        for (const Material& m : xq::with_descendants(e)) all.emplace(std::pair(m.men(), m.name()), m);
+        for (const Material& m : xq::with_descendants(e))
+            all.emplace(std::pair(m.men(), m.name()), m);
     std::vector<Material> out;
     for (const auto& [key, m] : all) out.push_back(m);
     return out;
@@ -152,17 +157,19 @@ int xiangqi_gen(const Args& a) {
     }
     // Memory known before it is spent: every ending checked before any starts.
     for (const Material& m : order)
-        if (const std::uint64_t need = xq::memory_needed(m); allowed && need > allowed
-            && !std::filesystem::exists(xq::table_path(o.tables, m))) {
-            std::fprintf(stderr, "mktb gen: %s (Xiangqi) needs about %.2f GB, more than the %.2f GB "
-                "allowed; nothing was started\n", m.name().c_str(), double(need) / 1e9,
-                double(allowed) / 1e9);
+        if (const std::uint64_t need = xq::memory_needed(m);
+            allowed && need > allowed && !std::filesystem::exists(xq::table_path(o.tables, m))) {
+            std::fprintf(stderr,
+                "mktb gen: %s (Xiangqi) needs about %.2f GB, more than the %.2f GB "
+                "allowed; nothing was started\n",
+                m.name().c_str(), double(need) / 1e9, double(allowed) / 1e9);
             return kExitFailure;
         }
     std::error_code ec;
     std::filesystem::create_directories(o.tables, ec);
     if (ec) {
-        std::fprintf(stderr, "mktb gen: cannot create %s: %s\n", o.tables.c_str(), ec.message().c_str());
+        std::fprintf(
+            stderr, "mktb gen: cannot create %s: %s\n", o.tables.c_str(), ec.message().c_str());
         return kExitBadInput;
     }
     Progress progress;
@@ -215,7 +222,8 @@ int xiangqi_verify(const Args& a) {
             const std::uint64_t bad = xq::verify(m, tables, &progress);
             progress.finish();
             std::printf("%s (Xiangqi): %s\n", m.name().c_str(),
-                bad ? (std::to_string(bad) + " positions disagree with their moves").c_str() : "ok");
+                bad ? (std::to_string(bad) + " positions disagree with their moves").c_str()
+                    : "ok");
             failed += bad != 0;
         } catch (const std::exception& e) {
             progress.finish();

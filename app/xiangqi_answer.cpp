@@ -56,7 +56,8 @@ std::vector<xq::Move> xiangqi_line(const xq::Tablebase& tables, Position pos) {
     return line;
 }
 
-Json xiangqi_json(const xq::Tablebase& tables, const Position& pos, const XAnswer& a, bool with_line) {
+Json xiangqi_json(
+    const xq::Tablebase& tables, const Position& pos, const XAnswer& a, bool with_line) {
     const Color stm = pos.side_to_move();
     const bool noMove = a.moves.empty();
     const xq::Material m = xq::Material::of(pos);
@@ -122,7 +123,8 @@ int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool 
                 xq::move_to_uci(x.move).c_str(), sentence(stm, x.value).c_str());
         if (with_line) {
             const std::vector<xq::Move> line = xiangqi_line(tables, pos);
-            if (line.empty()) std::printf("line: none (no forced mate)\n");
+            if (line.empty())
+                std::printf("line: none (no forced mate)\n");
             else {
                 std::printf("line:");
                 for (xq::Move mv : line) std::printf(" %s", xq::move_to_uci(mv).c_str());

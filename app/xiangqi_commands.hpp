@@ -11,7 +11,6 @@ namespace mktb::cli {
 int xiangqi_gen(const Args& a);
 int xiangqi_verify(const Args& a);
 
-
 // The --game option of gen, verify and digest.
 inline const Option kGameOption { "--game", "GAME", "makruk (the default) or xiangqi" };
 // Whether --game says xiangqi; false with an error printed when it names no game.

@@ -24,13 +24,15 @@ std::string env(const char* name, const char* fallback) {
 
 // Random legal positions of an ending, each in a block of its own when `distinct`, else from its
 // first 128 blocks of each side (what a warm cache of 64 MiB holds).
-std::vector<xq::Position> sample(const xq::Material& m, std::size_t n, std::uint64_t seed, bool distinct) {
+std::vector<xq::Position> sample(
+    const xq::Material& m, std::size_t n, std::uint64_t seed, bool distinct) {
     const xq::Index index(m);
     std::mt19937_64 rng(seed);
     std::vector<xq::Position> out;
     std::set<std::uint64_t> blocks;
     while (out.size() < n) {
-        const std::uint64_t slot = rng() % (distinct ? index.size() : std::min<std::uint64_t>(index.size(), 128u << 16));
+        const std::uint64_t slot
+            = rng() % (distinct ? index.size() : std::min<std::uint64_t>(index.size(), 128u << 16));
         xq::Placement pl;
         if (!index.decode(slot, pl)) continue;
         const Color stm = Color(rng() & 1);

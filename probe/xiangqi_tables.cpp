@@ -39,7 +39,8 @@ const Tablebase::Entry* Tablebase::table(const Material& m) const {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return nullptr; // looked for again next time
     const TableKey key = table_key(m);
-    auto e = std::make_unique<Entry>(Entry { Table::open(path, key, cache_.get(), nextId_++), Index(m) });
+    auto e = std::make_unique<Entry>(
+        Entry { Table::open(path, key, cache_.get(), nextId_++), Index(m) });
     if (e->table->rules() != kRulePlainArmless)
         throw TableError(path + ": built under Xiangqi rule " + std::to_string(e->table->rules())
             + ", which this reader does not know (it knows 1: the plain result, one side armless)");
@@ -47,8 +48,7 @@ const Tablebase::Entry* Tablebase::table(const Material& m) const {
 }
 
 std::pair<std::uint64_t, Color> Tablebase::locate(const Entry& e, const Position& pos) {
-    if (Material::of(pos) == e.index.material())
-        return { e.index.encode(pos), pos.side_to_move() };
+    if (Material::of(pos) == e.index.material()) return { e.index.encode(pos), pos.side_to_move() };
     const Position swapped = pos.colour_swapped();
     return { e.index.encode(swapped), swapped.side_to_move() };
 }

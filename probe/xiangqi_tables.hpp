@@ -30,7 +30,8 @@ TableKey table_key(const Material& canonical);
 
 class Tablebase {
 public:
-    explicit Tablebase(std::string dir, std::size_t cache_bytes = mktb::Tablebase::kDefaultCacheBytes);
+    explicit Tablebase(
+        std::string dir, std::size_t cache_bytes = mktb::Tablebase::kDefaultCacheBytes);
     ~Tablebase();
 
     const std::string& dir() const { return dir_; }

@@ -31,11 +31,13 @@ TEST_CASE("Xiangqi FEN errors name what is wrong", "[xiangqi][fen]") {
         }
         return std::string("accepted");
     };
-    CHECK(error("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1") == "the kings face each other on an open file");
-    CHECK(error("4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1")
-        == "Black is in check but it is not its move");
+    CHECK(
+        error("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1") == "the kings face each other on an open file");
+    CHECK(
+        error("4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1") == "Black is in check but it is not its move");
     CHECK(error("3k5/9/9/9/9/9/9/9/9/5A3/4K4 w") == "more than 10 ranks");
-    CHECK(error("3k5/9/9/9/9/9/9/9/5A3/4K4 w").find("a point it can never reach") != std::string::npos);
+    CHECK(error("3k5/9/9/9/9/9/9/9/5A3/4K4 w").find("a point it can never reach")
+        != std::string::npos);
     CHECK(error("3k5/9/9/9/9/9/9/4P4/9/4K4 w").find("Red soldier on e3") == 0);
     CHECK(error("3k5/9/9/9/9/9/9/9/9/2K6 w").find("Red king on c1") == 0);
     CHECK(error("3k5/9/9/9/9/9/9/9/9/4K4 x").find("side to move") != std::string::npos);
@@ -72,9 +74,10 @@ TEST_CASE("Xiangqi perft matches fairy-stockfish", "[xiangqi][oracle][rules]") {
         { "3k5/3P5/4P4/9/9/9/9/9/9/4K4 b - - 0 1", 2 }, // no move, not in check: lost too
     };
     std::mt19937_64 rng(43);
-    for (int i = 0; i < 40; ++i) cases.push_back({ test::random_xiangqi_playout(rng, 4 + 3 * i).fen(), 3 });
-    const char* endings[] = { "R", "N", "C", "P", "Raabb", "Naa", "Cab", "Pbb", "RAab", "NBa", "CAp",
-        "Pn", "Rc", "Cc", "RPr", "NNa", "CCaa", "PPPab", "Rn", "Np" };
+    for (int i = 0; i < 40; ++i)
+        cases.push_back({ test::random_xiangqi_playout(rng, 4 + 3 * i).fen(), 3 });
+    const char* endings[] = { "R", "N", "C", "P", "Raabb", "Naa", "Cab", "Pbb", "RAab", "NBa",
+        "CAp", "Pn", "Rc", "Cc", "RPr", "NNa", "CCaa", "PPPab", "Rn", "Np" };
     for (int i = 0; i < 160; ++i)
         cases.push_back({ test::random_xiangqi_placement(rng, endings[i % 20]).fen(), 3 });
     int mates = 0, stalemates = 0;

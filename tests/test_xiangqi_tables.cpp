@@ -64,7 +64,8 @@ xq::GenStats stats_of(const char* name) {
 
 } // namespace
 
-TEST_CASE("Xiangqi index: every slot a distinct position, every position a slot", "[xiangqi][index]") {
+TEST_CASE(
+    "Xiangqi index: every slot a distinct position, every position a slot", "[xiangqi][index]") {
     for (const char* name : { "KRvK", "KAvKA", "KNBvKAB", "KPPvKB", "KCAvKBB", "KRRvKAABB" }) {
         const xq::Index index(material(name));
         std::mt19937_64 rng(7);
@@ -150,7 +151,8 @@ TEST_CASE("Xiangqi tables: the known results of the literature", "[xiangqi][gen]
     CHECK(lastRank > 1000);
 }
 
-TEST_CASE("Xiangqi tables: mates within 6 moves proven by Fairy-Stockfish", "[xiangqi][gen][oracle]") {
+TEST_CASE(
+    "Xiangqi tables: mates within 6 moves proven by Fairy-Stockfish", "[xiangqi][gen][oracle]") {
     // Positions near the end of their mates, from each ending: the engine finds a mate for the
     // same side, never shorter than ours (ours is the shortest against the best defence).
     mktb::test::Engine engine(mktb::test::engine_path(), "xiangqi");
@@ -196,7 +198,8 @@ TEST_CASE("Xiangqi and Makruk tables never answer for each other", "[xiangqi][ge
     CHECK(!xq::Tablebase(dir).table(material("KRvK")));
 }
 
-TEST_CASE("Xiangqi through the C API: the FEN entry points equal the tables", "[xiangqi][gen][api]") {
+TEST_CASE(
+    "Xiangqi through the C API: the FEN entry points equal the tables", "[xiangqi][gen][api]") {
     mktb_tablebase* tb = nullptr;
     REQUIRE(mktb_open(tables().c_str(), nullptr, &tb) == MKTB_OK);
     // Rd2 mates (checked by hand: the king cannot leave the d file, e10 faces Red's king).
@@ -206,17 +209,20 @@ TEST_CASE("Xiangqi through the C API: the FEN entry points equal the tables", "[
     CHECK(dtm.plies == 1);
     mktb_xiangqi_move moves[128];
     std::size_t n = 0;
-    REQUIRE(mktb_xiangqi_rank_root(tb, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", moves, 128, &n) == MKTB_OK);
+    REQUIRE(mktb_xiangqi_rank_root(tb, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", moves, 128, &n)
+        == MKTB_OK);
     REQUIRE(n > 1);
     CHECK(std::string(moves[0].uci) == "e2d2");
     CHECK(moves[0].value.plies == 1);
     CHECK(mktb_xiangqi_rank_root(tb, "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", nullptr, 0, &n)
         == MKTB_BUFFER_TOO_SMALL);
     // Errors by status: a bad FEN, a material without a table, a Makruk FEN.
-    CHECK(mktb_xiangqi_probe_fen(tb, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", &dtm) == MKTB_BAD_POSITION);
+    CHECK(
+        mktb_xiangqi_probe_fen(tb, "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", &dtm) == MKTB_BAD_POSITION);
     CHECK(std::string(mktb_last_error()).find("kings face") != std::string::npos);
     CHECK(mktb_xiangqi_probe_fen(tb, "3k5/9/9/9/9/9/9/9/4N4/4K4 w - - 0 1", &dtm) == MKTB_OK);
-    CHECK(mktb_xiangqi_probe_fen(tb, "3k5/9/9/9/9/9/4R4/9/4N4/4K4 w - - 0 1", &dtm) == MKTB_NO_TABLE);
+    CHECK(
+        mktb_xiangqi_probe_fen(tb, "3k5/9/9/9/9/9/4R4/9/4N4/4K4 w - - 0 1", &dtm) == MKTB_NO_TABLE);
     CHECK(mktb_xiangqi_probe_fen(tb, "8/3k4/8/8/8/8/8/R3K3 w - - 0 1", &dtm) == MKTB_BAD_POSITION);
     CHECK(mktb_xiangqi_probe_fen(tb, nullptr, &dtm) == MKTB_BAD_ARGUMENT);
     // Every position of an ending: the C answer equals the table's, from random slots.

@@ -44,11 +44,19 @@ void unrank_set(std::uint64_t r, int k, int n, std::int8_t* idx) {
 
 // A side's strength, to choose which side of an ending is Red in its table.
 std::uint64_t strength(const std::array<std::uint8_t, PIECE_TYPE_NB>& c) {
-    const std::uint64_t points = 18u * c[CHARIOT] + 9u * c[CANNON] + 8u * c[HORSE]
-        + 4u * c[SOLDIER] + 4u * c[ADVISOR] + 4u * c[ELEPHANT];
+    const std::uint64_t points = 18u * c[CHARIOT] + 9u * c[CANNON] + 8u * c[HORSE] + 4u * c[SOLDIER]
+        + 4u * c[ADVISOR] + 4u * c[ELEPHANT];
     std::uint64_t key = points;
     for (PieceType pt : kOrder) key = key * 8 + c[pt];
     return key;
+}
+
+// 'text', built by appending (GCC 12 warns of a false overlap in "'" + std::string(...)).
+std::string quoted(std::string_view text) {
+    std::string q;
+    q.reserve(text.size() + 2);
+    q.append(1, '\'').append(text).append(1, '\'');
+    return q;
 }
 
 } // namespace
@@ -56,21 +64,22 @@ std::uint64_t strength(const std::array<std::uint8_t, PIECE_TYPE_NB>& c) {
 std::string Material::parse_error(std::string_view name) {
     const std::size_t v = name.find('v');
     if (v == std::string_view::npos || name.find('v', v + 1) != std::string_view::npos)
-        return "'" + std::string(name) + "' is not an ending: write both sides' men around one 'v', "
-            "e.g. KRvKAABB";
+        return quoted(name)
+            + " is not an ending: write both sides' men around one 'v', e.g. KRvKAABB";
     for (int side = 0; side < 2; ++side) {
         const std::string_view s = side ? name.substr(v + 1) : name.substr(0, v);
         std::array<int, PIECE_TYPE_NB> n {};
         for (char ch : s) {
             const PieceType pt = piece_type_from_letter(ch);
             if (pt == NO_PIECE_TYPE)
-                return std::string("'") + ch + "' is not a Xiangqi man: the letters are K A B N R C P";
+                return quoted(std::string(1, ch))
+                    + " is not a Xiangqi man: the letters are K A B N R C P";
             ++n[pt];
         }
-        if (n[KING] != 1) return "each side needs exactly one K: '" + std::string(s) + "'";
+        if (n[KING] != 1) return "each side needs exactly one K: " + quoted(s);
         for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt)
             if (n[pt] > kStartCount[pt])
-                return "'" + std::string(s) + "' has " + std::to_string(n[pt]) + " "
+                return quoted(s) + " has " + std::to_string(n[pt]) + " "
                     + std::string(kRules[pt].name) + "s, more than the "
                     + std::to_string(kStartCount[pt]) + " of a side";
     }
@@ -191,7 +200,8 @@ Index::Index(const Material& m)
             groups_.push_back(std::move(g));
         }
     std::uint64_t stride = 1;
-    for (auto g = groups_.rbegin(); g != groups_.rend(); ++g) g->stride = stride, stride *= g->slots;
+    for (auto g = groups_.rbegin(); g != groups_.rend(); ++g)
+        g->stride = stride, stride *= g->slots;
     pairStride_ = stride;
     size_ = stride * kKingPairClasses;
     for (auto& row : pairClass_) row.fill(-1);
@@ -285,8 +295,10 @@ bool Index::decode_as(std::uint64_t slot64, Placement& p, Points* occupied) cons
         rest %= Int(g.stride);
         std::int8_t buf[kMaxGroup];
         const std::int8_t* idx = buf;
-        if (!g.unrank.empty()) idx = &g.unrank[std::uint64_t(r) * std::uint64_t(g.size)];
-        else unrank_set(r, g.size, g.points, buf);
+        if (!g.unrank.empty())
+            idx = &g.unrank[std::uint64_t(r) * std::uint64_t(g.size)];
+        else
+            unrank_set(r, g.size, g.points, buf);
         for (int i = 0; i < g.size; ++i) {
             p.at[g.first + i] = g.point[idx[i]];
             ok &= take(g.point[idx[i]]);

@@ -115,13 +115,14 @@ bool Position::in_check(Color c) const {
     const int k = king_[c];
     const Color them = ~c;
     const auto line = [&](int between_men) {
-        return [&, between_men](int p) { return aligned(p, k) && popcount(between(p, k) & occupied_) == between_men; };
+        return [&, between_men](int p) {
+            return aligned(p, k) && popcount(between(p, k) & occupied_) == between_men;
+        };
     };
     if (any_point(byPiece_[make_piece(them, CHARIOT)], line(0))) return true;
     if (any_point(byPiece_[make_piece(them, CANNON)], line(1))) return true;
-    if (any_point(byPiece_[make_piece(them, HORSE)] & detail::kLines.horseFrom[k], [&](int h) {
-            return board_[detail::kLines.horseLeg[h][k]] == NO_PIECE;
-        }))
+    if (any_point(byPiece_[make_piece(them, HORSE)] & detail::kLines.horseFrom[k],
+            [&](int h) { return board_[detail::kLines.horseLeg[h][k]] == NO_PIECE; }))
         return true;
     if (count(them, SOLDIER)) {
         const auto& from = unleaps(them, SOLDIER, k);
@@ -139,7 +140,8 @@ bool Position::legal_after(int from, int to) const {
     const int ek = king_[them];
     if (file_of(k) == file_of(ek) && !(between(k, ek) & occ)) return false;
     auto line = [&](Points men, int screens) {
-        return any_point(men & gone, [&](int p) { return aligned(p, k) && popcount(between(p, k) & occ) == screens; });
+        return any_point(men & gone,
+            [&](int p) { return aligned(p, k) && popcount(between(p, k) & occ) == screens; });
     };
     if (line(byPiece_[make_piece(them, CHARIOT)], 0) || line(byPiece_[make_piece(them, CANNON)], 1))
         return false;
@@ -187,7 +189,8 @@ MoveList pseudo_moves(const Position& pos) {
                     if (i == n) continue;
                     if (pt == CANNON) // over the screen to the next man
                         for (++i; i < n && pos.empty(r[i]);) ++i;
-                    if (i < n && color_of(pos.piece_on(r[i])) != us) list.push(make_move(from, r[i]));
+                    if (i < n && color_of(pos.piece_on(r[i])) != us)
+                        list.push(make_move(from, r[i]));
                 }
                 return false;
             }
@@ -195,7 +198,8 @@ MoveList pseudo_moves(const Position& pos) {
             for (int i = 0; i < to.n; ++i) {
                 const auto [t, block] = to.leaps[i];
                 const Piece target = pos.piece_on(t);
-                if ((target == NO_PIECE || color_of(target) != us) && (block < 0 || pos.empty(block)))
+                if ((target == NO_PIECE || color_of(target) != us)
+                    && (block < 0 || pos.empty(block)))
                     list.push(make_move(from, t));
             }
             return false;
@@ -249,8 +253,8 @@ Position Position::from_fen(std::string_view fen) {
         const char ch = board[i];
         if (ch == '/') {
             if (file != FILE_NB)
-                throw FenError("rank " + std::to_string(rank + 1) + " has "
-                    + std::to_string(file) + " points, not 9");
+                throw FenError("rank " + std::to_string(rank + 1) + " has " + std::to_string(file)
+                    + " points, not 9");
             if (--rank < 0) throw FenError("more than 10 ranks");
             file = 0;
         } else if (ch >= '1' && ch <= '9') {
@@ -274,15 +278,17 @@ Position Position::from_fen(std::string_view fen) {
     if (rank != 0)
         throw FenError("the board must have 10 ranks of 9 points (a Xiangqi FEN), this one has "
             + std::to_string(RANK_NB - rank));
-    if (file != FILE_NB)
-        throw FenError("rank 1 has " + std::to_string(file) + " points, not 9");
+    if (file != FILE_NB) throw FenError("rank 1 has " + std::to_string(file) + " points, not 9");
     std::string_view rest = space == std::string_view::npos ? "" : fen.substr(space + 1);
     while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
     if (rest.empty()) throw FenError("the side to move is missing (w or b)");
     const std::string_view side = rest.substr(0, rest.find(' '));
-    if (side == "w" || side == "r") pos.stm_ = RED;
-    else if (side == "b") pos.stm_ = BLACK;
-    else throw FenError("side to move '" + std::string(side) + "' is not w or b");
+    if (side == "w" || side == "r")
+        pos.stm_ = RED;
+    else if (side == "b")
+        pos.stm_ = BLACK;
+    else
+        throw FenError("side to move '" + std::string(side) + "' is not w or b");
     // Fields 3-6 (castling, en passant: always '-'; the move clocks) are read, not needed.
     std::string_view fields[4];
     int nfields = 0;
@@ -300,7 +306,8 @@ Position Position::from_fen(std::string_view fen) {
             throw FenError("field " + std::to_string(i + 3) + " must be '-' in Xiangqi");
     if (nfields == 4) {
         int full = 0;
-        const auto [p, ec] = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), full);
+        const auto [p, ec]
+            = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), full);
         if (ec != std::errc() || p != fields[3].data() + fields[3].size() || full < 1)
             throw FenError("move number '" + std::string(fields[3]) + "' is not a number from 1");
         pos.fullmove_ = full;
@@ -346,8 +353,7 @@ std::string Position::validity_error() const {
     }
     if (kings_facing()) return "the kings face each other on an open file";
     if (in_check(~stm_))
-        return std::string(stm_ == RED ? "Black" : "Red")
-            + " is in check but it is not its move";
+        return std::string(stm_ == RED ? "Black" : "Red") + " is in check but it is not its move";
     return "";
 }
 

@@ -37,8 +37,9 @@ public:
             std::array<int, 16> used {};
             for (int j = 0; j < index.men(); ++j) {
                 if (j == victim) continue;
-                const Piece pc = swap ? make_piece(~color_of(index.piece(j)), type_of(index.piece(j)))
-                                      : index.piece(j);
+                const Piece pc = swap
+                    ? make_piece(~color_of(index.piece(j)), type_of(index.piece(j)))
+                    : index.piece(j);
                 int k = 0;
                 while (e->index.piece(k) != pc || used[k]) ++k;
                 used[k] = 1;

@@ -19,13 +19,13 @@
 #include "generate.hpp"
 
 #include <atomic>
-#include <cstring>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "parallel.hpp"
 #include "captures.hpp"
+#include "parallel.hpp"
 #include "table_writer.hpp"
 
 namespace mktb::xq {
@@ -43,7 +43,8 @@ std::uint8_t conv_code(Value v) { return v.is_draw() ? 1 : std::uint8_t(2 + v.pl
 // Calls f(parentPlacement, parentSlot, mirrored) for every un-move of `mover`'s men in `pos`
 // (whose men are `pl`, at `slot`).
 template<class F>
-void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl, Points occupied, Color mover, F&& f) {
+void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl, Points occupied,
+    Color mover, F&& f) {
     const auto empty = [&](int p) { return !(occupied & point_bit(p)); };
     for (int j = 0; j < index.men(); ++j) {
         const Piece pc = index.piece(j);
@@ -93,7 +94,8 @@ constexpr Near kNear;
 // the king (a chariot's or cannon's line opened, a cannon's screen made, the kings' file opened)
 // or leaving a point diagonally next to it (a horse's leg).
 template<class F>
-void for_each_legal(const Index& index, const Placement& pl, const Position& pos, Color s, bool inCheck, F&& f) {
+void for_each_legal(
+    const Index& index, const Placement& pl, const Position& pos, Color s, bool inCheck, F&& f) {
     const int k = pos.king_point(s);
     const bool enemyArmed = pos.armed(~s); // else only the kings' file can make a move illegal
     const auto& near = kNear.near[k];
@@ -111,17 +113,20 @@ void for_each_legal(const Index& index, const Placement& pl, const Position& pos
         if (color_of(pc) != s) continue;
         const PieceType pt = type_of(pc);
         const int from = pl.at[j];
-        const bool fromTest = pt == KING || (enemyArmed ? inCheck || nearKing(from) : file_of(from) == file_of(k));
+        const bool fromTest
+            = pt == KING || (enemyArmed ? inCheck || nearKing(from) : file_of(from) == file_of(k));
         if (pt == CHARIOT || pt == CANNON) {
             for (int d = 0; d < 4; ++d) {
                 const std::int8_t* r = ray(d, from);
                 const int n = ray_length(d, from);
                 int i = 0;
-                for (; i < n && pos.empty(r[i]); ++i) tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
+                for (; i < n && pos.empty(r[i]); ++i)
+                    tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
                 if (i == n) continue;
                 if (pt == CANNON)
                     for (++i; i < n && pos.empty(r[i]);) ++i;
-                if (i < n && color_of(pos.piece_on(r[i])) != s) tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
+                if (i < n && color_of(pos.piece_on(r[i])) != s)
+                    tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
             }
             continue;
         }
@@ -137,7 +142,11 @@ void for_each_legal(const Index& index, const Placement& pl, const Position& pos
 
 struct Work {
     Work(const Material& material, const Tablebase& tables)
-        : m(material), index(material), children(tables), n(index.size()), captures(index, tables) { }
+        : m(material)
+        , index(material)
+        , children(tables)
+        , n(index.size())
+        , captures(index, tables) { }
     const Material& m;
     const Index index;
     const Tablebase& children;
@@ -149,7 +158,8 @@ struct Work {
     // level reads only the blocks that may hold its cells.
     std::vector<std::uint64_t> levels[COLOR_NB], convWins[COLOR_NB];
     void mark(Color s, std::uint64_t slot, int plies) {
-        std::atomic_ref(levels[s][slot >> kBlockShift]).fetch_or(std::uint64_t(1) << (plies & 63), std::memory_order_relaxed);
+        std::atomic_ref(levels[s][slot >> kBlockShift])
+            .fetch_or(std::uint64_t(1) << (plies & 63), std::memory_order_relaxed);
     }
     static bool has(const std::vector<std::uint64_t>& mask, std::uint64_t block, int plies) {
         return mask[block] >> (plies & 63) & 1;
@@ -158,63 +168,70 @@ struct Work {
 };
 
 void init(Work& w, Progress* progress) {
-    parallel_blocks(w.n, progress, "init", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
-        int maxConv = -1;
-        Position pos;
-        Placement prev;
-        bool built = false;
-        for (std::uint64_t slot = first; slot < last; ++slot) {
-            for (Color s : { RED, BLACK }) w.val[s][slot] = kNone, w.cnt[s][slot] = 0, w.conv[s][slot] = 0;
-            Placement pl;
-            if (!w.index.decode(slot, pl)) continue;
-            // The board follows the slots: consecutive positions differ in a man or two (the
-            // innermost group's), so only those are lifted and put down again.
-            if (!built) pos = w.index.position(pl, RED), built = true;
-            else {
-                for (int j = 0; j < w.index.men(); ++j)
-                    if (pl.at[j] != prev.at[j]) pos.remove_piece(prev.at[j]);
-                for (int j = 0; j < w.index.men(); ++j)
-                    if (pl.at[j] != prev.at[j]) pos.put_piece(w.index.piece(j), pl.at[j]);
-            }
-            prev = pl;
-            if (pos.kings_facing()) continue;
-            const bool inCheck[COLOR_NB] = { pos.in_check(RED), pos.in_check(BLACK) };
-            for (Color s : { RED, BLACK }) {
-                if (inCheck[~s]) continue;
-                pos.set_side_to_move(s);
-                int quiet = 0, legal = 0;
-                int best = 0; // preference of the best capture
-                bool anyCapture = false;
-                for_each_legal(w.index, pl, pos, s, inCheck[s], [&](int man, int to, int victim) {
-                    ++legal;
-                    if (victim < 0) {
-                        ++quiet;
-                        return;
+    parallel_blocks(
+        w.n, progress, "init", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+            int maxConv = -1;
+            Position pos;
+            Placement prev;
+            bool built = false;
+            for (std::uint64_t slot = first; slot < last; ++slot) {
+                for (Color s : { RED, BLACK })
+                    w.val[s][slot] = kNone, w.cnt[s][slot] = 0, w.conv[s][slot] = 0;
+                Placement pl;
+                if (!w.index.decode(slot, pl)) continue;
+                // The board follows the slots: consecutive positions differ in a man or two (the
+                // innermost group's), so only those are lifted and put down again.
+                if (!built)
+                    pos = w.index.position(pl, RED), built = true;
+                else {
+                    for (int j = 0; j < w.index.men(); ++j)
+                        if (pl.at[j] != prev.at[j]) pos.remove_piece(prev.at[j]);
+                    for (int j = 0; j < w.index.men(); ++j)
+                        if (pl.at[j] != prev.at[j]) pos.put_piece(w.index.piece(j), pl.at[j]);
+                }
+                prev = pl;
+                if (pos.kings_facing()) continue;
+                const bool inCheck[COLOR_NB] = { pos.in_check(RED), pos.in_check(BLACK) };
+                for (Color s : { RED, BLACK }) {
+                    if (inCheck[~s]) continue;
+                    pos.set_side_to_move(s);
+                    int quiet = 0, legal = 0;
+                    int best = 0; // preference of the best capture
+                    bool anyCapture = false;
+                    for_each_legal(
+                        w.index, pl, pos, s, inCheck[s], [&](int man, int to, int victim) {
+                            ++legal;
+                            if (victim < 0) {
+                                ++quiet;
+                                return;
+                            }
+                            const int p
+                                = preference(w.captures.value(pl, man, to, victim, s).parent());
+                            if (!anyCapture || p > best) best = p;
+                            anyCapture = true;
+                        });
+                    w.cnt[s][slot] = std::uint8_t(quiet);
+                    if (!legal) { // mated or stalemated: lost either way
+                        w.val[s][slot] = Value::mate_in_plies(0).cell();
+                        w.levels[s][slot >> kBlockShift] |= 1;
+                        continue;
                     }
-                    const int p = preference(w.captures.value(pl, man, to, victim, s).parent());
-                    if (!anyCapture || p > best) best = p;
-                    anyCapture = true;
-                });
-                w.cnt[s][slot] = std::uint8_t(quiet);
-                if (!legal) { // mated or stalemated: lost either way
-                    w.val[s][slot] = Value::mate_in_plies(0).cell();
-                    w.levels[s][slot >> kBlockShift] |= 1;
-                    continue;
-                }
-                w.val[s][slot] = 0;
-                if (!anyCapture) continue;
-                const Value v = from_preference(best);
-                w.conv[s][slot] = conv_code(v);
-                if (!v.is_draw()) maxConv = std::max(maxConv, v.plies);
-                if (v.is_win()) w.convWins[s][slot >> kBlockShift] |= std::uint64_t(1) << (v.plies & 63);
-                if (!quiet && v.is_loss()) {
-                    w.val[s][slot] = std::uint8_t(v.cell());
-                    w.levels[s][slot >> kBlockShift] |= std::uint64_t(1) << (v.plies & 63);
+                    w.val[s][slot] = 0;
+                    if (!anyCapture) continue;
+                    const Value v = from_preference(best);
+                    w.conv[s][slot] = conv_code(v);
+                    if (!v.is_draw()) maxConv = std::max(maxConv, v.plies);
+                    if (v.is_win())
+                        w.convWins[s][slot >> kBlockShift] |= std::uint64_t(1) << (v.plies & 63);
+                    if (!quiet && v.is_loss()) {
+                        w.val[s][slot] = std::uint8_t(v.cell());
+                        w.levels[s][slot >> kBlockShift] |= std::uint64_t(1) << (v.plies & 63);
+                    }
                 }
             }
-        }
-        for (int seen = w.maxConv.load(); maxConv > seen && !w.maxConv.compare_exchange_weak(seen, maxConv);) { }
-    });
+            for (int seen = w.maxConv.load();
+                 maxConv > seen && !w.maxConv.compare_exchange_weak(seen, maxConv);) { }
+        });
 }
 
 // Decides the parents of the cells lost or won at `level` plies; returns how many cells were
@@ -224,13 +241,15 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
     const bool losses = level % 2 == 0;
     if (!losses) // the captures winning in `level` plies, where nothing won sooner
         for (Color s : { RED, BLACK })
-            parallel_blocks(w.n, nullptr, "", [&](std::uint64_t block, std::uint64_t first, std::uint64_t last) {
-                if (!Work::has(w.convWins[s], block, level)) return;
-                bool any = false;
-                for (std::uint64_t slot = first; slot < last; ++slot)
-                    if (w.val[s][slot] == 0 && w.conv[s][slot] == 2 + level) w.val[s][slot] = code, any = true;
-                if (any) w.mark(s, first, level);
-            });
+            parallel_blocks(w.n, nullptr, "",
+                [&](std::uint64_t block, std::uint64_t first, std::uint64_t last) {
+                    if (!Work::has(w.convWins[s], block, level)) return;
+                    bool any = false;
+                    for (std::uint64_t slot = first; slot < last; ++slot)
+                        if (w.val[s][slot] == 0 && w.conv[s][slot] == 2 + level)
+                            w.val[s][slot] = code, any = true;
+                    if (any) w.mark(s, first, level);
+                });
     std::atomic<std::uint64_t> found { 0 };
     if (progress) progress->phase("level " + std::to_string(level), 2 * w.n);
     for (Color s : { RED, BLACK }) {
@@ -238,45 +257,50 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
         std::uint8_t* parentVal = w.val[mover].get();
         std::uint8_t* parentCnt = w.cnt[mover].get();
         const std::uint8_t* parentConv = w.conv[mover].get();
-        parallel_blocks_in(0, w.n, progress, [&](std::uint64_t block, std::uint64_t first, std::uint64_t last) {
-            if (!Work::has(w.levels[s], block, level)) return;
-            std::uint64_t here = 0;
-            const std::uint8_t* cells = w.val[s].get();
-            // memchr: the library's vector search finds the level's few cells in the block.
-            for (const std::uint8_t* at = cells + first;
-                 (at = static_cast<const std::uint8_t*>(std::memchr(at, code, std::size_t(cells + last - at))));
-                 ++at) {
-                const std::uint64_t slot = std::uint64_t(at - cells);
-                ++here;
-                Placement pl;
-                Points occupied;
-                w.index.decode(slot, pl, &occupied);
-                const bool selfMirror = w.index.symmetric(pl);
-                for_each_unmove(w.index, slot, pl, occupied, mover, [&](const Placement& parent, std::uint64_t q, bool mirrored) {
-                    std::atomic_ref<std::uint8_t> v(parentVal[q]);
-                    if (v.load(std::memory_order_relaxed) != 0) return;
-                    if (losses) {
-                        std::uint8_t expected = 0;
-                        if (v.compare_exchange_strong(expected, std::uint8_t(code + 1)))
-                            w.mark(mover, q, level + 1);
-                        return;
-                    }
-                    const bool parentMirror = w.index.symmetric(parent);
-                    if (selfMirror && mirrored && !parentMirror) return;
-                    const std::uint8_t step = parentMirror && !selfMirror ? 2 : 1;
-                    std::atomic_ref<std::uint8_t> c(parentCnt[q]);
-                    const std::uint8_t before = c.fetch_sub(step);
-                    if (before < step) throw std::logic_error("xiangqi generator: a count went below 0");
-                    if (before != step) return;
-                    const std::uint8_t cv = parentConv[q];
-                    if (cv == 1 || (cv >= 2 && (cv - 2) % 2 == 1)) return; // a capture draws or wins
-                    const int plies = cv >= 2 ? std::max(level + 1, cv - 2) : level + 1;
-                    v.store(std::uint8_t(plies + 1), std::memory_order_relaxed);
-                    w.mark(mover, q, plies);
-                });
-            }
-            found += here;
-        });
+        parallel_blocks_in(
+            0, w.n, progress, [&](std::uint64_t block, std::uint64_t first, std::uint64_t last) {
+                if (!Work::has(w.levels[s], block, level)) return;
+                std::uint64_t here = 0;
+                const std::uint8_t* cells = w.val[s].get();
+                // memchr: the library's vector search finds the level's few cells in the block.
+                for (const std::uint8_t* at = cells + first;
+                     (at = static_cast<const std::uint8_t*>(
+                          std::memchr(at, code, std::size_t(cells + last - at))));
+                     ++at) {
+                    const std::uint64_t slot = std::uint64_t(at - cells);
+                    ++here;
+                    Placement pl;
+                    Points occupied;
+                    w.index.decode(slot, pl, &occupied);
+                    const bool selfMirror = w.index.symmetric(pl);
+                    for_each_unmove(w.index, slot, pl, occupied, mover,
+                        [&](const Placement& parent, std::uint64_t q, bool mirrored) {
+                            std::atomic_ref<std::uint8_t> v(parentVal[q]);
+                            if (v.load(std::memory_order_relaxed) != 0) return;
+                            if (losses) {
+                                std::uint8_t expected = 0;
+                                if (v.compare_exchange_strong(expected, std::uint8_t(code + 1)))
+                                    w.mark(mover, q, level + 1);
+                                return;
+                            }
+                            const bool parentMirror = w.index.symmetric(parent);
+                            if (selfMirror && mirrored && !parentMirror) return;
+                            const std::uint8_t step = parentMirror && !selfMirror ? 2 : 1;
+                            std::atomic_ref<std::uint8_t> c(parentCnt[q]);
+                            const std::uint8_t before = c.fetch_sub(step);
+                            if (before < step)
+                                throw std::logic_error("xiangqi generator: a count went below 0");
+                            if (before != step) return;
+                            const std::uint8_t cv = parentConv[q];
+                            if (cv == 1 || (cv >= 2 && (cv - 2) % 2 == 1))
+                                return; // a capture draws or wins
+                            const int plies = cv >= 2 ? std::max(level + 1, cv - 2) : level + 1;
+                            v.store(std::uint8_t(plies + 1), std::memory_order_relaxed);
+                            w.mark(mover, q, plies);
+                        });
+                }
+                found += here;
+            });
     }
     return found;
 }
@@ -290,20 +314,22 @@ SideStats side_stats(const Work& w, Color s) {
     // Per block, then merged in block order: the longest mate's slot is the first of the
     // longest, whatever the thread count.
     std::vector<Part> parts((w.n + kBlock - 1) / kBlock);
-    parallel_blocks(w.n, nullptr, "", [&](std::uint64_t b, std::uint64_t first, std::uint64_t last) {
-        Part& p = parts[b];
-        for (std::uint64_t slot = first; slot < last; ++slot) {
-            const std::uint8_t v = w.val[s][slot];
-            if (v == kNone) continue;
-            ++p.positions;
-            if (v == 0) ++p.draws;
-            else if ((v - 1) % 2) {
-                ++p.wins;
-                if (v - 1 > p.longest) p.longest = v - 1, p.slot = slot;
-            } else
-                ++p.losses;
-        }
-    });
+    parallel_blocks(
+        w.n, nullptr, "", [&](std::uint64_t b, std::uint64_t first, std::uint64_t last) {
+            Part& p = parts[b];
+            for (std::uint64_t slot = first; slot < last; ++slot) {
+                const std::uint8_t v = w.val[s][slot];
+                if (v == kNone) continue;
+                ++p.positions;
+                if (v == 0)
+                    ++p.draws;
+                else if ((v - 1) % 2) {
+                    ++p.wins;
+                    if (v - 1 > p.longest) p.longest = v - 1, p.slot = slot;
+                } else
+                    ++p.losses;
+            }
+        });
     SideStats st;
     std::uint64_t longestSlot = 0;
     for (const Part& p : parts) {
@@ -328,8 +354,9 @@ std::uint64_t memory_needed(const Material& m) {
 
 GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel) {
     if (!m.armless(RED) && !m.armless(BLACK))
-        throw std::invalid_argument(m.name() + " (Xiangqi): both sides armed; the perpetual-check "
-            "pass such an ending needs is not built (docs/rules-xiangqi.md §5)");
+        throw std::invalid_argument(m.name()
+            + " (Xiangqi): both sides armed; the perpetual-check "
+              "pass such an ending needs is not built (docs/rules-xiangqi.md §5)");
     const auto start = std::chrono::steady_clock::now();
     Work w(m, children);
     for (Color s : { RED, BLACK }) {
@@ -339,7 +366,9 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         w.levels[s].assign((w.n >> kBlockShift) + 1, 0);
         w.convWins[s].assign((w.n >> kBlockShift) + 1, 0);
     }
-    auto since = [](auto t) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count(); };
+    auto since = [](auto t) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    };
     auto t = std::chrono::steady_clock::now();
     init(w, progress);
     GenStats stats;
@@ -347,15 +376,15 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     t = std::chrono::steady_clock::now();
     stats.name = m.name();
     stats.cells = w.n;
-    int last = -1;
+    int lastLevel = -1; // the last level that held a cell
     for (int n = 0;; ++n) {
         if (n > kMaxPlies)
-            throw TableError(m.name() + " (Xiangqi): a mate longer than " + std::to_string(kMaxPlies)
-                + " plies, beyond 8-bit cells");
-        if (level(w, n, progress)) last = n;
-        if (n > last + 1 && n > w.maxConv.load() + 1) break;
+            throw TableError(m.name() + " (Xiangqi): a mate longer than "
+                + std::to_string(kMaxPlies) + " plies, beyond 8-bit cells");
+        if (level(w, n, progress)) lastLevel = n;
+        if (n > lastLevel + 1 && n > w.maxConv.load() + 1) break;
     }
-    stats.levels = last + 1;
+    stats.levels = lastLevel + 1;
     stats.level_seconds = since(t);
     t = std::chrono::steady_clock::now();
     // No position's count may stay above 0 unless it is drawn: checked by verify, not here.
@@ -365,16 +394,19 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     for (Color s : { RED, BLACK }) {
         dontCare[s].assign((w.n + 63) / 64, 0);
         // Blocks of kBlock slots are whole words of the mask: one writer per word.
-        parallel_blocks(w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
-            for (std::uint64_t slot = first; slot < last; ++slot)
-                if (w.val[s][slot] == kNone) dontCare[s][slot / 64] |= std::uint64_t(1) << (slot % 64);
-        });
+        parallel_blocks(
+            w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                for (std::uint64_t slot = first; slot < last; ++slot)
+                    if (w.val[s][slot] == kNone)
+                        dontCare[s][slot / 64] |= std::uint64_t(1) << (slot % 64);
+            });
         stats.side[s] = side_stats(w, s);
     }
     if (progress) progress->phase("output", 0);
     TableWriter writer(table_key(m), kRulePlainArmless, table_path(children.dir(), m), 1);
     writer.set_level(zstdLevel);
-    const std::span<const std::uint8_t> cells[COLOR_NB] = { { w.val[RED].get(), w.n }, { w.val[BLACK].get(), w.n } };
+    const std::span<const std::uint8_t> cells[COLOR_NB]
+        = { { w.val[RED].get(), w.n }, { w.val[BLACK].get(), w.n } };
     writer.add(Metric::Dtm, 1, cells, dontCare);
     writer.commit();
     stats.output_seconds = since(t);

@@ -37,7 +37,8 @@ std::uint64_t memory_needed(const Material& m);
 // damaged or the file cannot be written (std::invalid_argument when both sides are armed: the
 // perpetual-check pass is not built); the table is written whole or not at all.
 // `level`: zstd's (the tables are final files, not working ones: docs/generator-xiangqi.md).
-GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int level = kZstdLevel);
+GenStats generate(
+    const Material& m, const Tablebase& children, Progress* progress, int level = kZstdLevel);
 
 // Checks every position of the table of `m` in `tables` against its legal moves (the values of
 // its children, in this table and the smaller ones): an independent forward check. Returns the

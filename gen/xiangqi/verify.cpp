@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <mutex>
 
-#include "generate.hpp"
 #include "captures.hpp"
+#include "generate.hpp"
 #include "parallel.hpp"
 
 namespace mktb::xq {
@@ -20,44 +20,46 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
     const Captures captures(index, tables);
     std::atomic<std::uint64_t> bad { 0 };
     std::mutex printing;
-    parallel_blocks(index.size(), progress, "verify", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
-        for (std::uint64_t slot = first; slot < last; ++slot) {
-            Placement pl;
-            if (!index.decode(slot, pl)) continue;
-            Position pos = index.position(pl, RED);
-            if (pos.kings_facing()) continue;
-            for (Color s : { RED, BLACK }) {
-                if (pos.in_check(~s)) continue;
-                pos.set_side_to_move(s);
-                const Value stored = self->table->value(Metric::Dtm, s, slot);
-                bool any = false;
-                Value best = Value::draw();
-                for (Move mv : legal_moves(pos)) {
-                    // A quiet move stays in this table; a capture leads to a smaller one.
-                    int man = -1, victim = -1;
-                    for (int j = 0; j < index.men(); ++j) {
-                        if (pl.at[j] == from_pt(mv)) man = j;
-                        if (pl.at[j] == to_pt(mv)) victim = j;
+    parallel_blocks(index.size(), progress, "verify",
+        [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+            for (std::uint64_t slot = first; slot < last; ++slot) {
+                Placement pl;
+                if (!index.decode(slot, pl)) continue;
+                Position pos = index.position(pl, RED);
+                if (pos.kings_facing()) continue;
+                for (Color s : { RED, BLACK }) {
+                    if (pos.in_check(~s)) continue;
+                    pos.set_side_to_move(s);
+                    const Value stored = self->table->value(Metric::Dtm, s, slot);
+                    bool any = false;
+                    Value best = Value::draw();
+                    for (Move mv : legal_moves(pos)) {
+                        // A quiet move stays in this table; a capture leads to a smaller one.
+                        int man = -1, victim = -1;
+                        for (int j = 0; j < index.men(); ++j) {
+                            if (pl.at[j] == from_pt(mv)) man = j;
+                            if (pl.at[j] == to_pt(mv)) victim = j;
+                        }
+                        bool mirrored;
+                        const Value child = victim < 0
+                            ? self->table->value(
+                                Metric::Dtm, ~s, index.moved(slot, pl, man, to_pt(mv), &mirrored))
+                            : captures.value(pl, man, to_pt(mv), victim, s);
+                        const Value v = child.parent();
+                        if (!any || better(v, best)) best = v;
+                        any = true;
                     }
-                    bool mirrored;
-                    const Value child = victim < 0
-                        ? self->table->value(Metric::Dtm, ~s, index.moved(slot, pl, man, to_pt(mv), &mirrored))
-                        : captures.value(pl, man, to_pt(mv), victim, s);
-                    const Value v = child.parent();
-                    if (!any || better(v, best)) best = v;
-                    any = true;
-                }
-                const Value expected = any ? best : Value::mate_in_plies(0);
-                if (expected == stored) continue;
-                if (bad++ < 10) {
-                    std::lock_guard lock(printing);
-                    std::fprintf(stderr, "verify %s: %s stored %s, its moves give %s\n",
-                        m.name().c_str(), pos.fen().c_str(), describe(stored).c_str(),
-                        describe(expected).c_str());
+                    const Value expected = any ? best : Value::mate_in_plies(0);
+                    if (expected == stored) continue;
+                    if (bad++ < 10) {
+                        std::lock_guard lock(printing);
+                        std::fprintf(stderr, "verify %s: %s stored %s, its moves give %s\n",
+                            m.name().c_str(), pos.fen().c_str(), describe(stored).c_str(),
+                            describe(expected).c_str());
+                    }
                 }
             }
-        }
-    });
+        });
     return bad;
 }
 

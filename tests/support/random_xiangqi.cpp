@@ -3,7 +3,8 @@
 
 namespace mktb::test {
 
-using xq::Position, xq::MoveList, xq::Piece, xq::POINT_NB, xq::RED, xq::KING, xq::kStartFen, xq::legal_moves, xq::can_stand, xq::make_piece, xq::piece_type_from_letter;
+using xq::Position, xq::MoveList, xq::Piece, xq::POINT_NB, xq::RED, xq::KING, xq::kStartFen,
+    xq::legal_moves, xq::can_stand, xq::make_piece, xq::piece_type_from_letter;
 
 Position random_xiangqi_playout(std::mt19937_64& rng, int plies) {
     Position pos = Position::from_fen(kStartFen);

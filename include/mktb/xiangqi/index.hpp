@@ -75,7 +75,8 @@ public:
     // The slot of `p` (the placement of `slot`) with man `man` moved to point `to`: only that
     // man's group's digit changes, unless a king moves or both kings stand on the e file (then
     // the whole placement is encoded again, and *mirrored says as encode() does).
-    std::uint64_t moved(std::uint64_t slot, const Placement& p, int man, int to, bool* mirrored) const {
+    std::uint64_t moved(
+        std::uint64_t slot, const Placement& p, int man, int to, bool* mirrored) const {
         const int g = groupOf_[man];
         const bool symmetricPair = file_of(p.at[0]) == 4 && file_of(p.at[1]) == 4;
         if (g < 0 && !symmetricPair) { // a king: the pair's class, unless the mirror is needed
@@ -93,13 +94,15 @@ public:
         }
         *mirrored = false;
         const Group& gr = groups_[g];
-        if (gr.size == 1) return slot + std::uint64_t(gr.reach[to] - gr.reach[p.at[man]]) * gr.stride;
+        if (gr.size == 1)
+            return slot + std::uint64_t(gr.reach[to] - gr.reach[p.at[man]]) * gr.stride;
         std::int8_t before[5], after[5];
         for (int i = 0; i < gr.size; ++i) {
             before[i] = gr.reach[p.at[gr.first + i]];
             after[i] = gr.first + i == man ? gr.reach[to] : before[i];
         }
-        return slot - group_rank(before, gr.size) * gr.stride + group_rank(after, gr.size) * gr.stride;
+        return slot - group_rank(before, gr.size) * gr.stride
+            + group_rank(after, gr.size) * gr.stride;
     }
     // The men of `slot`; false when it is no position (two men on a point, or the mirror twin of
     // a smaller slot).

@@ -52,7 +52,9 @@ constexpr int mirror(int p) { return make_point(FILE_NB - 1 - file_of(p), rank_o
 // The colour swap's half: ranks mirrored (a1 <-> a10).
 constexpr int flip_rank(int p) { return make_point(file_of(p), RANK_NB - 1 - rank_of(p)); }
 // Rank as seen from colour c (0 = its own back rank).
-constexpr int relative_rank(Color c, int p) { return c == RED ? rank_of(p) : RANK_NB - 1 - rank_of(p); }
+constexpr int relative_rank(Color c, int p) {
+    return c == RED ? rank_of(p) : RANK_NB - 1 - rank_of(p);
+}
 
 struct Step {
     int df, dr; // file and rank delta, for Red
@@ -83,8 +85,8 @@ inline constexpr Step kSoldierSteps[3]  = {{0,1,0,0},{1,0,0,0},{-1,0,0,0}};
 // clang-format on
 
 template<std::size_t N>
-constexpr PieceRule rule(PieceType pt, char letter, std::string_view name, const Step (&s)[N],
-    bool slides, Zone zone) {
+constexpr PieceRule rule(
+    PieceType pt, char letter, std::string_view name, const Step (&s)[N], bool slides, Zone zone) {
     PieceRule r { pt, letter, name, {}, int(N), slides, zone };
     for (std::size_t i = 0; i < N; ++i) r.steps[i] = s[i];
     return r;
@@ -121,9 +123,12 @@ namespace detail {
 constexpr bool in_zone(Zone z, Color c, int f, int r) {
     const int rr = c == RED ? r : RANK_NB - 1 - r;
     switch (z) {
-    case Zone::Palace: return f >= 3 && f <= 5 && rr <= 2;
-    case Zone::OwnHalf: return rr <= 4;
-    default: return true;
+    case Zone::Palace:
+        return f >= 3 && f <= 5 && rr <= 2;
+    case Zone::OwnHalf:
+        return rr <= 4;
+    default:
+        return true;
     }
 }
 
@@ -138,9 +143,11 @@ constexpr Target step_from(PieceType pt, Color c, int p, int i) {
     const int sign = c == RED ? 1 : -1;
     const int f = file_of(p) + s.df, r = rank_of(p) + sign * s.dr;
     if (!on_board(f, r) || !in_zone(kRules[pt].zone, c, f, r)) return {};
-    if (pt == SOLDIER && i > 0 && xq::relative_rank(c, p) < 5) return {}; // sideways only beyond the river
+    if (pt == SOLDIER && i > 0 && xq::relative_rank(c, p) < 5)
+        return {}; // sideways only beyond the river
     const bool blocks = s.bf != 0 || s.br != 0;
-    return { make_point(f, r), blocks ? make_point(file_of(p) + s.bf, rank_of(p) + sign * s.br) : -1 };
+    return { make_point(f, r),
+        blocks ? make_point(file_of(p) + s.bf, rank_of(p) + sign * s.br) : -1 };
 }
 
 struct Reach {
@@ -247,7 +254,7 @@ inline const detail::LeapList& unleaps(Color c, PieceType pt, int to) {
     return detail::kTables.backward[c][pt][to];
 }
 // A set of points, one bit each (rank * 9 + file).
-using Points = unsigned __int128;
+__extension__ typedef unsigned __int128 Points; // (a GCC and Clang type: -Wpedantic knows it not)
 constexpr Points point_bit(int p) { return Points(1) << p; }
 
 namespace detail {
