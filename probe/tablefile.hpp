@@ -62,7 +62,7 @@ struct TableKey {
     std::string name;
     std::uint64_t cells = 0;
     std::uint32_t scheme = 0;
-    std::uint32_t block_cells = 1u << 14; // cells per compressed block (kBlockCells for Makruk)
+    std::uint32_t block_cells = kBlockCells; // cells per compressed block (Xiangqi: 64 Ki)
 };
 
 // On-disk header, little-endian, at offset 0.

@@ -378,7 +378,7 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     stats.cells = w.n;
     int lastLevel = -1; // the last level that held a cell
     for (int n = 0;; ++n) {
-        if (n > kMaxPlies)
+        if (n >= kMaxPlies) // level n writes n + 1 plies, cell n + 2: 0xFF is kNone
             throw TableError(m.name() + " (Xiangqi): a mate longer than "
                 + std::to_string(kMaxPlies) + " plies, beyond 8-bit cells");
         if (level(w, n, progress)) lastLevel = n;
