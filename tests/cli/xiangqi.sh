@@ -48,20 +48,24 @@ expect_error 2 "both sides armed" "$mktb" gen --game xiangqi KRvKR --tables "$di
 expect_error 1 "needs about" "$mktb" gen --game xiangqi KRAABBvKAABB --memory 1000000 --tables "$dir/y"
 [ -e "$dir/y" ] && [ -n "$(ls "$dir/y")" ] && fail "a refused run wrote something"
 
-# probe: Rd2 mates (e2d2: the king cannot leave the d file, e10 faces Red's king).
+# probe: two moves win at once, checked by hand: Rd2 mates (e2d2: the king cannot leave the d
+# file, e10 faces Red's king) and Re9 stalemates (e2e9: Black has no move, not in check: a loss).
 mate="3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
 out=$("$mktb" probe "$mate" --tables "$dir/x") || fail "probe: $out"
 echo "$out" | grep -q "Red to move: Red mates in 1" || fail "probe text: $out"
 echo "$out" | grep -q "^  \* e2d2 " || fail "the mating move: $out"
+echo "$out" | grep -q "^  \* e2e9 " || fail "the stalemating move: $out"
 "$mktb" probe "$mate" --json --line --tables "$dir/x" > "$dir/p.json" || fail "probe --json"
 python3 - "$dir/p.json" <<'PY' || fail "probe --json's answer"
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["game"] == "xiangqi" and j["material"] == "KRvK" and j["side_to_move"] == "red", j
 assert j["category"] == "win" and j["mate_in"] == 1 and j["dtm"] == 1, j
-assert j["line"] == ["e2d2"], j["line"]
-best = [m for m in j["moves"] if m["best"]]
-assert [m["uci"] for m in best] == ["e2d2"] and best[0]["checkmate"], best
+assert j["line"] in (["e2d2"], ["e2e9"]), j["line"]
+best = {m["uci"]: m for m in j["moves"] if m["best"]}
+assert sorted(best) == ["e2d2", "e2e9"], best
+assert best["e2d2"]["checkmate"] and best["e2e9"]["stalemate"], best
+assert all(m["category"] == "loss" and m["dtm"] == 0 for m in best.values()), best
 PY
 expect_error 2 "Xiangqi has no count" "$mktb" probe "$mate" --count pieces:3 --tables "$dir/x"
 expect_error 2 "bad Xiangqi FEN" "$mktb" probe "3k5/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1" --tables "$dir/x"
@@ -70,7 +74,7 @@ expect_error 3 "no Xiangqi table for KNvK" "$mktb" probe "3k5/9/9/9/9/9/9/9/4N4/
 printf '%s\n%s\n' "$mate" "8/3k4/8/8/8/8/8/R3K3 w - - 0 1" > "$dir/mixed.epd"
 out=$("$mktb" probe --epd "$dir/mixed.epd" --tables "$dir/x"); rc=$?
 [ $rc -eq 3 ] || fail "--epd exit $rc (the Makruk line has no table here)"
-echo "$out" | grep -q "^1: .*mate in 1 (Xiangqi); best e2d2" || fail "--epd Xiangqi line: $out"
+echo "$out" | grep -qE "^1: .*mate in 1 \(Xiangqi\); best e2(d2|e9)" || fail "--epd Xiangqi line: $out"
 echo "$out" | grep -q "^2: .*no table for KRvK" || fail "--epd Makruk line: $out"
 
 # The games apart: a Xiangqi table named as a Makruk one is refused by its header.

@@ -33,11 +33,11 @@ done
 if [ $# -lt 3 ]; then
   # The installed headers are the promised ones (the table format, its reader and Index's fast
   # paths stay private), and each compiles on its own.
-  installed=$(cd "$scratch/prefix/include/mktb" && ls | tr '\n' ' ')
-  promised="counting.hpp errors.hpp index.hpp material.hpp movegen.hpp position.hpp probe.h probe.hpp rules.hpp types.hpp value.hpp "
+  installed=$(cd "$scratch/prefix/include/mktb" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
+  promised="counting.hpp errors.hpp index.hpp material.hpp movegen.hpp position.hpp probe.h probe.hpp rules.hpp types.hpp value.hpp xiangqi/index.hpp xiangqi/position.hpp xiangqi/rules.hpp "
   [ "$installed" = "$promised" ] || { echo "installed headers: $installed; promised: $promised"; exit 1; }
-  for h in "$scratch"/prefix/include/mktb/*.hpp; do
-    echo "#include \"mktb/$(basename "$h")\"" | c++ -std=c++20 -fsyntax-only -I"$scratch/prefix/include" -x c++ - \
+  for h in "$scratch"/prefix/include/mktb/*.hpp "$scratch"/prefix/include/mktb/xiangqi/*.hpp; do
+    echo "#include \"mktb/${h#"$scratch"/prefix/include/mktb/}\"" | c++ -std=c++20 -fsyntax-only -I"$scratch/prefix/include" -x c++ - \
       || { echo "mktb/$(basename "$h") does not compile on its own"; exit 1; }
   done
   echo '#include "mktb/probe.h"' | cc -std=c99 -fsyntax-only -I"$scratch/prefix/include" -x c - \
