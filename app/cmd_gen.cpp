@@ -26,9 +26,7 @@
 
 namespace mktb::cli {
 
-// The memory this process may spend: what the kernel reports available (MemAvailable), or the
-// cgroup's limit less what the group uses, whichever is smaller, less a margin of 5 % and
-// 256 MiB for the rest of the machine. 0 when neither can be read.
+// writing.hpp: what both games' writing commands share.
 std::uint64_t available_memory() {
     std::uint64_t available = 0;
     std::ifstream meminfo("/proc/meminfo");
@@ -45,6 +43,13 @@ std::uint64_t available_memory() {
     if (!available) return 0;
     const std::uint64_t margin = available / 20 + (std::uint64_t(256) << 20);
     return available > margin ? available - margin : 0;
+}
+
+bool create_tables_directory(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) std::fprintf(stderr, "mktb gen: cannot create %s: %s\n", dir.c_str(), ec.message().c_str());
+    return !ec;
 }
 
 DirectoryLock::DirectoryLock(const std::string& dir)
@@ -412,13 +417,7 @@ int gen_run(const Args& a, Options& o) {
             return kExitFailure;
         }
     }
-    std::error_code ec;
-    std::filesystem::create_directories(o.tables, ec);
-    if (ec) {
-        std::fprintf(
-            stderr, "mktb gen: cannot create %s: %s\n", o.tables.c_str(), ec.message().c_str());
-        return kExitBadInput;
-    }
+    if (!create_tables_directory(o.tables)) return kExitBadInput;
     Progress progress;
     // The work of each ending, for the run's ETA: its generation cells times its metrics.
     std::vector<double> work;

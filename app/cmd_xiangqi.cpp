@@ -165,13 +165,7 @@ int xiangqi_gen(const Args& a) {
                 m.name().c_str(), double(need) / 1e9, double(allowed) / 1e9);
             return kExitFailure;
         }
-    std::error_code ec;
-    std::filesystem::create_directories(o.tables, ec);
-    if (ec) {
-        std::fprintf(
-            stderr, "mktb gen: cannot create %s: %s\n", o.tables.c_str(), ec.message().c_str());
-        return kExitBadInput;
-    }
+    if (!create_tables_directory(o.tables)) return kExitBadInput;
     Progress progress;
     std::vector<double> work;
     for (const Material& m : order) work.push_back(double(xq::Index(m).size()));

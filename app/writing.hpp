@@ -12,6 +12,10 @@ namespace mktb::cli {
 // 256 MiB for the rest of the machine. 0 when neither can be read.
 std::uint64_t available_memory();
 
+// Creates the tables' directory (and its parents); false after "mktb gen: cannot create DIR: why"
+// on stderr.
+bool create_tables_directory(const std::string& dir);
+
 // The right to write tables into a directory: an exclusive flock() on the directory itself,
 // held while one ending is checked and written, and released by the kernel if the process
 // dies. Two runs into one directory take turns ending by ending: the second finds the first's
