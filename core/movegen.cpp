@@ -5,8 +5,6 @@
 
 namespace mktb {
 
-bool MoveList::contains(Move m) const { return std::find(begin(), end(), m) != end(); }
-
 namespace {
 
 // Generates legal moves; with CountOnly, returns their number without storing them.

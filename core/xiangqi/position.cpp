@@ -7,8 +7,6 @@
 
 namespace mktb::xq {
 
-bool MoveList::contains(Move m) const { return std::find(begin(), end(), m) != end(); }
-
 namespace {
 
 std::string man_name(Piece pc) {
@@ -57,9 +55,6 @@ void Position::move_piece(int from, int to) {
     put_piece(pc, to);
 }
 
-int Position::men() const {
-    return int(POINT_NB - std::count(board_.begin(), board_.end(), NO_PIECE));
-}
 
 bool Position::kings_facing() const {
     const int a = king_[RED], b = king_[BLACK];
@@ -84,29 +79,6 @@ int popcount(Points set) {
 
 } // namespace
 
-bool Position::attacked_by(Color c, int p) const {
-    // Along the four lines: the first man met may be a chariot, the second a cannon.
-    for (int d = 0; d < 4; ++d) {
-        const std::int8_t* r = ray(d, p);
-        const int n = ray_length(d, p);
-        int i = 0;
-        while (i < n && board_[r[i]] == NO_PIECE) ++i;
-        if (i == n) continue;
-        if (board_[r[i]] == make_piece(c, CHARIOT)) return true;
-        for (++i; i < n && board_[r[i]] == NO_PIECE;) ++i;
-        if (i < n && board_[r[i]] == make_piece(c, CANNON)) return true;
-    }
-    // The leapers: from the origins that reach p, each with its leg or eye free.
-    for (PieceType pt : { HORSE, SOLDIER, KING, ADVISOR, ELEPHANT }) {
-        const auto& from = unleaps(c, pt, p);
-        for (int i = 0; i < from.n; ++i) {
-            const auto [o, block] = from.leaps[i];
-            if (board_[o] == make_piece(c, pt) && (block < 0 || board_[block] == NO_PIECE))
-                return true;
-        }
-    }
-    return false;
-}
 
 bool Position::in_check(Color c) const {
     // Each enemy man that can give check, tested against the king: a chariot on its line with

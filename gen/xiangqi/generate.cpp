@@ -411,7 +411,6 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     writer.commit();
     stats.output_seconds = since(t);
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    stats.peak_bytes = memory_needed(m);
     return stats;
 }
 

@@ -23,7 +23,6 @@ struct GenStats {
     int levels = 0;
     double seconds = 0;
     double init_seconds = 0, level_seconds = 0, output_seconds = 0; // the phases
-    std::uint64_t peak_bytes = 0; // the cells' and children's bytes the plan reserved
 };
 
 inline constexpr int kZstdLevel = 9;

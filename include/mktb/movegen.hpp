@@ -11,16 +11,8 @@
 
 namespace mktb {
 
-struct MoveList {
-    // 9 Mets, 2 Rueas, 2 Mas, 2 Khons and a king cannot exceed 100 moves; 256 leaves room.
-    std::array<Move, 256> moves;
-    int size = 0;
-
-    const Move* begin() const { return moves.data(); }
-    const Move* end() const { return moves.data() + size; }
-    void push(Move m) { moves[size++] = m; }
-    bool contains(Move m) const;
-};
+// 9 Mets, 2 Rueas, 2 Mas, 2 Khons and a king cannot exceed 100 moves.
+using MoveList = BasicMoveList<Move>;
 
 // Every legal move of the side to move.
 MoveList legal_moves(const Position& pos);

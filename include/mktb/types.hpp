@@ -5,6 +5,8 @@
 //   KHUN = KING, MET = FERS, KHON = SILVER, MA = KNIGHT, RUEA = ROOK, BIA = PAWN.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 
@@ -79,6 +81,19 @@ enum Move : std::uint16_t { MOVE_NONE = 0 };
 constexpr Move make_move(Square from, Square to, bool promotion = false) {
     return Move(from | (to << 6) | (promotion << 12));
 }
+// A list of moves of either game (Makruk's Move, Xiangqi's xq::Move): no position of either
+// has 256 legal moves (Makruk's most are near 100; Xiangqi's start has 44, its endings fewer).
+template<class M>
+struct BasicMoveList {
+    std::array<M, 256> moves;
+    int size = 0;
+
+    const M* begin() const { return moves.data(); }
+    const M* end() const { return moves.data() + size; }
+    void push(M m) { moves[size++] = m; }
+    bool contains(M m) const { return std::find(begin(), end(), m) != end(); }
+};
+
 constexpr Square from_sq(Move m) { return Square(m & 63); }
 constexpr Square to_sq(Move m) { return Square((m >> 6) & 63); }
 constexpr bool is_promotion(Move m) { return m >> 12; }

@@ -22,15 +22,7 @@ constexpr Move make_move(int from, int to) { return Move(from | (to << 7)); }
 constexpr int from_pt(Move m) { return m & 127; }
 constexpr int to_pt(Move m) { return (m >> 7) & 127; }
 
-struct MoveList {
-    // 2 chariots, 2 cannons, 2 horses, 5 soldiers and the rest stay far below 256.
-    std::array<Move, 256> moves;
-    int size = 0;
-    const Move* begin() const { return moves.data(); }
-    const Move* end() const { return moves.data() + size; }
-    void push(Move m) { moves[size++] = m; }
-    bool contains(Move m) const;
-};
+using MoveList = BasicMoveList<Move>;
 
 class Position {
 public:
@@ -50,7 +42,6 @@ public:
     bool empty(int p) const { return board_[p] == NO_PIECE; }
     int king_point(Color c) const { return king_[c]; }
     int count(Color c, PieceType pt) const { return pieceCount_[make_piece(c, pt)]; }
-    int men() const;
 
     // Whether colour c's king is attacked (by a chariot, cannon over one screen, horse with its
     // leg free or soldier).
@@ -58,8 +49,6 @@ public:
     bool in_check() const { return in_check(stm_); }
     // The two kings on one file with no man between them (never legal).
     bool kings_facing() const;
-    // Whether point p is attacked by colour c (the man on p, if any, counts as standing there).
-    bool attacked_by(Color c, int p) const;
 
     // Whether moving the side to move's man from `from` to `to` (a pseudo-legal move) leaves its
     // king out of check and the kings not facing: answered on the sets of points, the position
