@@ -259,8 +259,12 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
                     j["best"] = move;
                     std::printf("%s\n", dump(j).c_str());
                 } else
-                    std::printf("%d: %s: %s (Xiangqi); best %s\n", number, pos.fen().c_str(),
-                        describe(a->value).c_str(), move.c_str());
+                    std::printf("%d: %s: %s%s (Xiangqi); best %s\n", number, pos.fen().c_str(),
+                        describe(a->value).c_str(),
+                        a->by_rule() ? (a->result > 0 ? ", won under the perpetual-check rule"
+                                                      : ", lost under the perpetual-check rule")
+                                     : "",
+                        move.c_str());
                 std::fflush(stdout);
                 continue;
             }

@@ -22,6 +22,15 @@ std::string sentence(Color stm, Value v) {
 }
 
 const char* category(Value v) { return v.is_win() ? "win" : v.is_loss() ? "loss" : "draw"; }
+const char* category(int result) { return result > 0 ? "win" : result < 0 ? "loss" : "draw"; }
+
+// What only the rule decides, in words: "; under the perpetual-check rule Red wins".
+std::string rule_words(Color stm, Value v, int result) {
+    if (!v.is_draw() || !result) return "";
+    const Color winner = result > 0 ? stm : ~stm;
+    return std::string("; under the perpetual-check rule ") + colour(winner) + " wins ("
+        + colour(~winner) + " can hold only by checking forever)";
+}
 
 int signed_plies(Value v) { return v.is_draw() ? 0 : v.is_win() ? v.plies : -v.plies; }
 
@@ -32,16 +41,22 @@ std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const Positio
     const std::optional<Value> here = tables.probe(pos);
     if (!here) return std::nullopt;
     a.value = *here;
+    a.result = *tables.probe_result(pos);
+    const xq::Material m = xq::Material::of(pos);
+    a.rule_table = !m.armless(xq::RED) && !m.armless(BLACK);
     Position p = pos;
-    for (xq::Move m : xq::legal_moves(pos)) {
-        const auto u = p.do_move(m);
+    for (xq::Move mv : xq::legal_moves(pos)) {
+        const auto u = p.do_move(mv);
         const std::optional<Value> child = tables.probe(p);
-        p.undo_move(m, u);
+        const std::optional<int> result = child ? tables.probe_result(p) : std::nullopt;
+        p.undo_move(mv, u);
         if (!child) return std::nullopt;
-        a.moves.push_back({ m, child->parent(), u.captured != xq::NO_PIECE, *child });
+        a.moves.push_back({ mv, child->parent(), u.captured != xq::NO_PIECE, *child, -*result });
     }
-    std::stable_sort(a.moves.begin(), a.moves.end(),
-        [](const XMove& x, const XMove& y) { return preference(x.value) > preference(y.value); });
+    std::stable_sort(a.moves.begin(), a.moves.end(), [](const XMove& x, const XMove& y) {
+        return x.result != y.result ? x.result > y.result
+                                    : preference(x.value) > preference(y.value);
+    });
     return a;
 }
 
@@ -67,21 +82,25 @@ Json xiangqi_json(
         { "category", category(a.value) }, { "dtm", signed_plies(a.value) },
         { "mate_in", a.value.mate_in_moves() } };
     // Where one side is armless the perpetual-check rule changes nothing (docs/rules-xiangqi.md
-    // §5): the plain result is the result under the rule, and no field of its own is needed.
-    j["rules"] = "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled";
-    j["verdict"] = sentence(stm, a.value);
+    // §5). Elsewhere "category" and "dtm" stay the plain analysis's, and "rule_result" says
+    // where the rule decides a position the plain analysis draws.
+    j["rules"] = a.rule_table ? "stalemate=loss perpetual_check=loss chase=not_modelled"
+                              : "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled";
+    if (a.by_rule()) j["rule_result"] = category(a.result);
+    j["verdict"] = sentence(stm, a.value) + rule_words(stm, a.value, a.result);
     Json moves = Json::array();
     for (const XMove& x : a.moves) {
         Position after = pos;
         after.do_move(x.move);
         const bool none = !xq::has_legal_move(after);
         moves.push_back({ { "uci", xq::move_to_uci(x.move) }, { "fen", after.fen() },
-            { "capture", x.capture }, { "conversion", x.capture },
+            { "capture", x.capture }, { "conversion", x.capture }, { "check", after.in_check() },
             { "checkmate", none && after.in_check() }, { "stalemate", none && !after.in_check() },
             // The position after the move, for its side to move, as Makruk's answer gives it.
             { "category", category(x.after) }, { "dtm", signed_plies(x.after) },
-            { "best", x.value == a.moves.front().value },
+            { "best", x.value == a.moves.front().value && x.result == a.moves.front().result },
             { "text", { { "pure", describe(x.value) } } } });
+        if (x.value.is_draw() && x.result) moves.back()["rule_result"] = category(x.result);
     }
     j["moves"] = moves;
     if (with_line) {
@@ -114,17 +133,22 @@ int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool 
             return kExitOk;
         }
         const Color stm = pos.side_to_move();
-        std::printf("%s\n%s to move: %s (Xiangqi; the perpetual-check rule changes nothing where "
-                    "one side is armless)\n",
-            pos.fen().c_str(), colour(stm), sentence(stm, a->value).c_str());
+        std::printf("%s\n%s to move: %s (Xiangqi; %s)\n", pos.fen().c_str(), colour(stm),
+            (sentence(stm, a->value) + rule_words(stm, a->value, a->result)).c_str(),
+            a->rule_table ? "a side that checks forever loses; perpetual chase not modelled"
+                          : "the perpetual-check rule changes nothing where one side is armless");
         if (!a->moves.empty()) std::printf("moves (best first, * keeps the best result):\n");
         for (const XMove& x : a->moves)
-            std::printf("  %c %-6s %s\n", x.value == a->moves.front().value ? '*' : ' ',
-                xq::move_to_uci(x.move).c_str(), sentence(stm, x.value).c_str());
+            std::printf("  %c %-6s %s%s\n",
+                x.value == a->moves.front().value && x.result == a->moves.front().result ? '*'
+                                                                                        : ' ',
+                xq::move_to_uci(x.move).c_str(), sentence(stm, x.value).c_str(),
+                rule_words(stm, x.value, x.result).c_str());
         if (with_line) {
             const std::vector<xq::Move> line = xiangqi_line(tables, pos);
             if (line.empty())
-                std::printf("line: none (no forced mate)\n");
+                std::printf(a->by_rule() ? "line: none (no forced mate: the rule decides)\n"
+                                         : "line: none (no forced mate)\n");
             else {
                 std::printf("line:");
                 for (xq::Move mv : line) std::printf(" %s", xq::move_to_uci(mv).c_str());

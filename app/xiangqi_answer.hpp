@@ -18,10 +18,14 @@ struct XMove {
     Value value; // for the side that makes it
     bool capture;
     Value after; // the position after it, for its side to move
+    int result; // under the perpetual-check rule, for the side that makes it: +1, 0, -1
 };
 struct XAnswer {
     Value value; // for the side to move
-    std::vector<XMove> moves; // best first
+    int result; // under the perpetual-check rule: +1 won, 0 drawn, -1 lost
+    bool rule_table; // both sides armed: the table follows the rule's own pass
+    std::vector<XMove> moves; // best first: by the rule's result, then by the plain value
+    bool by_rule() const { return value.is_draw() && result != 0; } // only the rule decides
 };
 
 // nullopt when a table on the way is absent; throws TableError for a damaged one.

@@ -58,6 +58,9 @@ std::uint64_t Prober::cache_misses() const { return tables_->cache_misses(); }
 void Prober::open_tables() const { tables_->open_all(); }
 
 std::optional<Value> Prober::xiangqi_dtm(const xq::Position& pos) const { return xiangqi_->probe(pos); }
+std::optional<int> Prober::xiangqi_result(const xq::Position& pos) const {
+    return xiangqi_->probe_result(pos);
+}
 
 std::optional<std::vector<XiangqiMove>> Prober::xiangqi_rank_root(const xq::Position& pos) const {
     std::vector<XiangqiMove> out;
@@ -65,12 +68,14 @@ std::optional<std::vector<XiangqiMove>> Prober::xiangqi_rank_root(const xq::Posi
     for (xq::Move m : xq::legal_moves(pos)) {
         const auto u = p.do_move(m);
         const std::optional<Value> child = xiangqi_->probe(p);
+        const std::optional<int> result = child ? xiangqi_->probe_result(p) : std::nullopt;
         p.undo_move(m, u);
         if (!child) return std::nullopt;
-        out.push_back({ m, child->parent() });
+        out.push_back({ m, child->parent(), -*result });
     }
     std::stable_sort(out.begin(), out.end(), [](const XiangqiMove& a, const XiangqiMove& b) {
-        return preference(a.value) > preference(b.value);
+        return a.result != b.result ? a.result > b.result
+                                    : preference(a.value) > preference(b.value);
     });
     return out;
 }

@@ -323,6 +323,14 @@ mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mk
     });
 }
 
+mktb_status mktb_xiangqi_probe_rule(const mktb_tablebase* tb, const char* fen, int32_t* result) {
+    return xiangqi_probe(tb, fen, result, [&](const Prober& p, const xq::Position& pos) {
+        const std::optional<int> r = p.xiangqi_result(pos);
+        if (r) *result = *r;
+        return no_table(r);
+    });
+}
+
 mktb_status mktb_xiangqi_rank_root(const mktb_tablebase* tb, const char* fen,
     mktb_xiangqi_move* moves, size_t capacity, size_t* count) {
     if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");

@@ -41,9 +41,16 @@ const Tablebase::Entry* Tablebase::table(const Material& m) const {
     const TableKey key = table_key(m);
     auto e = std::make_unique<Entry>(
         Entry { Table::open(path, key, cache_.get(), nextId_++), Index(m) });
-    if (e->table->rules() != kRulePlainArmless)
-        throw TableError(path + ": built under Xiangqi rule " + std::to_string(e->table->rules())
-            + ", which this reader does not know (it knows 1: the plain result, one side armless)");
+    const std::uint32_t rule = e->table->rules();
+    const bool armless = m.armless(RED) || m.armless(BLACK);
+    if (rule != kRulePlainArmless && rule != kRulePerpetualCheck)
+        throw TableError(path + ": built under Xiangqi rule " + std::to_string(rule)
+            + ", which this reader does not know (it knows 1: the plain result, one side armless; "
+              "2: the perpetual-check rule)");
+    if ((rule == kRulePerpetualCheck) == armless || e->table->has(kRuleResult) == armless)
+        throw TableError(path + ": the header's rule " + std::to_string(rule)
+            + " does not fit the ending (an ending with both sides armed needs the "
+              "perpetual-check rule's cells, one with an armless side has none)");
     return tables_.emplace(m.key(), std::move(e)).first->second.get();
 }
 
@@ -58,6 +65,21 @@ std::optional<Value> Tablebase::probe(const Position& pos) const {
     if (!e) return std::nullopt;
     const auto [slot, stm] = locate(*e, pos);
     return e->table->value(Metric::Dtm, stm, slot);
+}
+
+int Tablebase::result(const Entry& e, Color stm, std::uint64_t slot) {
+    const Value v = e.table->value(Metric::Dtm, stm, slot);
+    if (!v.is_draw()) return v.is_win() ? 1 : -1;
+    if (!e.table->has(kRuleResult)) return 0;
+    const unsigned cell = e.table->value(kRuleResult, stm, slot).cell();
+    return cell == kRuleWon ? 1 : cell == kRuleLost ? -1 : 0;
+}
+
+std::optional<int> Tablebase::probe_result(const Position& pos) const {
+    const Entry* e = table(Material::of(pos).canonical());
+    if (!e) return std::nullopt;
+    const auto [slot, stm] = locate(*e, pos);
+    return result(*e, stm, slot);
 }
 
 std::vector<Material> Tablebase::on_disk() const {

@@ -23,9 +23,17 @@ std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.x
 // The rule a Xiangqi table follows, in its header's `rules` (docs/rules-xiangqi.md §5):
 // kRulePlainArmless: every endless line a draw, which is the perpetual-check rule's result
 // because one side is armless (it never checks, and the other never needs to check forever).
-// Perpetual chase is not modelled. A table of both sides armed, under the rule's own pass, will
-// say so by another value; this reader refuses values it does not know.
+// kRulePerpetualCheck (both sides armed): beside the plain distance to mate, the result under
+// the perpetual-check rule in cells of their own (kRuleResult), where it differs from the plain
+// one. Perpetual chase is modelled by neither. This reader refuses values it does not know.
 inline constexpr std::uint32_t kRulePlainArmless = 1;
+inline constexpr std::uint32_t kRulePerpetualCheck = 2;
+// The rule's cells take the table format's second metric slot (Makruk's Board: the slots are
+// per table, and a Xiangqi table is never read as a Makruk one).
+inline constexpr Metric kRuleResult = Metric(1);
+// A rule cell: the plain value stands (a draw stays a draw), or the side to move loses or wins
+// only because of the rule (the plain analysis calls the position drawn).
+enum RuleCell : std::uint8_t { kRulePlain = 0, kRuleLost = 1, kRuleWon = 2 };
 TableKey table_key(const Material& canonical);
 
 class Tablebase {
@@ -45,6 +53,11 @@ public:
     // The value of a legal position, for its side to move; nullopt when its table is absent.
     // Throws TableError when the table is damaged.
     std::optional<Value> probe(const Position& pos) const;
+    // The result under the perpetual-check rule, for the side to move: +1 won, 0 drawn, -1 lost
+    // (the plain result wherever the rule changes nothing); nullopt when the table is absent.
+    std::optional<int> probe_result(const Position& pos) const;
+    // The same, of a slot of a table.
+    static int result(const Entry& e, Color stm, std::uint64_t slot);
     // The table's slot and side to move of a position (colours exchanged where its material is
     // the canonical one's mirror image).
     static std::pair<std::uint64_t, Color> locate(const Entry& e, const Position& pos);

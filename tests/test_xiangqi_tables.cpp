@@ -27,8 +27,9 @@ const std::string& tables() {
         const std::string d = mktb::test::temp_dir("xiangqi");
         const xq::Tablebase tb(d);
         std::vector<Material> order;
+        // Armless defenders, and both sides armed (the perpetual-check pass).
         for (const char* name : { "KRvKAABB", "KNvKA", "KNvKBB", "KCAvK", "KPvKA", "KPAvKB",
-                 "KCBvKA", "KNABvKA", "KPvKAB" })
+                 "KCBvKA", "KNABvKA", "KPvKAB", "KRvKN", "KRvKC", "KNvKP", "KCvKP" })
             for (const Material& m : xq::with_descendants(material(name)))
                 if (std::find(order.begin(), order.end(), m) == order.end()) order.push_back(m);
         std::sort(order.begin(), order.end(),
@@ -153,13 +154,16 @@ TEST_CASE("Xiangqi tables: the known results of the literature", "[xiangqi][gen]
 
 TEST_CASE(
     "Xiangqi tables: mates within 6 moves proven by Fairy-Stockfish", "[xiangqi][gen][oracle]") {
-    // Positions near the end of their mates, from each ending: the engine finds a mate for the
-    // same side, never shorter than ours (ours is the shortest against the best defence).
+    // Positions near the end of their mates, from each ending with an armless side: the engine
+    // finds a mate for the same side, never shorter than ours (ours is the shortest against the
+    // best defence). Where both sides are armed the engine's perpetual-check rule may win
+    // sooner than a mate (the next test).
     mktb::test::Engine engine(mktb::test::engine_path(), "xiangqi");
     const xq::Tablebase tb(tables());
     std::mt19937_64 rng(11);
     int proofs = 0;
     for (const Material& m : tb.on_disk()) {
+        if (!m.armless(xq::RED) && !m.armless(mktb::BLACK)) continue;
         const xq::Tablebase::Entry* e = tb.table(m);
         int found = 0;
         for (int tries = 0; tries < 200000 && found < 4; ++tries) {
@@ -180,6 +184,73 @@ TEST_CASE(
         }
     }
     CHECK(proofs >= 40);
+}
+
+TEST_CASE("Xiangqi tables: the perpetual-check rule, by hand and by Fairy-Stockfish",
+    "[xiangqi][gen][oracle]") {
+    const xq::Tablebase tb(tables());
+    const xq::Tablebase::Entry* e = tb.table(material("KRvKN"));
+    REQUIRE(e);
+    CHECK(e->table->rules() == xq::kRulePerpetualCheck);
+    CHECK(!tb.table(material("KRvKAABB"))->table->has(xq::kRuleResult));
+    // Checked by hand: Black (Ke9, Nf3) can hold only by checking forever. Every move but Nh2+
+    // loses at once to the chariot (the tables' plain mates, and Fairy-Stockfish's below); after
+    // Nh2+ Red's one legal move is Kf2 (Ke1 would face Black's king), and the horse must check
+    // again. The plain analysis calls it drawn; under the rule Black loses.
+    const xq::Position hold = xq::Position::from_fen("9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1");
+    CHECK(tb.probe(hold)->is_draw());
+    CHECK(*tb.probe_result(hold) == -1);
+    for (xq::Move mv : xq::legal_moves(hold)) {
+        xq::Position after = hold;
+        after.do_move(mv);
+        INFO(xq::move_to_uci(mv));
+        if (xq::move_to_uci(mv) != "f3h2") {
+            CHECK(tb.probe(after)->is_win()); // Red to move mates
+            continue;
+        }
+        CHECK(after.in_check());
+        CHECK(tb.probe(after)->is_draw());
+        CHECK(*tb.probe_result(after) == 1);
+        const auto replies = xq::legal_moves(after);
+        REQUIRE(replies.size == 1);
+        CHECK(xq::move_to_uci(*replies.begin()) == "f1f2");
+    }
+    mktb_tablebase* api = nullptr;
+    REQUIRE(mktb_open(tables().c_str(), nullptr, &api) == MKTB_OK);
+    std::int32_t result = 0;
+    REQUIRE(mktb_xiangqi_probe_rule(api, hold.fen().c_str(), &result) == MKTB_OK);
+    CHECK(result == -1);
+    REQUIRE(mktb_xiangqi_probe_rule(api, "9/4k4/9/9/9/9/9/9/9/3KRR3 b - - 0 1", &result)
+        == MKTB_NO_TABLE);
+    mktb_close(api);
+    // Fairy-Stockfish plays the rule (a perpetual check loses): on positions only the rule
+    // decides, sampled from each armed ending, its search finds the win for the same side.
+    mktb::test::Engine engine(mktb::test::engine_path(), "xiangqi");
+    CHECK(*engine.mate_score(hold.fen(), 500000) < 0);
+    std::mt19937_64 rng(5);
+    int proofs = 0, asked = 0;
+    for (const Material& m : tb.on_disk()) {
+        if (m.armless(xq::RED) || m.armless(mktb::BLACK)) continue;
+        const xq::Tablebase::Entry* t = tb.table(m);
+        for (int tries = 0, found = 0; tries < 400000 && found < 8; ++tries) {
+            const std::uint64_t slot = rng() % t->index.size();
+            const Color stm = rng() & 1 ? mktb::BLACK : xq::RED;
+            xq::Placement pl;
+            if (!t->index.decode(slot, pl)) continue;
+            const xq::Position pos = t->index.position(pl, stm);
+            if (!pos.validity_error().empty() || !tb.probe(pos)->is_draw()) continue;
+            const int ours = *tb.probe_result(pos);
+            if (!ours) continue;
+            ++found, ++asked;
+            const std::optional<int> mate = engine.mate_score(pos.fen(), 500000);
+            INFO(m.name() << " " << pos.fen() << " ours: " << ours);
+            if (!mate) continue; // no proof within the nodes: neither agreement nor not
+            CHECK((*mate > 0) == (ours > 0));
+            ++proofs;
+        }
+    }
+    CHECK(asked >= 8); // KRvKN alone has 1,597 such positions
+    CHECK(proofs * 4 >= asked * 3);
 }
 
 TEST_CASE("Xiangqi and Makruk tables never answer for each other", "[xiangqi][gen]") {

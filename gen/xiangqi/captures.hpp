@@ -52,12 +52,32 @@ public:
             if (v.entry && std::find(load.begin(), load.end(), v.entry->table.get()) == load.end())
                 load.push_back(v.entry->table.get());
         tbb::parallel_for(std::size_t(0), load.size() * 2, [&](std::size_t i) {
-            load[i / 2]->make_resident(Table::part(Metric::Dtm, Color(i % 2)));
+            const Table& t = *load[i / 2];
+            const Color c = Color(i % 2);
+            t.make_resident(Table::part(Metric::Dtm, c)
+                | (t.has(kRuleResult) ? Table::part(kRuleResult, c) : 0));
         });
     }
     // The value, for its side to move, of the position reached when the side to move of `pl`
     // (`stm`) moves its man `mover` to `to`, capturing man `victim` there.
     Value value(const Placement& pl, int mover, int to, int victim, Color stm) const {
+        const auto [e, slot, childStm] = locate(pl, mover, to, victim, stm);
+        return e->table->value(Metric::Dtm, childStm, slot);
+    }
+    // The result of that position under the perpetual-check rule, for its side to move: +1
+    // won, 0 drawn, -1 lost.
+    int result(const Placement& pl, int mover, int to, int victim, Color stm) const {
+        const auto [e, slot, childStm] = locate(pl, mover, to, victim, stm);
+        return Tablebase::result(*e, childStm, slot);
+    }
+
+private:
+    struct Place {
+        const Tablebase::Entry* entry;
+        std::uint64_t slot;
+        Color stm;
+    };
+    Place locate(const Placement& pl, int mover, int to, int victim, Color stm) const {
         const Victim& v = victims_[victim];
         Placement child;
         for (int j = 0; j < index_.men(); ++j) {
@@ -65,11 +85,9 @@ public:
             const int p = j == mover ? to : pl.at[j];
             child.at[v.to[j]] = std::int8_t(v.swap ? flip_rank(p) : p);
         }
-        const Color childStm = v.swap ? stm : ~stm; // after the move, the other side; swapped back
-        return v.entry->table->value(Metric::Dtm, childStm, v.entry->index.encode(child));
+        // After the move the other side is to move, in the child's colours.
+        return { v.entry, v.entry->index.encode(child), v.swap ? stm : ~stm };
     }
-
-private:
     struct Victim {
         const Tablebase::Entry* entry = nullptr;
         bool swap = false;

@@ -25,120 +25,21 @@
 #include <nlohmann/json.hpp>
 
 #include "captures.hpp"
+#include "moves.hpp"
 #include "parallel.hpp"
+#include "perpetual.hpp"
 #include "table_writer.hpp"
 
 namespace mktb::xq {
 
 namespace {
 
-constexpr std::uint8_t kNone = 0xFF; // no position, or illegal with this side to move
 constexpr int kMaxPlies = 253; // 8-bit cells: plies + 1 <= 254
 
 using Bytes = std::unique_ptr<std::uint8_t[]>;
 
 // A capture's value for the mover, 0 = no capture, 1 = draw, 2 + plies otherwise.
 std::uint8_t conv_code(Value v) { return v.is_draw() ? 1 : std::uint8_t(2 + v.plies); }
-
-// Calls f(parentPlacement, parentSlot, mirrored) for every un-move of `mover`'s men in `pos`
-// (whose men are `pl`, at `slot`).
-template<class F>
-void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl, Points occupied,
-    Color mover, F&& f) {
-    const auto empty = [&](int p) { return !(occupied & point_bit(p)); };
-    for (int j = 0; j < index.men(); ++j) {
-        const Piece pc = index.piece(j);
-        if (color_of(pc) != mover) continue;
-        const PieceType pt = type_of(pc);
-        const int to = pl.at[j];
-        Placement parent = pl;
-        auto emit = [&](int from) {
-            bool mirrored = false;
-            const std::uint64_t q = index.moved(slot, pl, j, from, &mirrored);
-            parent.at[j] = std::int8_t(from);
-            f(parent, q, mirrored);
-        };
-        if (pt == CHARIOT || pt == CANNON) { // quiet moves of both run along open lines
-            for (int d = 0; d < 4; ++d) {
-                const std::int8_t* r = ray(d, to);
-                for (int i = 0, n = ray_length(d, to); i < n && empty(r[i]); ++i) emit(r[i]);
-            }
-            continue;
-        }
-        const auto& from = unleaps(mover, pt, to);
-        for (int i = 0; i < from.n; ++i) {
-            const auto [o, block] = from.leaps[i];
-            if (empty(o) && (block < 0 || empty(block))) emit(o);
-        }
-    }
-}
-
-// Points on a king's file or rank or diagonally next to it: where a man leaving or arriving may
-// change the king's safety.
-struct Near {
-    bool near[POINT_NB][POINT_NB] {};
-    constexpr Near() {
-        for (int k = 0; k < POINT_NB; ++k)
-            for (int p = 0; p < POINT_NB; ++p) {
-                const int df = file_of(p) - file_of(k), dr = rank_of(p) - rank_of(k);
-                near[k][p] = !df || !dr || ((df == 1 || df == -1) && (dr == 1 || dr == -1));
-            }
-    }
-};
-constexpr Near kNear;
-
-// Calls f(man, to, victim) for every legal move of side s in `pos` (whose men are `pl`): the
-// man moved (its number in the index), where to, and the man it captures (-1: none).
-// The full legality test (the mover's king not attacked, the kings not facing) runs only where
-// the move can change it: a king move, a move out of check, a man leaving or entering a line of
-// the king (a chariot's or cannon's line opened, a cannon's screen made, the kings' file opened)
-// or leaving a point diagonally next to it (a horse's leg).
-template<class F>
-void for_each_legal(
-    const Index& index, const Placement& pl, const Position& pos, Color s, bool inCheck, F&& f) {
-    const int k = pos.king_point(s);
-    const bool enemyArmed = pos.armed(~s); // else only the kings' file can make a move illegal
-    const auto& near = kNear.near[k];
-    auto nearKing = [&](int p) { return near[p]; };
-    auto tryMove = [&](int j, int to, bool test) {
-        if (test && !pos.legal_after(pl.at[j], to)) return;
-        int victim = -1;
-        if (!pos.empty(to))
-            for (int v = 0; v < index.men(); ++v)
-                if (pl.at[v] == to) victim = v;
-        f(j, to, victim);
-    };
-    for (int j = 0; j < index.men(); ++j) {
-        const Piece pc = index.piece(j);
-        if (color_of(pc) != s) continue;
-        const PieceType pt = type_of(pc);
-        const int from = pl.at[j];
-        const bool fromTest
-            = pt == KING || (enemyArmed ? inCheck || nearKing(from) : file_of(from) == file_of(k));
-        if (pt == CHARIOT || pt == CANNON) {
-            for (int d = 0; d < 4; ++d) {
-                const std::int8_t* r = ray(d, from);
-                const int n = ray_length(d, from);
-                int i = 0;
-                for (; i < n && pos.empty(r[i]); ++i)
-                    tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
-                if (i == n) continue;
-                if (pt == CANNON)
-                    for (++i; i < n && pos.empty(r[i]);) ++i;
-                if (i < n && color_of(pos.piece_on(r[i])) != s)
-                    tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
-            }
-            continue;
-        }
-        const auto& to = leaps(s, pt, from);
-        for (int i = 0; i < to.n; ++i) {
-            const auto [t, block] = to.leaps[i];
-            const Piece target = pos.piece_on(t);
-            if ((target == NO_PIECE || color_of(target) != s) && (block < 0 || pos.empty(block)))
-                tryMove(j, t, fromTest || (enemyArmed && nearKing(t)));
-        }
-    }
-}
 
 struct Work {
     Work(const Material& material, const Tablebase& tables)
@@ -171,25 +72,14 @@ void init(Work& w, Progress* progress) {
     parallel_blocks(
         w.n, progress, "init", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
             int maxConv = -1;
-            Position pos;
-            Placement prev;
-            bool built = false;
+            BoardFollower board(w.index);
             for (std::uint64_t slot = first; slot < last; ++slot) {
                 for (Color s : { RED, BLACK })
                     w.val[s][slot] = kNone, w.cnt[s][slot] = 0, w.conv[s][slot] = 0;
                 Placement pl;
                 if (!w.index.decode(slot, pl)) continue;
-                // The board follows the slots: consecutive positions differ in a man or two (the
-                // innermost group's), so only those are lifted and put down again.
-                if (!built)
-                    pos = w.index.position(pl, RED), built = true;
-                else {
-                    for (int j = 0; j < w.index.men(); ++j)
-                        if (pl.at[j] != prev.at[j]) pos.remove_piece(prev.at[j]);
-                    for (int j = 0; j < w.index.men(); ++j)
-                        if (pl.at[j] != prev.at[j]) pos.put_piece(w.index.piece(j), pl.at[j]);
-                }
-                prev = pl;
+                board.follow(pl);
+                Position& pos = board.position();
                 if (pos.kings_facing()) continue;
                 const bool inCheck[COLOR_NB] = { pos.in_check(RED), pos.in_check(BLACK) };
                 for (Color s : { RED, BLACK }) {
@@ -348,15 +238,13 @@ SideStats side_stats(const Work& w, Color s) {
 
 std::uint64_t memory_needed(const Material& m) {
     std::uint64_t bytes = 6 * Index(m).size();
-    for (const Material& c : children(m)) bytes += 2 * Index(c).size();
+    // A child with both sides armed is read with its rule's cells.
+    for (const Material& c : children(m))
+        bytes += (c.armless(RED) || c.armless(BLACK) ? 2 : 4) * Index(c).size();
     return bytes;
 }
 
 GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel) {
-    if (!m.armless(RED) && !m.armless(BLACK))
-        throw std::invalid_argument(m.name()
-            + " (Xiangqi): both sides armed; the perpetual-check "
-              "pass such an ending needs is not built (docs/rules-xiangqi.md §5)");
     const auto start = std::chrono::steady_clock::now();
     Work w(m, children);
     for (Color s : { RED, BLACK }) {
@@ -388,7 +276,20 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     stats.level_seconds = since(t);
     t = std::chrono::steady_clock::now();
     // No position's count may stay above 0 unless it is drawn: checked by verify, not here.
-    for (Color s : { RED, BLACK }) w.conv[s].reset(), w.cnt[s].reset();
+    for (Color s : { RED, BLACK }) w.conv[s].reset();
+    // Both sides armed: the rule's results, in the count cells' memory.
+    const bool rulePass = !m.armless(RED) && !m.armless(BLACK);
+    if (rulePass) {
+        const std::uint8_t* const plain[COLOR_NB] = { w.val[RED].get(), w.val[BLACK].get() };
+        std::uint8_t* const rule[COLOR_NB] = { w.cnt[RED].get(), w.cnt[BLACK].get() };
+        const RuleCounts rc = perpetual_check(w.index, w.captures, plain, rule, progress);
+        for (Color s : { RED, BLACK })
+            stats.side[s].rule_wins = rc.won[s], stats.side[s].rule_losses = rc.lost[s];
+        stats.rule_rounds = rc.rounds;
+    } else
+        for (Color s : { RED, BLACK }) w.cnt[s].reset();
+    stats.rule_seconds = since(t);
+    t = std::chrono::steady_clock::now();
 
     TableWriter::DontCare dontCare;
     for (Color s : { RED, BLACK }) {
@@ -400,14 +301,22 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
                     if (w.val[s][slot] == kNone)
                         dontCare[s][slot / 64] |= std::uint64_t(1) << (slot % 64);
             });
+        const std::uint64_t ruleWins = stats.side[s].rule_wins, ruleLosses = stats.side[s].rule_losses;
         stats.side[s] = side_stats(w, s);
+        stats.side[s].rule_wins = ruleWins, stats.side[s].rule_losses = ruleLosses;
     }
     if (progress) progress->phase("output", 0);
-    TableWriter writer(table_key(m), kRulePlainArmless, table_path(children.dir(), m), 1);
+    TableWriter writer(table_key(m), rulePass ? kRulePerpetualCheck : kRulePlainArmless,
+        table_path(children.dir(), m), rulePass ? 2 : 1);
     writer.set_level(zstdLevel);
     const std::span<const std::uint8_t> cells[COLOR_NB]
         = { { w.val[RED].get(), w.n }, { w.val[BLACK].get(), w.n } };
     writer.add(Metric::Dtm, 1, cells, dontCare);
+    if (rulePass) {
+        const std::span<const std::uint8_t> rules[COLOR_NB]
+            = { { w.cnt[RED].get(), w.n }, { w.cnt[BLACK].get(), w.n } };
+        writer.add(kRuleResult, 1, rules, dontCare);
+    }
     writer.commit();
     stats.output_seconds = since(t);
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -422,12 +331,18 @@ std::string stats_json(const GenStats& s) {
     j["levels"] = s.levels;
     j["seconds"] = s.seconds;
     j["phase_seconds"] = { { "init", s.init_seconds }, { "levels", s.level_seconds },
-        { "output", s.output_seconds } };
+        { "perpetual_check", s.rule_seconds }, { "output", s.output_seconds } };
+    j["rule"] = s.rule_rounds ? "perpetual check (chase not modelled)" : "plain: one side armless";
+    if (s.rule_rounds) j["perpetual_check_rounds"] = s.rule_rounds;
     for (Color c : { RED, BLACK }) {
         const SideStats& x = s.side[c];
         j[c == RED ? "red_to_move" : "black_to_move"] = { { "positions", x.positions },
             { "wins", x.wins }, { "draws", x.draws }, { "losses", x.losses },
             { "longest_mate_plies", x.longest }, { "longest_mate_fen", x.longest_fen } };
+        if (s.rule_rounds) { // of the plain draws, those the rule decides
+            j[c == RED ? "red_to_move" : "black_to_move"]["rule_wins"] = x.rule_wins;
+            j[c == RED ? "red_to_move" : "black_to_move"]["rule_losses"] = x.rule_losses;
+        }
     }
     return j.dump(2) + "\n";
 }

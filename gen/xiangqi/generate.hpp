@@ -15,6 +15,7 @@ struct SideStats {
     std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
     int longest = -1; // plies of the longest win, -1 when none
     std::string longest_fen;
+    std::uint64_t rule_wins = 0, rule_losses = 0; // plain draws the perpetual-check rule decides
 };
 struct GenStats {
     std::string name;
@@ -22,19 +23,20 @@ struct GenStats {
     SideStats side[COLOR_NB];
     int levels = 0;
     double seconds = 0;
-    double init_seconds = 0, level_seconds = 0, output_seconds = 0; // the phases
+    double init_seconds = 0, level_seconds = 0, rule_seconds = 0, output_seconds = 0; // phases
+    int rule_rounds = 0; // of the perpetual-check pass; 0 when one side is armless
 };
 
 inline constexpr int kZstdLevel = 9;
 
 // Bytes a generation of `m` needs: its working cells (3 bytes per cell and side) and the
-// resident children it reads (1 byte per cell and side).
+// resident children it reads (1 byte per cell and side, 2 with the rule's cells).
 std::uint64_t memory_needed(const Material& m);
 
 // Generates canonical `m` into table_path(children.dir(), m), reading the endings it converts
 // into from `children` (each must be there). Throws TableError when a child is missing or
-// damaged or the file cannot be written (std::invalid_argument when both sides are armed: the
-// perpetual-check pass is not built); the table is written whole or not at all.
+// damaged or the file cannot be written; the table is written whole or not at all. Where both
+// sides are armed, the perpetual-check pass (perpetual.hpp) adds the rule's results.
 // `level`: zstd's (the tables are final files, not working ones: docs/generator-xiangqi.md).
 GenStats generate(
     const Material& m, const Tablebase& children, Progress* progress, int level = kZstdLevel);

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define MKTB_VERSION_MAJOR 0
-#define MKTB_VERSION_MINOR 3
+#define MKTB_VERSION_MINOR 4
 #define MKTB_VERSION_PATCH 0
 /* 0xMMmmpp: major, minor, patch. */
 #define MKTB_VERSION (MKTB_VERSION_MAJOR << 16 | MKTB_VERSION_MINOR << 8 | MKTB_VERSION_PATCH)
@@ -169,10 +169,17 @@ mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
 
 /* Xiangqi (docs/rules-xiangqi.md), from the Xiangqi tables of the handle's directory
  * (KRvKAABB.xq.mktb): the position as a Xiangqi FEN (ten ranks, Fairy-Stockfish's letters
- * K A B N R C P, Red upper case). Stalemate is a loss (plies 0, as a mate); the perpetual-check
- * rule changes nothing where one side is armless. Counting options do not apply.
- * MKTB_BAD_POSITION for a FEN that is not a legal Xiangqi position. Thread-safe. */
+ * K A B N R C P, Red upper case). The plain distance to mate: stalemate is a loss (plies 0, as
+ * a mate), every endless line a draw. Counting options do not apply. MKTB_BAD_POSITION for a
+ * FEN that is not a legal Xiangqi position. Thread-safe. */
 mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mktb_dtm* out);
+
+/* The result under the perpetual-check rule (a side that checks on every move of an endless
+ * line while the other does not loses; perpetual chase not modelled), for the side to move:
+ * *result = 1 won, 0 drawn, -1 lost. Where the plain distance is a mate it is its sign; only
+ * a plain draw can be won or lost by the rule, and only where both sides are armed. The same
+ * arguments and statuses as mktb_xiangqi_probe_fen. Thread-safe. (0.4) */
+mktb_status mktb_xiangqi_probe_rule(const mktb_tablebase* tb, const char* fen, int32_t* result);
 
 /* A Xiangqi move: points numbered rank * 9 + file from a1 (0) to i10 (89). */
 typedef struct mktb_xiangqi_move {
@@ -181,8 +188,9 @@ typedef struct mktb_xiangqi_move {
     mktb_dtm value; /* for the mover, the move included (a mating move: plies 1) */
 } mktb_xiangqi_move;
 
-/* Every legal move of a Xiangqi FEN, best first, as mktb_rank_root does for Makruk (the same
- * buffer rules; 128 always suffices). Thread-safe. */
+/* Every legal move of a Xiangqi FEN, best first (by the result under the perpetual-check rule,
+ * then the plain value), as mktb_rank_root does for Makruk (the same buffer rules; 128 always
+ * suffices). Thread-safe. */
 mktb_status mktb_xiangqi_rank_root(const mktb_tablebase* tb, const char* fen,
     mktb_xiangqi_move* moves, size_t capacity, size_t* count);
 

@@ -59,10 +59,12 @@ struct TablePosition {
     std::uint64_t board = 0; // the table's board number: both sides to move of a board share it
 };
 
-// A legal Xiangqi move with its value for the mover, the move included (a mating move: 1).
+// A legal Xiangqi move with its value for the mover, the move included (a mating move: 1), and
+// its result under the perpetual-check rule for the mover (+1 won, 0 drawn, -1 lost).
 struct XiangqiMove {
     xq::Move move = xq::MOVE_NONE;
     Value value;
+    int result = 0;
 };
 
 // Which answer best_moves() keeps: the pure game value, or the result under the count.
@@ -122,10 +124,13 @@ public:
     std::vector<Move> line(Position pos, CountState count, int max_plies = 400) const;
 
     // Xiangqi (docs/rules-xiangqi.md), from the directory's Xiangqi tables (KRvKAABB.xq.mktb):
-    // the distance to mate of a position (stalemate a loss; the perpetual-check rule changes
-    // nothing where one side is armless), and every legal move with its value, best first.
-    // Counting options do not apply. nullopt when a table on the way is absent.
+    // the plain distance to mate of a position (stalemate a loss; every endless line a draw),
+    // its result under the perpetual-check rule (+1 won, 0 drawn, -1 lost for the side to
+    // move: the plain result's sign wherever the rule changes nothing, as where one side is
+    // armless), and every legal move with its value, best first (by the rule's result, then
+    // the plain value). Counting options do not apply. nullopt when a table on the way is absent.
     std::optional<Value> xiangqi_dtm(const xq::Position& pos) const;
+    std::optional<int> xiangqi_result(const xq::Position& pos) const;
     std::optional<std::vector<XiangqiMove>> xiangqi_rank_root(const xq::Position& pos) const;
 
 private:

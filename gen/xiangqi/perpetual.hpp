@@ -1,0 +1,310 @@
+// perpetual.hpp - the perpetual-check pass of an ending where both sides are armed
+// (docs/rules-xiangqi.md §5): which positions the plain analysis calls drawn are won or lost
+// under the rule that an endless line in which one side checks on every move and the other does
+// not is lost for the side that checks. The pass is written over any game graph (RulePass), so
+// that its fixed points are tested on graphs drawn by hand as well as run on a table's cells.
+//
+// Rounds of two named phases over the cells the plain analysis left drawn:
+//   propagate  a drawn cell with a move to a position lost for its side to move is won; one
+//              whose every move leads to a position won for its side to move is lost (the plain
+//              analysis's rule, with the rule's results): from every cell once, then from the
+//              parents of each cell that changes;
+//   perpetual  for each side V that might have to check forever, and its opponent O: the cells
+//              from which O can force V's loss or an endless line in which V checks on every move
+//              and O does not. As a game: O keeps V's every move a check (safety) and makes a
+//              move that is no check infinitely often (Büchi). Its cells are the greatest fixed
+//              point Z of the least fixed point Y of
+//                O to move: a move that is no check into Z, or any move into Y;
+//                V to move: every move leads to a position won for O, or checks into Y.
+//              There V to move loses and O to move wins. In a mutual perpetual check (every move
+//              of both a check) O has no move that is no check: it stays drawn.
+// A round that decides nothing ends the pass; the rounds are the outer least fixed point (V
+// may first leave with a move that is no check, into a position decided in an earlier round).
+// Invariant: results are only added, and each phase computes a fixed point, which does not
+// depend on the order the cells are visited in: the bytes do not depend on the thread count.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <vector>
+
+#include "captures.hpp"
+#include "parallel.hpp"
+#include "progress.hpp"
+
+namespace mktb::xq {
+
+struct RuleCounts {
+    std::uint64_t won[COLOR_NB] {}, lost[COLOR_NB] {}; // per side to move: decided by the rule
+    int rounds = 0;
+};
+
+// `plain[s]`: the plain cells (kNone, 0 draw, plies + 1) of `index`'s ending for side s to move,
+// final. Writes `rule[s]` (n bytes each, any content before): a RuleCell per slot, kRulePlain
+// wherever the plain value is not a draw. `captures` gives the rule's results of the children.
+RuleCounts perpetual_check(const Index& index, const Captures& captures,
+    const std::uint8_t* const plain[COLOR_NB], std::uint8_t* const rule[COLOR_NB],
+    Progress* progress);
+
+// A move's end as a game graph reports it: a cell of the graph (side ~s to move, `slot`), or a
+// position outside it (a capture) with its result under the rule for its side to move.
+struct Edge {
+    bool inside;
+    std::uint64_t slot; // inside
+    int result; // outside: +1 won, 0 drawn, -1 lost
+};
+
+// The pass over a game graph G of two sides' cells, slots [0, g.size()):
+//   g.size(), g.plain(s): the plain cells as above;
+//   g.walker(): an object, one per thread, with in_check(s, slot) (the side to move is in check:
+//     a move into that cell was a check) and edges(s, slot, f) calling f(Edge) for each legal
+//     move of side s; a walker may assume its calls come in increasing slot order mostly;
+//   g.parents(s, slot, f): f(q) for each cell (~s, q) with a move into (s, slot).
+template<class G>
+class RulePass {
+public:
+    RulePass(const G& g, std::uint8_t* const rule[COLOR_NB])
+        : g_(g)
+        , n_(g.size())
+        , rule_ { rule[RED], rule[BLACK] } {
+        for (Color s : { RED, BLACK }) plain_[s] = g.plain(s);
+    }
+
+    RuleCounts run(Progress* progress) {
+        RuleCounts counts;
+        init();
+        // The captures' results first (a child's rule may decide a drawn parent), then rounds.
+        propagate(sweep(3, [](Color, std::uint8_t) { return true; }, propagated));
+        for (;;) {
+            ++counts.rounds;
+            if (progress)
+                progress->phase("perpetual check, round " + std::to_string(counts.rounds), 0);
+            std::uint64_t decided = 0;
+            for (Color v : { RED, BLACK }) {
+                Cells d = perpetual(v);
+                decided += d.size();
+                propagate(std::move(d));
+            }
+            if (!decided) break;
+        }
+        std::atomic<std::uint64_t> won[COLOR_NB] {}, lost[COLOR_NB] {};
+        each_cell([&](Color s, std::uint64_t, std::uint8_t& c) {
+            c &= kResult;
+            if (c == kRuleWon) ++won[s];
+            if (c == kRuleLost) ++lost[s];
+        });
+        for (Color s : { RED, BLACK }) counts.won[s] = won[s], counts.lost[s] = lost[s];
+        return counts;
+    }
+
+private:
+    // A rule cell while the pass works: its RuleCell in the low bits, then the working bits.
+    static constexpr std::uint8_t kResult = 3, kInCheck = 4, kZ = 8, kY = 16;
+    static constexpr int kMaxMoves = 192;
+    using Cells = std::vector<std::uint64_t>; // slot * 2 + side to move
+
+    struct Child {
+        int result; // for the child's side to move: +1 won, 0 drawn, -1 lost
+        std::uint8_t bits; // the child's rule cell (a move within the graph), 0 outside
+        bool quiet; // a move within the graph (not a capture)
+    };
+
+    // propagate: won with a move to a position lost for its side to move, lost when every
+    // move leads to a position won for its side to move.
+    static std::uint8_t propagated(Color, std::uint8_t, std::span<const Child> children) {
+        bool allWon = true;
+        for (const Child& c : children) {
+            if (c.result < 0) return kRuleWon;
+            allWon &= c.result > 0;
+        }
+        return allWon ? kRuleLost : 0;
+    }
+
+    std::uint8_t bits(Color s, std::uint64_t slot) const {
+        return std::atomic_ref(rule_[s][slot]).load(std::memory_order_relaxed);
+    }
+    // Adds `add` to a cell; true for the one caller that added it.
+    bool add(Color s, std::uint64_t slot, std::uint8_t add) const {
+        return (std::atomic_ref(rule_[s][slot]).fetch_or(add, std::memory_order_relaxed) & add)
+            != add;
+    }
+    bool undecided(Color s, std::uint64_t slot) const {
+        return !plain_[s][slot] && !(bits(s, slot) & kResult);
+    }
+    int result(Color s, std::uint64_t slot, std::uint8_t b) const {
+        if (const std::uint8_t v = plain_[s][slot]) return Value::from_cell(v).is_win() ? 1 : -1;
+        const int r = b & kResult;
+        return r == kRuleWon ? 1 : r == kRuleLost ? -1 : 0;
+    }
+
+    // Adds the bits decide(s, bits, children) gives to cell (s, slot); true when this call
+    // added them.
+    template<class Walker, class Decide>
+    bool evaluate(Walker& w, Color s, std::uint64_t slot, Decide& decide) const {
+        Child children[kMaxMoves];
+        int k = 0;
+        w.edges(s, slot, [&](const Edge& e) {
+            if (k == kMaxMoves) throw std::logic_error("perpetual check: too many moves");
+            if (!e.inside)
+                children[k++] = { e.result, 0, false };
+            else {
+                const std::uint8_t cb = bits(~s, e.slot);
+                children[k++] = { result(~s, e.slot, cb), cb, true };
+            }
+        });
+        const std::uint8_t a = decide(s, bits(s, slot), std::span<const Child>(children, k));
+        return a && add(s, slot, a);
+    }
+
+    // Evaluates once every undecided cell of the sides in `sides` (a bit per side) that
+    // want(s, bits) takes; returns those that changed.
+    template<class Want, class Decide>
+    Cells sweep(unsigned sides, Want want, Decide decide) const {
+        tbb::enumerable_thread_specific<Cells> changed;
+        parallel_blocks(
+            n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                auto w = g_.walker();
+                Cells& out = changed.local();
+                for (std::uint64_t slot = first; slot < last; ++slot)
+                    for (Color s : { RED, BLACK })
+                        if ((sides >> s & 1) && undecided(s, slot) && want(s, bits(s, slot))
+                            && evaluate(w, s, slot, decide))
+                            out.push_back(slot * 2 + s);
+            });
+        return flatten(changed);
+    }
+
+    // Calls f(parent slot) for every undecided cell with a move into `cell` (its side ~s).
+    template<class F> void parents(std::uint64_t cell, F&& f) const {
+        const Color s = Color(cell & 1);
+        g_.parents(s, cell >> 1, [&](std::uint64_t q) {
+            if (undecided(~s, q)) f(q);
+        });
+    }
+
+    // Breadth first from `frontier` until it is empty: step(cell, out) visits a cell that
+    // changed and puts those it changes in turn into `out`.
+    template<class Step> void spread(Cells frontier, Step step) const {
+        while (!frontier.empty()) {
+            tbb::enumerable_thread_specific<Cells> next;
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size(), 256),
+                [&](const tbb::blocked_range<std::size_t>& r) {
+                    Cells& out = next.local();
+                    for (std::size_t i = r.begin(); i != r.end(); ++i) step(frontier[i], out);
+                });
+            frontier = flatten(next);
+        }
+    }
+
+    // Evaluates each parent of `cell` that want() takes; those that change go to `out`.
+    template<class Want, class Decide>
+    void reevaluate_parents(std::uint64_t cell, Cells& out, Want want, Decide decide) const {
+        auto w = g_.walker();
+        const Color ps = ~Color(cell & 1);
+        parents(cell, [&](std::uint64_t q) {
+            if (want(ps, bits(ps, q)) && evaluate(w, ps, q, decide)) out.push_back(q * 2 + ps);
+        });
+    }
+
+    static Cells flatten(tbb::enumerable_thread_specific<Cells>& parts) {
+        Cells all;
+        for (Cells& c : parts) all.insert(all.end(), c.begin(), c.end());
+        return all;
+    }
+
+    // Applies f(side, slot, cell) to every cell, one writer per cell.
+    template<class F> void each_cell(F f) const {
+        parallel_blocks(
+            n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                for (std::uint64_t slot = first; slot < last; ++slot)
+                    for (Color s : { RED, BLACK }) f(s, slot, rule_[s][slot]);
+            });
+    }
+
+    void init() const {
+        parallel_blocks(
+            n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                auto w = g_.walker();
+                for (std::uint64_t slot = first; slot < last; ++slot)
+                    for (Color s : { RED, BLACK })
+                        rule_[s][slot]
+                            = !plain_[s][slot] && w.in_check(s, slot) ? kInCheck : std::uint8_t(kRulePlain);
+            });
+    }
+
+    // The rule's results spread from `changed` (cells just decided) to their ancestors.
+    void propagate(Cells changed) const {
+        const auto any = [](Color, std::uint8_t) { return true; };
+        spread(std::move(changed),
+            [&](std::uint64_t cell, Cells& out) { reevaluate_parents(cell, out, any, propagated); });
+    }
+
+    // The cells where V must check forever or lose, decided; returns them.
+    Cells perpetual(Color v) const {
+        const Color o = ~v;
+        // Z: V's undecided cells that cannot leave with a move that is no check (or a capture)
+        // to a position not won for O.
+        sweep(1u << v, [](Color, std::uint8_t) { return true; },
+            [](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
+                for (const Child& c : children)
+                    if (c.result <= 0 && !(c.quiet && (c.bits & kInCheck))) return 0;
+                return kZ;
+            });
+        // V's cells in Z: every move leads to a position won for O, or checks into Y.
+        const auto vWant = [](Color, std::uint8_t b) { return (b & (kZ | kY)) == kZ; };
+        const auto vDecide
+            = [](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
+            for (const Child& c : children)
+                if (c.result <= 0 && !(c.quiet && (c.bits & kInCheck) && (c.bits & kY))) return 0;
+            return kY;
+        };
+        for (;;) {
+            // Y's seeds: O's cells with a move that is no check into Z.
+            tbb::enumerable_thread_specific<Cells> seeds;
+            parallel_blocks(
+                n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                    Cells& out = seeds.local();
+                    for (std::uint64_t slot = first; slot < last; ++slot) {
+                        const std::uint8_t b = bits(v, slot);
+                        if ((b & kZ) && !(b & kInCheck))
+                            parents(slot * 2 + v, [&](std::uint64_t q) {
+                                if (add(o, q, kY)) out.push_back(q * 2 + o);
+                            });
+                    }
+                });
+            spread(flatten(seeds), [&](std::uint64_t cell, Cells& out) {
+                if (Color(cell & 1) == v) // O's cells with a move into Y join it
+                    parents(cell, [&](std::uint64_t q) {
+                        if (add(o, q, kY)) out.push_back(q * 2 + o);
+                    });
+                else
+                    reevaluate_parents(cell, out, vWant, vDecide);
+            });
+            std::atomic<std::uint64_t> dropped { 0 };
+            each_cell([&](Color s, std::uint64_t, std::uint8_t& c) {
+                if (s == v && (c & (kZ | kY)) == kZ) c &= ~kZ, ++dropped;
+            });
+            if (!dropped) break;
+            each_cell([](Color, std::uint64_t, std::uint8_t& c) { c &= ~kY; });
+        }
+        tbb::enumerable_thread_specific<Cells> decided;
+        each_cell([&](Color s, std::uint64_t slot, std::uint8_t& c) {
+            if (!(c & kY)) return;
+            c = std::uint8_t((c & ~(kZ | kY)) | (s == v ? kRuleLost : kRuleWon));
+            decided.local().push_back(slot * 2 + s);
+        });
+        return flatten(decided);
+    }
+
+    const G& g_;
+    std::uint64_t n_;
+    const std::uint8_t* plain_[COLOR_NB];
+    std::uint8_t* rule_[COLOR_NB];
+};
+
+} // namespace mktb::xq

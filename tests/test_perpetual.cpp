@@ -1,0 +1,163 @@
+// test_perpetual.cpp - the perpetual-check pass (gen/xiangqi/perpetual.hpp) on game graphs drawn
+// by hand, each the smallest picture of a case of docs/rules-xiangqi.md §5: the side that can
+// hold only by checking forever loses; a mutual perpetual check is drawn; a side whose opponent
+// checks on some moves of the cycle, not all, still loses; a side with one quiet way out draws;
+// a loss that the rule decides spreads to the positions that must enter it, and opens the
+// next round. The same template runs on a table's cells (test_xiangqi_tables.cpp).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "xiangqi/perpetual.hpp"
+
+namespace xq = mktb::xq;
+using mktb::BLACK;
+using mktb::Color;
+using xq::RED;
+
+namespace {
+
+// Cells named "r..." (Red to move) or "b..." (Black to move); a name ending in '+' is in check,
+// so a move into it is a check. Every cell is a plain draw; every position of the graph is
+// named as the start of a move list, even an empty one. A move to "red wins" or "black
+// wins" leaves the graph for a decided position (a capture into a smaller table, say).
+class Graph {
+public:
+    Graph(std::initializer_list<std::pair<const char*, std::vector<const char*>>> moves) {
+        for (const auto& [from, to] : moves) slot(from);
+        for (const auto& [from, to] : moves)
+            for (const char* t : to) edges_[key(from)].push_back(t);
+        // Slots past a side's cells are no position (the sides may have different numbers).
+        for (Color s : { RED, BLACK }) {
+            plain_[s].assign(size(), 0xFF);
+            std::fill_n(plain_[s].begin(), names_[s].size(), 0);
+        }
+    }
+    std::uint64_t size() const { return std::max(names_[RED].size(), names_[BLACK].size()); }
+    const std::uint8_t* plain(Color s) const { return plain_[s].data(); }
+
+    struct Walker {
+        const Graph& g;
+        bool in_check(Color s, std::uint64_t slot) const {
+            return slot < g.names_[s].size() && g.names_[s][slot].back() == '+';
+        }
+        template<class F> void edges(Color s, std::uint64_t slot, F&& f) const {
+            const auto it = g.edges_.find(g.names_[s][slot]);
+            if (it == g.edges_.end()) return;
+            for (const std::string& to : it->second) {
+                if (to == "red wins" || to == "black wins")
+                    f(xq::Edge { false, 0, (to == "red wins") == (s == RED) ? -1 : 1 });
+                else
+                    f(xq::Edge { true, g.slot_of(to), 0 });
+            }
+        }
+    };
+    Walker walker() const { return { *this }; }
+    template<class F> void parents(Color s, std::uint64_t slot, F&& f) const {
+        for (const auto& [from, to] : edges_)
+            for (const std::string& t : to)
+                if (t == names_[s][slot]) f(slot_of(from));
+    }
+
+    // The rule's result of a cell after the pass: +1 won, 0 drawn, -1 lost.
+    int result(const char* name) const {
+        const Color s = side(name);
+        const std::uint8_t c = rule_[s][slot_of(name)];
+        return c == xq::kRuleWon ? 1 : c == xq::kRuleLost ? -1 : 0;
+    }
+    xq::RuleCounts run() {
+        for (Color s : { RED, BLACK }) rule_[s].assign(size(), 0xAA); // any content before
+        std::uint8_t* const rule[2] = { rule_[RED].data(), rule_[BLACK].data() };
+        return xq::RulePass(*this, rule).run(nullptr);
+    }
+
+private:
+    static Color side(const std::string& name) { return name[0] == 'r' ? RED : BLACK; }
+    static std::string key(const std::string& name) { return name; }
+    void slot(const std::string& name) {
+        auto& names = names_[side(name)];
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    std::uint64_t slot_of(const std::string& name) const {
+        const auto& names = names_[side(name)];
+        const auto it = std::find(names.begin(), names.end(), name);
+        REQUIRE(it != names.end());
+        return std::uint64_t(it - names.begin());
+    }
+    std::vector<std::string> names_[2];
+    std::map<std::string, std::vector<std::string>> edges_;
+    std::vector<std::uint8_t> plain_[2];
+    std::vector<std::uint8_t> rule_[2];
+};
+
+} // namespace
+
+TEST_CASE("Perpetual check: the side that can hold only by checking forever loses", "[rule]") {
+    // Black's one move that does not lose is a check; Red's answer is no check, and leads back.
+    Graph g({ { "b", { "r+", "red wins" } }, { "r+", { "b", "red wins" } } });
+    const xq::RuleCounts c = g.run();
+    CHECK(g.result("b") == -1);
+    CHECK(g.result("r+") == 1);
+    CHECK(c.lost[BLACK] == 1);
+    CHECK(c.won[RED] == 1);
+}
+
+TEST_CASE("Perpetual check: a mutual perpetual check is drawn", "[rule]") {
+    // Both sides' only moves that do not lose are checks, forever.
+    Graph g({ { "b+", { "r+", "red wins" } }, { "r+", { "b+", "black wins" } } });
+    const xq::RuleCounts c = g.run();
+    CHECK(g.result("b+") == 0);
+    CHECK(g.result("r+") == 0);
+    CHECK(c.won[RED] + c.won[BLACK] + c.lost[RED] + c.lost[BLACK] == 0);
+}
+
+TEST_CASE("Perpetual check: the checker loses though the other side checks on some moves",
+    "[rule]") {
+    // Black checks on every move of the cycle; Red on one of its two.
+    Graph g({ { "b1", { "r1+", "red wins" } }, { "r1+", { "b2+", "black wins" } },
+        { "b2+", { "r2+", "red wins" } }, { "r2+", { "b1", "black wins" } } });
+    g.run();
+    CHECK(g.result("b1") == -1);
+    CHECK(g.result("b2+") == -1);
+    CHECK(g.result("r1+") == 1);
+    CHECK(g.result("r2+") == 1);
+}
+
+TEST_CASE("Perpetual check: one quiet move that holds is enough to draw", "[rule]") {
+    // Black may leave the checks for a cell where Red has nothing better than to come back.
+    Graph g({ { "b", { "r+", "r", "red wins" } }, { "r+", { "b" } }, { "r", { "b" } } });
+    g.run();
+    CHECK(g.result("b") == 0);
+    CHECK(g.result("r+") == 0);
+    CHECK(g.result("r") == 0);
+}
+
+TEST_CASE("Perpetual check: Red may choose to let Black out or keep it in", "[rule]") {
+    // Red, to move in r+, can answer into b (Black confined) or into c (Black free): Red wins
+    // by choosing b; Black's cell c holds.
+    Graph g({ { "b", { "r+", "red wins" } }, { "r+", { "b", "c" } }, { "c", { "r" } },
+        { "r", { "c" } } });
+    g.run();
+    CHECK(g.result("b") == -1);
+    CHECK(g.result("r+") == 1);
+    CHECK(g.result("c") == 0);
+    CHECK(g.result("r") == 0);
+}
+
+TEST_CASE("Perpetual check: the rule's losses spread, and open a second round", "[rule]") {
+    // b is lost by the rule (the first case). r3 wins by moving into b, so b3, whose one move
+    // leads to r3, is lost. b4 could leave its checks only into r5, which wins once b is lost:
+    // in the second round b4 is confined and lost too.
+    Graph g({ { "b", { "r+", "red wins" } }, { "r+", { "b", "red wins" } },
+        { "r3", { "b", "b3" } }, { "b3", { "r3" } }, // b3's only move: into r3
+        { "b4", { "r4+", "r5", "red wins" } }, { "r4+", { "b4" } }, { "r5", { "b", "b4" } } });
+    const xq::RuleCounts c = g.run();
+    CHECK(g.result("r3") == 1);
+    CHECK(g.result("b3") == -1);
+    CHECK(g.result("r5") == 1);
+    CHECK(g.result("b4") == -1);
+    CHECK(g.result("r4+") == 1);
+    CHECK(c.rounds >= 2);
+}
