@@ -487,6 +487,10 @@ int verify_command(const Args& a) {
 }
 
 int digest_command(const Args& a) {
+    bool badGame = false;
+    if (game_is_xiangqi(a, &badGame)) return xiangqi_digest(a);
+    if (badGame) return kExitBadInput;
+    if (a.has("--set")) return usage_error(a, "--set is Xiangqi's (with --game xiangqi)");
     Options o;
     if (!read(a, o)) return kExitBadInput;
     if (o.endings.empty()) return usage_error(a, "give the endings, or --men N");
@@ -575,7 +579,8 @@ const Option kMemory { "--memory", "BYTES", "the most an ending may take (K M G 
 const Option kThreads { "--threads", "N", "worker threads (default: every core)",
     Option::Kind::Number, 1, 1024 };
 const Option kSetOption { "--set", "NAME",
-    "Xiangqi: every ending of a set, one-attacker (324) or armless" };
+    "Xiangqi: every ending of a set that fits: one-attacker (324), two-attackers (810), armed "
+    "(486) or armless (45)" };
 
 } // namespace
 
@@ -583,7 +588,7 @@ const Command kGenCommand {
     .name = "gen",
     .usage = "(ENDING... | --men N) [--list] [--tables DIR] [--threads N] [RULES]\n"
              "  [--memory BYTES] [--keep-other-rules]\n"
-             "--game xiangqi (ENDING... | --set one-attacker) [--list] [--tables DIR]\n"
+             "--game xiangqi (ENDING... | --set NAME) [--list] [--tables DIR]\n"
              "  [--threads N] [--memory BYTES]",
     .summary = "generate endings (e.g. KRvK, KSSvKM; men in any\n"
                "order, either side first) and every smaller\n"
@@ -611,7 +616,7 @@ const Command kGenCommand {
 const Command kVerifyCommand {
     .name = "verify",
     .usage = "(ENDING... | --men N) [--tables DIR] [--threads N] [--memory BYTES]\n"
-             "--game xiangqi (ENDING... | --set one-attacker) [--tables DIR] [--threads N]",
+             "--game xiangqi (ENDING... | --set NAME) [--tables DIR] [--threads N]",
     .summary = "check written tables against their successors\n"
                "(under the counting options each was built\n"
                "with)",
@@ -622,10 +627,11 @@ const Command kVerifyCommand {
 
 const Command kDigestCommand {
     .name = "digest",
-    .usage = "(ENDING... | --men N) [--tables DIR]",
+    .usage = "(ENDING... | --men N) [--tables DIR]\n"
+             "--game xiangqi (ENDING... | --set NAME) [--tables DIR]",
     .summary = "a digest of every value a table stores (equal\n"
                "digests: equal answers, whatever the file bytes)",
-    .options = { kMen, kTablesOption },
+    .options = { kMen, kTablesOption, kGameOption, kSetOption },
     .run = digest_command,
     .operands = -1,
 };

@@ -46,6 +46,11 @@ GenStats generate(
 // number of mismatches (0: verified), printing the first few to stderr.
 std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progress);
 
+// A digest of every value the table of `m` in `tables` stores (16 hex digits per metric:
+// "dtm=... rule=..."), over the legal positions in slot order: equal digests, equal answers,
+// whatever the file's bytes (block size, compression level).
+std::string digest(const Material& m, const Tablebase& tables);
+
 // The statistics as JSON (written beside the table as NAME.xq.json) and back.
 std::string stats_json(const GenStats& s);
 

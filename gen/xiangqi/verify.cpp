@@ -88,4 +88,39 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
     return bad;
 }
 
+std::string digest(const Material& m, const Tablebase& tables) {
+    const Tablebase::Entry* self = tables.table(m);
+    if (!self) throw TableError(table_path(tables.dir(), m) + ": no such table");
+    const Table& t = *self->table;
+    t.make_resident();
+    const Index& index = self->index;
+    std::string out;
+    for (Metric metric : { Metric::Dtm, kRuleResult }) {
+        if (!t.has(metric)) continue;
+        // Which cells are positions, found in parallel; then hashed in order (FNV-1a 64).
+        std::vector<std::uint8_t> legal(index.size());
+        parallel_blocks(index.size(), nullptr, "",
+            [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                for (std::uint64_t slot = first; slot < last; ++slot) {
+                    Placement pl;
+                    if (!index.decode(slot, pl)) continue;
+                    const Position pos = index.position(pl, RED);
+                    if (pos.kings_facing()) continue;
+                    for (Color s : { RED, BLACK })
+                        if (!pos.in_check(~s)) legal[slot] |= std::uint8_t(1 << s);
+                }
+            });
+        std::uint64_t h = 0xcbf29ce484222325ULL;
+        for (Color s : { RED, BLACK })
+            for (std::uint64_t slot = 0; slot < index.size(); ++slot)
+                if (legal[slot] >> s & 1)
+                    h = (h ^ t.value(metric, s, slot).cell()) * 0x100000001b3ULL;
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+        out += std::string(out.empty() ? "" : " ") + (metric == Metric::Dtm ? "dtm=" : "rule=")
+            + hex;
+    }
+    return out;
+}
+
 } // namespace mktb::xq

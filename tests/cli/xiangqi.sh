@@ -2,7 +2,9 @@
 # tests/cli/xiangqi.sh MKTB - the program's Xiangqi: perft of a ten-rank FEN (published counts),
 # gen/verify --game xiangqi (a table, its statistics, the set's names and their errors), probe of
 # a Xiangqi FEN (a mate in one checked by hand, --json, --line, --epd beside a Makruk line), the
-# two games' tables kept apart, and a damaged Xiangqi table reported, never answered.
+# two games' tables kept apart, and a damaged Xiangqi table reported, never answered. Both sides
+# armed: the perpetual-check rule's result where only it decides (KRvKN, a position checked by
+# hand: test_xiangqi_tables.cpp), the same bytes on 1 and 2 threads, digests.
 set -u
 mktb=$1
 dir=$(mktemp -d /tmp/mktb-xiangqi-test.XXXXXX)
@@ -32,6 +34,27 @@ grep -q "^KRvKA " "$dir/again.out" && fail "a table on disk was made again"
   || fail "--list"
 grep -q "^369 Xiangqi endings" "$dir/list.err" || fail "the one-attacker set: $(cat "$dir/list.err")"
 grep -q "^KRAABBvKAABB " "$dir/list" || fail "KRAABBvKAABB not listed"
+# The sets by their sizes: Felicity's 810 two-attacker endings, the rule's 486 armed ones.
+"$mktb" gen --game xiangqi --set two-attackers --list --tables "$dir/x" > /dev/null 2> "$dir/list2.err" || fail "--list two"
+grep -q "^1179 Xiangqi endings" "$dir/list2.err" || fail "two-attackers: $(cat "$dir/list2.err")"
+
+# Both sides armed: the perpetual-check pass, whatever the thread count.
+"$mktb" gen --game xiangqi KRvKN --threads 1 --tables "$dir/t1" > /dev/null || fail "gen KRvKN 1 thread"
+"$mktb" gen --game xiangqi KRvKN --threads 2 --tables "$dir/t2" > /dev/null || fail "gen KRvKN 2 threads"
+cmp -s "$dir/t1/KRvKN.xq.mktb" "$dir/t2/KRvKN.xq.mktb" || fail "KRvKN differs between 1 and 2 threads"
+"$mktb" verify --game xiangqi KRvKN --tables "$dir/t1" | grep -q "^KRvKN (Xiangqi): ok$" || fail "verify KRvKN"
+hold="9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1"
+out=$("$mktb" probe "$hold" --tables "$dir/t1") || fail "probe the hold"
+echo "$out" | grep -q "Black to move: draw; under the perpetual-check rule Red wins (Black can hold only by checking forever)" \
+  || fail "the rule's result in words: $out"
+out=$("$mktb" probe "$hold" --json --tables "$dir/t1") || fail "probe --json the hold"
+echo "$out" | grep -q '"category":"draw","dtm":0' || fail "plain draw in JSON: $out"
+echo "$out" | grep -q '"rule_result":"loss"' || fail "rule_result in JSON: $out"
+echo "$out" | grep -q 'perpetual_check=loss' || fail "the rule named in JSON: $out"
+d1=$("$mktb" digest --game xiangqi KRvKN --tables "$dir/t1") || fail "digest"
+echo "$d1" | grep -q "^KRvKN dtm=[0-9a-f]\{16\} rule=[0-9a-f]\{16\}$" || fail "digest: $d1"
+[ "$d1" = "$("$mktb" digest --game xiangqi KNvKR --tables "$dir/t2")" ] || fail "digests differ"
+
 expect_error() { # expected exit code, text, then the command
   code=$1 text=$2; shift 2
   out=$("$@" 2>&1); rc=$?
@@ -41,10 +64,9 @@ expect_error() { # expected exit code, text, then the command
 expect_error 2 "'Q' is not a Xiangqi man" "$mktb" gen --game xiangqi KQvK --tables "$dir/x"
 expect_error 2 "exactly one K" "$mktb" gen --game xiangqi KRvA --tables "$dir/x"
 expect_error 2 "takes makruk or xiangqi" "$mktb" gen --game chess KRvK --tables "$dir/x"
-expect_error 2 "one-attacker or armless" "$mktb" gen --game xiangqi --set two --tables "$dir/x"
+expect_error 2 "one-attacker, two-attackers, armed or armless" "$mktb" gen --game xiangqi --set two --tables "$dir/x"
 expect_error 2 "is Makruk's" "$mktb" gen --game xiangqi --men 4 --tables "$dir/x"
 expect_error 2 "is Xiangqi's" "$mktb" gen --set one-attacker --tables "$dir/x"
-expect_error 2 "both sides armed" "$mktb" gen --game xiangqi KRvKR --tables "$dir/x"
 expect_error 1 "needs about" "$mktb" gen --game xiangqi KRAABBvKAABB --memory 1000000 --tables "$dir/y"
 [ -e "$dir/y" ] && [ -n "$(ls "$dir/y")" ] && fail "a refused run wrote something"
 
