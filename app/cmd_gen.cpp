@@ -513,6 +513,10 @@ int digest_command(const Args& a) {
 }
 
 int pack_command(const Args& a) {
+    bool badGame = false;
+    if (game_is_xiangqi(a, &badGame)) return xiangqi_pack(a);
+    if (badGame) return kExitBadInput;
+    if (a.has("--set")) return usage_error(a, "--set is Xiangqi's (with --game xiangqi)");
     Options o;
     if (!read(a, o)) return kExitBadInput;
     if (o.endings.empty() || o.out.empty())
@@ -638,7 +642,9 @@ const Command kDigestCommand {
 
 const Command kPackCommand {
     .name = "pack",
-    .usage = "(ENDING... | --men N) [--tables DIR] --out DIR [--block-cells N]\n  [--level N]",
+    .usage = "(ENDING... | --men N) [--tables DIR] --out DIR [--block-cells N]\n  [--level N]\n"
+             "--game xiangqi (ENDING... | --set NAME) [--tables DIR] --out DIR\n"
+             "  [--block-cells N] [--level N]",
     .summary = "copy tables, and every smaller ending they\n"
                "convert into, keeping one side to move (the\n"
                "smaller; a probe of the other searches one\n"
@@ -646,7 +652,8 @@ const Command kPackCommand {
     .options = { kMen, kTablesOption, { "--out", "DIR", "where the packed tables go" },
         { "--block-cells", "N", "cells per compressed block (a power of two, 256 to 16384)",
             Option::Kind::Number, 256, 16384 },
-        { "--level", "N", "zstd's level (1 to 19)", Option::Kind::Number, 1, 19 } },
+        { "--level", "N", "zstd's level (1 to 19)", Option::Kind::Number, 1, 19 }, kGameOption,
+        kSetOption },
     .run = pack_command,
     .operands = -1,
 };

@@ -9,6 +9,7 @@
 #include <tbb/global_control.h>
 
 #include "cli.hpp"
+#include "table_writer.hpp"
 #include "writing.hpp"
 #include "xiangqi/generate.hpp"
 #include "xiangqi_commands.hpp"
@@ -240,6 +241,69 @@ int xiangqi_digest(const Args& a) {
             return kExitFailure;
         }
     }
+    return kExitOk;
+}
+
+// As Makruk's pack: each ending and every ending it converts into, one side to move kept (the
+// smaller); the probe of the other searches one ply (probe/xiangqi_tables.cpp).
+int xiangqi_pack(const Args& a) {
+    XOptions o;
+    if (!read_x(a, o)) return kExitBadInput;
+    const std::string out = a.text("--out");
+    if (o.endings.empty() || out.empty())
+        return usage_error(a, "give the endings (or --set NAME) and --out DIR");
+    PackOptions pack;
+    pack.block_cells = 16384; // a probe of the side searched touches a block per move
+    pack.level = int(a.number("--level", pack.level));
+    const long long cells = a.number("--block-cells", pack.block_cells);
+    if (cells & (cells - 1)) {
+        std::fprintf(stderr,
+            "mktb pack: --block-cells takes a power of two from 256 to 16384, not '%lld'\n", cells);
+        return kExitBadInput;
+    }
+    pack.block_cells = std::uint32_t(cells);
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec) {
+        std::fprintf(stderr, "mktb pack: cannot create %s: %s\n", out.c_str(), ec.message().c_str());
+        return kExitBadInput;
+    }
+    if (std::filesystem::equivalent(o.tables, out, ec)) {
+        std::fprintf(stderr, "mktb pack: --out is the directory of the tables (%s): give another\n",
+            o.tables.c_str());
+        return kExitBadInput;
+    }
+    const std::vector<Material> order = build_order(o.endings);
+    for (const Material& m : order)
+        if (!std::filesystem::exists(xq::table_path(o.tables, m))) {
+            std::fprintf(stderr,
+                "mktb pack: no Xiangqi table of %s in %s (generate it: mktb gen --game xiangqi "
+                "%s)\n",
+                m.name().c_str(), o.tables.c_str(), m.name().c_str());
+            return kExitFailure;
+        }
+    std::uint64_t before = 0, after = 0;
+    for (const Material& m : order) {
+        try {
+            const DirectoryLock lock(out);
+            const PackedTable p = pack_table(
+                xq::table_path(o.tables, m), xq::table_path(out, m), xq::table_key(m), pack);
+            if (std::filesystem::exists(stats_path(o.tables, m)))
+                std::filesystem::copy_file(stats_path(o.tables, m), stats_path(out, m),
+                    std::filesystem::copy_options::overwrite_existing);
+            before += p.bytes_before, after += p.bytes_after;
+            std::printf("%-14s %s to move kept  %12llu -> %12llu bytes (%.3f)\n",
+                m.name().c_str(), p.kept == RED ? "Red" : "Black",
+                (unsigned long long)p.bytes_before, (unsigned long long)p.bytes_after,
+                double(p.bytes_after) / double(p.bytes_before));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "mktb pack: %s\n", e.what());
+            return kExitFailure;
+        }
+    }
+    std::printf("%zu Xiangqi tables: %llu -> %llu bytes (%.3f)\n", order.size(),
+        (unsigned long long)before, (unsigned long long)after,
+        before ? double(after) / double(before) : 0.0);
     return kExitOk;
 }
 

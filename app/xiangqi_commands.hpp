@@ -11,6 +11,7 @@ namespace mktb::cli {
 int xiangqi_gen(const Args& a);
 int xiangqi_verify(const Args& a);
 int xiangqi_digest(const Args& a);
+int xiangqi_pack(const Args& a);
 
 // The --game option of gen, verify and digest.
 inline const Option kGameOption { "--game", "GAME", "makruk (the default) or xiangqi" };

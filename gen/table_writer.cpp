@@ -366,11 +366,27 @@ std::vector<std::uint8_t> read_checked(const std::string& path) {
 
 } // namespace
 
+namespace {
+PackedTable pack_file(
+    const std::string& from, const std::string& to, const Table& opened, const PackOptions& options);
+} // namespace
+
 PackedTable pack_table(
     const std::string& from, const std::string& to, const Material& m, const PackOptions& options) {
     // The reader's checks first (header, block index, their checksum), then the whole file's.
-    if (Table::open(from, m, nullptr, 0)->packed())
-        throw TableError(from + ": packed already (one side to move)");
+    return pack_file(from, to, *Table::open(from, m, nullptr, 0), options);
+}
+
+PackedTable pack_table(
+    const std::string& from, const std::string& to, const TableKey& key, const PackOptions& options) {
+    return pack_file(from, to, *Table::open(from, key, nullptr, 0), options);
+}
+
+namespace {
+
+PackedTable pack_file(
+    const std::string& from, const std::string& to, const Table& opened, const PackOptions& options) {
+    if (opened.packed()) throw TableError(from + ": packed already (one side to move)");
     const std::vector<std::uint8_t> in = read_checked(from);
     TableHeader h {};
     std::memcpy(&h, in.data(), offsetof(TableHeader, coding));
@@ -401,7 +417,7 @@ PackedTable pack_table(
     h.version = kTableVersion;
     h.header_bytes = sizeof h;
     h.sides = 1u << kept;
-    h.game = std::uint32_t(Game::Makruk); // Table::open(from, m) read a Makruk table
+    h.game = std::uint32_t(opened.game());
     h.block_cells = cells;
     h.blocks_per_side = newPer;
     std::vector<std::uint64_t> packed(widths.size() * newPer + 1);
@@ -488,5 +504,7 @@ PackedTable pack_table(
     output.renamed = true;
     return { kept, in.size(), packed.back() + sizeof(std::uint64_t) };
 }
+
+} // namespace
 
 } // namespace mktb

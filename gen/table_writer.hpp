@@ -103,5 +103,8 @@ struct PackedTable {
 };
 PackedTable pack_table(const std::string& from, const std::string& to, const Material& m,
     const PackOptions& options = {});
+// The same for a table of another game (Xiangqi's), whose name, cells and game `key` gives.
+PackedTable pack_table(const std::string& from, const std::string& to, const TableKey& key,
+    const PackOptions& options = {});
 
 } // namespace mktb

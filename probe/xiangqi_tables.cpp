@@ -60,11 +60,23 @@ std::pair<std::uint64_t, Color> Tablebase::locate(const Entry& e, const Position
     return { e.index.encode(swapped), swapped.side_to_move() };
 }
 
+// A packed table (mktb pack) stores one side to move; the other's answer is the best of its
+// moves, one ply, into the stored side or the tables its captures lead to.
 std::optional<Value> Tablebase::probe(const Position& pos) const {
     const Entry* e = table(Material::of(pos).canonical());
     if (!e) return std::nullopt;
     const auto [slot, stm] = locate(*e, pos);
-    return e->table->value(Metric::Dtm, stm, slot);
+    if (e->table->stores(stm)) return e->table->value(Metric::Dtm, stm, slot);
+    std::optional<Value> best;
+    Position p = pos;
+    for (Move m : legal_moves(pos)) {
+        const auto u = p.do_move(m);
+        const std::optional<Value> child = probe(p);
+        p.undo_move(m, u);
+        if (!child) return std::nullopt;
+        if (!best || better(child->parent(), *best)) best = child->parent();
+    }
+    return best ? *best : Value::mate_in_plies(0); // no move: mated or stalemated, lost
 }
 
 int Tablebase::result(const Entry& e, Color stm, std::uint64_t slot) {
@@ -79,7 +91,17 @@ std::optional<int> Tablebase::probe_result(const Position& pos) const {
     const Entry* e = table(Material::of(pos).canonical());
     if (!e) return std::nullopt;
     const auto [slot, stm] = locate(*e, pos);
-    return result(*e, stm, slot);
+    if (e->table->stores(stm)) return result(*e, stm, slot);
+    int best = -1; // no move: lost
+    Position p = pos;
+    for (Move m : legal_moves(pos)) {
+        const auto u = p.do_move(m);
+        const std::optional<int> child = probe_result(p);
+        p.undo_move(m, u);
+        if (!child) return std::nullopt;
+        best = std::max(best, -*child);
+    }
+    return best;
 }
 
 std::vector<Material> Tablebase::on_disk() const {

@@ -50,13 +50,14 @@ public:
         Index index;
     };
     const Entry* table(const Material& canonical) const;
-    // The value of a legal position, for its side to move; nullopt when its table is absent.
-    // Throws TableError when the table is damaged.
+    // The value of a legal position, for its side to move; nullopt when its table is absent
+    // (or, for the side a packed table lacks, a table its one-ply search needs). Throws
+    // TableError when the table is damaged.
     std::optional<Value> probe(const Position& pos) const;
     // The result under the perpetual-check rule, for the side to move: +1 won, 0 drawn, -1 lost
     // (the plain result wherever the rule changes nothing); nullopt when the table is absent.
     std::optional<int> probe_result(const Position& pos) const;
-    // The same, of a slot of a table.
+    // The same, of a slot of a table that stores side `stm` (a full table stores both).
     static int result(const Entry& e, Color stm, std::uint64_t slot);
     // The table's slot and side to move of a position (colours exchanged where its material is
     // the canonical one's mirror image).

@@ -92,8 +92,12 @@ std::string digest(const Material& m, const Tablebase& tables) {
     const Tablebase::Entry* self = tables.table(m);
     if (!self) throw TableError(table_path(tables.dir(), m) + ": no such table");
     const Table& t = *self->table;
-    t.make_resident();
     const Index& index = self->index;
+    unsigned parts = 0;
+    for (Metric metric : { Metric::Dtm, kRuleResult })
+        for (Color s : { RED, BLACK })
+            if (t.has(metric) && t.stores(s)) parts |= Table::part(metric, s);
+    t.make_resident(parts);
     std::string out;
     for (Metric metric : { Metric::Dtm, kRuleResult }) {
         if (!t.has(metric)) continue;
@@ -110,11 +114,21 @@ std::string digest(const Material& m, const Tablebase& tables) {
                         if (!pos.in_check(~s)) legal[slot] |= std::uint8_t(1 << s);
                 }
             });
+        // The side a packed table lacks: its values as a probe finds them (a one-ply search).
+        const auto cell = [&](Color s, std::uint64_t slot) -> unsigned {
+            if (t.stores(s)) return t.value(metric, s, slot).cell();
+            Placement pl;
+            index.decode(slot, pl);
+            const Position pos = index.position(pl, s);
+            if (metric == Metric::Dtm) return tables.probe(pos)->cell();
+            const Value plain = *tables.probe(pos);
+            const int r = *tables.probe_result(pos);
+            return !plain.is_draw() || !r ? kRulePlain : r > 0 ? kRuleWon : kRuleLost;
+        };
         std::uint64_t h = 0xcbf29ce484222325ULL;
         for (Color s : { RED, BLACK })
             for (std::uint64_t slot = 0; slot < index.size(); ++slot)
-                if (legal[slot] >> s & 1)
-                    h = (h ^ t.value(metric, s, slot).cell()) * 0x100000001b3ULL;
+                if (legal[slot] >> s & 1) h = (h ^ cell(s, slot)) * 0x100000001b3ULL;
         char hex[17];
         std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
         out += std::string(out.empty() ? "" : " ") + (metric == Metric::Dtm ? "dtm=" : "rule=")

@@ -54,6 +54,11 @@ echo "$out" | grep -q 'perpetual_check=loss' || fail "the rule named in JSON: $o
 d1=$("$mktb" digest --game xiangqi KRvKN --tables "$dir/t1") || fail "digest"
 echo "$d1" | grep -q "^KRvKN dtm=[0-9a-f]\{16\} rule=[0-9a-f]\{16\}$" || fail "digest: $d1"
 [ "$d1" = "$("$mktb" digest --game xiangqi KNvKR --tables "$dir/t2")" ] || fail "digests differ"
+# pack: one side kept; the other answered by a one-ply search, to the same values and words.
+"$mktb" pack --game xiangqi KRvKN --tables "$dir/t1" --out "$dir/packed" > "$dir/pack.out" || fail "pack"
+grep -q "^KRvKN .* to move kept" "$dir/pack.out" || fail "pack output: $(cat "$dir/pack.out")"
+[ "$d1" = "$("$mktb" digest --game xiangqi KRvKN --tables "$dir/packed")" ] || fail "packed digest differs"
+[ "$("$mktb" probe "$hold" --json --tables "$dir/packed")" = "$out" ] || fail "packed probe differs"
 
 expect_error() { # expected exit code, text, then the command
   code=$1 text=$2; shift 2
@@ -66,6 +71,7 @@ expect_error 2 "exactly one K" "$mktb" gen --game xiangqi KRvA --tables "$dir/x"
 expect_error 2 "takes makruk or xiangqi" "$mktb" gen --game chess KRvK --tables "$dir/x"
 expect_error 2 "one-attacker, two-attackers, armed or armless" "$mktb" gen --game xiangqi --set two --tables "$dir/x"
 expect_error 2 "is Makruk's" "$mktb" gen --game xiangqi --men 4 --tables "$dir/x"
+expect_error 2 "is the directory of the tables" "$mktb" pack --game xiangqi KRvKN --tables "$dir/t1" --out "$dir/t1"
 expect_error 2 "is Xiangqi's" "$mktb" gen --set one-attacker --tables "$dir/x"
 expect_error 1 "needs about" "$mktb" gen --game xiangqi KRAABBvKAABB --memory 1000000 --tables "$dir/y"
 [ -e "$dir/y" ] && [ -n "$(ls "$dir/y")" ] && fail "a refused run wrote something"
