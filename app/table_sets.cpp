@@ -25,13 +25,21 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
     for (const std::string& name : names) {
         const std::optional<Material> m = Material::parse(name);
         if (!m || m->canonical().name() != name) continue; // not a table of ours
-        const Table* t = tables.table(*m); // throws TableError for a damaged header
+        const Table* t = nullptr;
+        try {
+            t = tables.table(*m); // throws TableError for a damaged header or block index
+        } catch (const TableError& e) {
+            out.left_out.push_back(e.what()); // the message names the file
+            continue;
+        }
         if (rules && t->rules() != *rules)
             return dir + " holds tables built under different counting rules (" + name + ": "
                 + describe(decode_rules(t->rules())) + "); keep one directory per rule set";
         rules = t->rules();
         out.endings.push_back(*m);
     }
+    if (!rules && !out.left_out.empty())
+        return "no table in " + dir + " can be read: " + out.left_out.front();
     if (!rules)
         return "no tables in " + dir + " (generate them: mktb gen --men 4 --tables " + dir + ")";
     out.dir = dir;
@@ -71,9 +79,34 @@ std::string TableSets::served() const {
     return out;
 }
 
+std::string tables_fingerprint(const std::vector<std::string>& dirs) {
+    std::set<std::string> files;
+    for (const std::string& dir : dirs) {
+        std::error_code ec;
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+            if (entry.path().extension() != ".mktb") continue;
+            const auto size = entry.file_size(ec);
+            const auto time = entry.last_write_time(ec).time_since_epoch().count();
+            files.insert(entry.path().string() + " " + std::to_string(size) + " "
+                + std::to_string(time));
+        }
+    }
+    std::string out;
+    for (const std::string& f : files) out += f + "\n";
+    return out;
+}
+
+void report_left_out(const char* command, const TableSets& sets) {
+    for (const TableSet& s : sets.sets())
+        for (const std::string& why : s.left_out)
+            std::fprintf(stderr, "mktb %s: left out (the other tables answer): %s\n", command,
+                why.c_str());
+}
+
 int open_tables(const char* command, std::vector<std::string> dirs, TableSets& out) {
     if (dirs.empty()) dirs.push_back(default_tables_dir());
     const std::string error = out.open(dirs, Tablebase::kDefaultCacheBytes);
+    report_left_out(command, out);
     if (error.empty()) return kExitOk;
     std::fprintf(stderr, "mktb %s: %s\n", command, error.c_str());
     return error.find("same rules") != std::string::npos ? kExitBadInput : kExitFailure;

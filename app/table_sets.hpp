@@ -15,14 +15,15 @@ struct TableSet {
     std::string dir;
     CountRules rules;
     std::vector<Material> endings; // by name
+    std::vector<std::string> left_out; // damaged tables, each "FILE: FAULT", never answering
     std::unique_ptr<Prober> prober;
 };
 
 class TableSets {
 public:
     // Opens every directory; an error message naming the directory or file and the fault (not
-    // a directory, no tables, tables of different rules in one, two of the same rules, a
-    // damaged header), or empty.
+    // a directory, no tables, tables of different rules in one, two of the same rules), or
+    // empty. A damaged table is left out of its set (left_out says why), not an error.
     std::string open(const std::vector<std::string>& dirs, std::size_t cache_bytes);
 
     const std::vector<TableSet>& sets() const { return sets_; }
@@ -34,6 +35,13 @@ public:
 private:
     std::vector<TableSet> sets_;
 };
+
+// What the table files of `dirs` are now (names, sizes, times): equal while no table appeared,
+// changed or went. A file still being written (NAME.mktb.tmp) is not a table yet.
+std::string tables_fingerprint(const std::vector<std::string>& dirs);
+
+// Prints each left-out table of `sets` to stderr ("mktb COMMAND: left out FILE: FAULT").
+void report_left_out(const char* command, const TableSets& sets);
 
 // The one way a command opens its --tables directories (the default directory when none is
 // given): 0 when they open; else prints "mktb COMMAND: ..." and returns the exit code, 2 for two

@@ -40,6 +40,26 @@ std::string table_path(const std::string& dir, const Material& m) {
 
 const char* game_name(Game g) { return g == Game::Xiangqi ? "Xiangqi" : "Makruk"; }
 
+namespace {
+
+// Bytes read from a file, fit to print: control bytes and bytes above ASCII as \xNN (a header
+// holding a terminal's escape sequence must not reach the terminal as one).
+std::string escaped(std::string_view bytes) {
+    std::string out;
+    for (const unsigned char c : bytes) {
+        if (c >= 0x20 && c < 0x7F && c != '\\') {
+            out += char(c);
+            continue;
+        }
+        char hex[5];
+        std::snprintf(hex, sizeof hex, "\\x%02X", c);
+        out += hex;
+    }
+    return out;
+}
+
+} // namespace
+
 std::unique_ptr<Table> Table::open(
     const std::string& path, const Material& expected, BlockCache* cache, std::uint64_t id) {
     std::optional<Index> index;
@@ -121,7 +141,8 @@ std::unique_ptr<Table> Table::load(const std::string& path, Game game, const std
         throw damaged(std::string("a table of ")
             + (h.game <= 1 ? game_name(Game(h.game)) : "an unknown game") + ", not of "
             + game_name(game));
-    if (name != expectedName) throw damaged("holds " + name + ", expected " + expectedName);
+    if (name != expectedName)
+        throw damaged("holds " + escaped(name) + ", expected " + expectedName);
     const std::optional<std::uint64_t> cells = size_of(h.version, h.index_scheme);
     t->game_ = game;
     t->cellsPerSide_ = cells.value_or(0);

@@ -20,6 +20,10 @@
 #include <thread>
 #include <unistd.h>
 #include <vector>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
 
 #include "answer.hpp"
 #include "cli.hpp"
@@ -71,24 +75,42 @@ public:
     using Clock = std::chrono::steady_clock;
     static constexpr auto kWriteTimeout = std::chrono::seconds(5);
 
-    explicit DeadlineStream(int sock)
-        : sock_(sock) { }
-    void set_deadline(Clock::time_point deadline) { deadline_ = deadline; }
+    // `pressed`: whether connections wait for a worker; then a read or write that stalls gives
+    // up after kPressedWait, not at the deadline.
+    static constexpr auto kPressedWait = std::chrono::milliseconds(500);
+    DeadlineStream(int sock, std::function<bool()> pressed)
+        : sock_(sock)
+        , pressed_(std::move(pressed)) { }
+    // A request starts: its deadline, and its first line recorded afresh.
+    void begin_request(Clock::time_point deadline) {
+        deadline_ = deadline;
+        line_.clear();
+        lineDone_ = false;
+    }
+    // Whether the request's first line was "METHOD TARGET HTTP/1.x": after one that was not,
+    // httplib answers 400 but would read the next line as a request; the connection ends.
+    bool request_line_ok() const {
+        const std::size_t a = line_.find(' '), b = line_.rfind(' ');
+        if (a == std::string::npos || a == b || a == 0) return false;
+        for (std::size_t i = 0; i < a; ++i)
+            if (line_[i] < 'A' || line_[i] > 'Z') return false;
+        return line_.compare(b + 1, 7, "HTTP/1.") == 0;
+    }
     // Whether a read waited past the deadline (httplib then answers 400; the connection ends).
     bool expired() const { return expired_; }
     // Whether bytes arrive before `wait` has passed or `running` turns false.
     bool wait_readable(std::chrono::milliseconds wait, const std::function<bool()>& running) {
         if (start_ < end_) return true;
         for (const auto until = Clock::now() + wait; running() && Clock::now() < until;)
-            if (poll_for(POLLIN, std::chrono::milliseconds(100))) return true;
+            if (poll_for(POLLIN, std::chrono::milliseconds(50))) return true;
         return false;
     }
 
-    bool is_readable() const override { return start_ < end_ || poll_for(POLLIN, remaining()); }
-    bool is_writable() const override { return poll_for(POLLOUT, kWriteTimeout); }
+    bool is_readable() const override { return start_ < end_ || wait_for(POLLIN, remaining()); }
+    bool is_writable() const override { return wait_for(POLLOUT, kWriteTimeout); }
     ssize_t read(char* ptr, std::size_t size) override {
         if (start_ == end_) {
-            if (!poll_for(POLLIN, remaining())) {
+            if (!wait_for(POLLIN, remaining())) {
                 expired_ = true;
                 return -1;
             }
@@ -98,6 +120,12 @@ public:
         }
         const std::size_t n = std::min(size, end_ - start_);
         std::memcpy(ptr, buffer_ + start_, n);
+        for (std::size_t i = 0; i < n && !lineDone_; ++i) {
+            if (ptr[i] == '\r' || ptr[i] == '\n' || line_.size() > 16384)
+                lineDone_ = true;
+            else
+                line_ += ptr[i];
+        }
         start_ += n;
         return ssize_t(n);
     }
@@ -118,6 +146,20 @@ private:
         return std::max(
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()),
             std::chrono::milliseconds(0));
+    }
+    // Waits up to `wait` for `events`, in slices: while connections wait for a worker, at most
+    // kPressedWait (a client that sends or reads slowly then loses its worker to them).
+    bool wait_for(short events, std::chrono::milliseconds wait) const {
+        const auto start = Clock::now(), until = start + wait;
+        for (;;) {
+            const auto now = Clock::now();
+            if (now >= until) return poll_for(events, std::chrono::milliseconds(0));
+            const auto slice = std::min(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            until - now),
+                std::chrono::milliseconds(100));
+            if (poll_for(events, slice)) return true;
+            if (pressed_ && Clock::now() - start >= kPressedWait && pressed_()) return false;
+        }
     }
     bool poll_for(short events, std::chrono::milliseconds wait) const {
         pollfd p { sock_, events, 0 };
@@ -146,57 +188,194 @@ private:
     }
 
     int sock_;
+    std::function<bool()> pressed_;
+    std::string line_; // the request's first line, as read
+    bool lineDone_ = false;
     Clock::time_point deadline_ = Clock::now();
     bool expired_ = false;
     char buffer_[4096];
     std::size_t start_ = 0, end_ = 0;
 };
 
+// The workers that serve connections (httplib runs each connection on one worker from its
+// first request to its last), counting the connections that wait for one.
+class Pool : public httplib::TaskQueue {
+public:
+    explicit Pool(int workers) {
+        for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+    }
+    void enqueue(std::function<void()> fn) override {
+        {
+            std::lock_guard lock(mutex_);
+            jobs_.push_back(std::move(fn));
+            ++waiting_;
+        }
+        ready_.notify_one();
+    }
+    void shutdown() override {
+        {
+            std::lock_guard lock(mutex_);
+            done_ = true;
+        }
+        ready_.notify_all();
+        for (std::thread& t : threads_) t.join();
+    }
+    int waiting() const { return waiting_.load(std::memory_order_relaxed); }
+
+private:
+    void work() {
+        for (;;) {
+            std::function<void()> fn;
+            {
+                std::unique_lock lock(mutex_);
+                ready_.wait(lock, [&] { return done_ || !jobs_.empty(); });
+                if (jobs_.empty()) return;
+                fn = std::move(jobs_.front());
+                jobs_.pop_front();
+                --waiting_;
+            }
+            fn();
+        }
+    }
+    std::vector<std::thread> threads_;
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::deque<std::function<void()>> jobs_;
+    std::atomic<int> waiting_ { 0 };
+    bool done_ = false;
+};
+
 // httplib's server, each connection read through a DeadlineStream: a request that has not
 // arrived whole within `deadline` is dropped, so slow clients hold a worker for that long at
-// most. The pool is larger than httplib's 8 and the listen backlog longer than its 5 (Debian's
-// httplib is a compiled library: its CPPHTTPLIB_* settings cannot be changed from here).
+// most. While connections wait for a worker, a kept-alive connection is closed after its
+// request, an idle one at once, and a stalled read or write gives up within half a second:
+// clients that keep connections open (or pipeline requests and never read) cannot starve
+// the others. Beyond kPerAddress connections from one address while others wait: 503. The pool
+// is larger than httplib's 8 and the listen backlog longer than its 5 (Debian's httplib is a
+// compiled library: its CPPHTTPLIB_* settings cannot be changed from here).
 class GuardedHttp : public httplib::Server {
 public:
     static constexpr int kWorkers = 64;
     static constexpr int kBacklog = 1024;
     static constexpr int kRequestsPerConnection = 100;
+    static constexpr int kPerAddress = 32;
     static constexpr auto kKeepAlive = std::chrono::seconds(5);
 
     explicit GuardedHttp(std::chrono::milliseconds deadline)
         : deadline_(deadline) {
-        new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
+        new_task_queue = [this] { return pool_ = new Pool(kWorkers); };
+        // Not httplib's default, which adds SO_REUSEPORT: a second server on the same port would
+        // then share its connections instead of being refused.
+        set_socket_options([](socket_t sock) {
+            int yes = 1;
+            ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        });
     }
 
     // After bind_to_port: listen again with a longer backlog (Linux updates it in place).
     void lengthen_backlog() { ::listen(svr_sock_, kBacklog); }
 
 private:
-    bool process_and_close_socket(socket_t sock) override {
-        DeadlineStream stream(sock);
-        bool ok = true;
-        for (int served = 0; served < kRequestsPerConnection; ++served) {
-            // A kept-alive connection may wait for its next request; the deadline starts when
-            // its first byte arrives.
-            if (served && !stream.wait_readable(kKeepAlive, [this] { return is_running(); })) break;
-            stream.set_deadline(DeadlineStream::Clock::now() + deadline_);
-            bool closed = false;
-            ok = process_request(stream, served + 1 == kRequestsPerConnection || !is_running(),
-                closed, [](httplib::Request&) {});
-            if (!ok || closed || stream.expired()) break;
+    bool pressed() const { return pool_ && pool_->waiting() > 0; }
+
+    // The open connections of each address.
+    class Peer {
+    public:
+        Peer(GuardedHttp& http, std::string ip)
+            : http_(http)
+            , ip_(std::move(ip)) {
+            std::lock_guard lock(http_.peersMutex_);
+            count_ = ++http_.peers_[ip_];
         }
+        ~Peer() {
+            std::lock_guard lock(http_.peersMutex_);
+            if (--http_.peers_[ip_] == 0) http_.peers_.erase(ip_);
+        }
+        int count() const { return count_; }
+
+    private:
+        GuardedHttp& http_;
+        std::string ip_;
+        int count_;
+    };
+
+    bool process_and_close_socket(socket_t sock) override {
+        DeadlineStream stream(sock, [this] { return pressed(); });
+        std::string ip;
+        int port = 0;
+        stream.get_remote_ip_and_port(ip, port);
+        const Peer peer(*this, ip);
+        bool ok = true;
+        if (peer.count() > kPerAddress && pressed()) {
+            const std::string body
+                = R"({"error":"too many connections from one address; try again soon"})";
+            std::string busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+                               "application/json\r\nConnection: close\r\nRetry-After: 1\r\n"
+                               "Content-Length: ";
+            busy.append(std::to_string(body.size())).append("\r\n\r\n").append(body);
+            stream.write(busy.data(), busy.size());
+        } else
+            for (int served = 0; served < kRequestsPerConnection; ++served) {
+                // A kept-alive connection may wait for its next request (not while others wait
+                // for a worker); the deadline starts when its first byte arrives.
+                if (served
+                    && !stream.wait_readable(
+                        kKeepAlive, [this] { return is_running() && !pressed(); }))
+                    break;
+                stream.begin_request(DeadlineStream::Clock::now() + deadline_);
+                bool closed = false;
+                const bool last = served + 1 == kRequestsPerConnection || !is_running() || pressed();
+                ok = process_request(stream, last, closed, [](httplib::Request&) {});
+                if (!ok || closed || last || stream.expired() || !stream.request_line_ok()) break;
+            }
         ::shutdown(sock, SHUT_RDWR);
         ::close(sock);
         return ok;
     }
 
     const std::chrono::milliseconds deadline_;
+    Pool* pool_ = nullptr; // owned by httplib, made when it starts listening
+    std::mutex peersMutex_;
+    std::map<std::string, int> peers_;
 };
 
 class Server {
 public:
     explicit Server(TableSets tables)
-        : tables_(std::move(tables)) { }
+        : tables_(std::make_shared<const TableSets>(std::move(tables))) { }
+
+    // Tables that appeared, changed or went since the last look: the directories opened again
+    // and answered from for every request after. A file still being written is no table yet
+    // (the writer renames NAME.mktb.tmp when it is whole). Prints what changed.
+    void reload(const std::vector<std::string>& dirs) {
+        TableSets fresh;
+        const std::string error = fresh.open(dirs, Tablebase::kDefaultCacheBytes);
+        if (!error.empty()) {
+            std::fprintf(stderr, "mktb serve: the tables changed, kept as they were: %s\n",
+                error.c_str());
+            return;
+        }
+        const std::shared_ptr<const TableSets> old = tables_.load();
+        for (const TableSet& s : fresh.sets()) {
+            const TableSet* before = old->find(s.rules);
+            std::string added;
+            for (const Material& m : s.endings)
+                if (!before
+                    || std::find(before->endings.begin(), before->endings.end(), m)
+                        == before->endings.end())
+                    added.append(" ").append(m.name());
+            if (!added.empty())
+                std::printf("mktb serve: new tables in %s:%s\n", s.dir.c_str(), added.c_str());
+            for (const std::string& why : s.left_out)
+                if (!before
+                    || std::find(before->left_out.begin(), before->left_out.end(), why)
+                        == before->left_out.end())
+                    std::fprintf(stderr, "mktb serve: left out (the other tables answer): %s\n",
+                        why.c_str());
+        }
+        std::fflush(stdout);
+        tables_.store(std::make_shared<const TableSets>(std::move(fresh)));
+    }
 
     void routes(GuardedHttp& http) {
         http.Get("/api/probe", [this](const auto& req, auto& res) { probe(req, res); });
@@ -214,9 +393,23 @@ public:
         for (const WebAsset& a : kWebAssets)
             http.Get(a.path,
                 [&a](const auto&, auto& res) { res.set_content(std::string(a.body), a.type); });
-        http.set_error_handler([](const auto& req, auto& res) {
-            if (res.body.empty())
-                reply_error(res, res.status, "no such page: " + req.method + " " + req.path);
+        // Every other method: 405, naming the one allowed (HEAD is answered as GET).
+        const auto notAllowed = [](const httplib::Request& req, httplib::Response& res) {
+            res.set_header("Allow", "GET, HEAD");
+            reply_error(res, 405, req.method + " is not allowed here: only GET (and HEAD)");
+        };
+        http.Post(".*", notAllowed);
+        http.Put(".*", notAllowed);
+        http.Patch(".*", notAllowed);
+        http.Delete(".*", notAllowed);
+        http.Options(".*", notAllowed);
+        http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+            if (!res.body.empty()) return;
+            if (res.status == 414) // httplib parses no more of such a request
+                return reply_error(res, 414, "the path is too long (at most 8192 bytes)");
+            if (res.status == 400)
+                return reply_error(res, 400, "a malformed request (its first line must be METHOD PATH HTTP/1.1)");
+            reply_error(res, res.status, "no such page: " + req.method + " " + req.path);
         });
         // Before any handler (and before the 404 of an unknown path) the text is checked.
         http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
@@ -240,7 +433,8 @@ public:
 private:
     // The directory whose tables were built under the rules the request asks for (the defaults
     // for every option it does not name); nullptr with `error` set otherwise.
-    const TableSet* select(const httplib::Request& req, int& status, std::string& error) const {
+    const TableSet* select(const TableSets& tables, const httplib::Request& req, int& status,
+        std::string& error) const {
         CountRules rules;
         for (const auto& [key, value] : req.params)
             if (find_rule_option(key)) {
@@ -249,10 +443,10 @@ private:
                     return nullptr;
                 }
             }
-        if (const TableSet* s = tables_.find(rules)) return s;
+        if (const TableSet* s = tables.find(rules)) return s;
         status = 404;
         error = "no tables built under " + describe(rules)
-            + " are served; served: " + tables_.served();
+            + " are served; served: " + tables.served();
         return nullptr;
     }
 
@@ -261,7 +455,8 @@ private:
             return reply_error(res, 400, e);
         int status = 0;
         std::string error;
-        const TableSet* s = select(req, status, error);
+        const std::shared_ptr<const TableSets> tables = tables_.load(); // for this request
+        const TableSet* s = select(*tables, req, status, error);
         if (!s) return reply_error(res, status, error);
         std::string fen = req.get_param_value("fen");
         if (fen.empty()) return reply_error(res, 400, "missing parameter 'fen'");
@@ -301,7 +496,8 @@ private:
         if (std::string e = check_params(req, {}); !e.empty()) return reply_error(res, 400, e);
         int status = 0;
         std::string error;
-        const TableSet* s = select(req, status, error);
+        const std::shared_ptr<const TableSets> tables = tables_.load(); // for this request
+        const TableSet* s = select(*tables, req, status, error);
         if (!s) return reply_error(res, status, error);
         if (!name.empty()) {
             const std::optional<Material> m = Material::parse(name);
@@ -360,7 +556,7 @@ private:
         }
     }
 
-    TableSets tables_;
+    std::atomic<std::shared_ptr<const TableSets>> tables_;
 };
 
 int serve_command(const Args& a) {
@@ -383,13 +579,19 @@ int serve_command(const Args& a) {
     http.set_tcp_nodelay(true); // answers are one small write: no Nagle delay behind it
     Server server(std::move(tables));
     server.routes(http);
+    errno = 0;
     const int bound
         = port == 0 ? http.bind_to_any_port(bind) : (http.bind_to_port(bind, port) ? port : -1);
     if (bound <= 0) {
-        std::fprintf(stderr,
-            "mktb serve: cannot listen on %s port %d (in use, or not an address of this "
-            "machine)\n",
-            bind.c_str(), port);
+        if (errno == EADDRINUSE)
+            std::fprintf(stderr,
+                "mktb serve: port %d on %s is in use (another mktb serve?): stop it, or give "
+                "another --port\n",
+                port, bind.c_str());
+        else
+            std::fprintf(stderr,
+                "mktb serve: cannot listen on %s port %d (not an address of this machine?)\n",
+                bind.c_str(), port);
         return kExitFailure;
     }
     http.lengthen_backlog();
@@ -405,12 +607,27 @@ int serve_command(const Args& a) {
         sigwait(&stopSignals, &signal);
         http.stop();
     });
+    // Tables that appear (mktb gen into a served directory) are answered from without a restart.
+    std::atomic<bool> watching { true };
+    std::thread watcher([&] {
+        std::string seen = tables_fingerprint(dirs);
+        while (watching) {
+            for (int i = 0; i < 20 && watching; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (const std::string now = tables_fingerprint(dirs); now != seen && watching) {
+                seen = now;
+                server.reload(dirs);
+            }
+        }
+    });
     const bool ok = http.listen_after_bind();
     if (!ok) {
         std::fprintf(stderr, "mktb serve: the server stopped on an error\n");
         pthread_kill(stopper.native_handle(), SIGTERM);
     }
     stopper.join();
+    watching = false;
+    watcher.join();
     return ok ? kExitOk : kExitFailure;
 }
 

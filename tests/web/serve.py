@@ -12,7 +12,14 @@
   the server lives on;
 - slow clients (a header line every 3 s) are cut at the request deadline and do not delay
   others; 200 simultaneous connections are all answered quickly (the listen backlog);
-- a damaged table gets HTTP 500 naming the file, never an answer;
+- a damaged table gets HTTP 500 naming the file, never an answer; one whose header is damaged
+  is left out at start (reported, its name's bytes escaped) while the others answer;
+- other methods get 405, a path too long 414 saying so, a malformed request line 400 and the
+  connection closed;
+- clients that keep connections open or pipeline and never read do not starve good requests
+  (tests/web/starve.py: every good request under 1 s);
+- a second server on the same port is refused; a table that appears in a served directory is
+  answered from without a restart;
 - bad arguments stop the server with a message; SIGTERM stops it cleanly.
 """
 import json
@@ -175,6 +182,32 @@ try:
         check(f"raw {request!r}: 400", answer.startswith(b"HTTP/1.1 400"), answer[:80])
     check("alive after bad UTF-8", get("/api/endings")[0] == 200)
 
+    # 2b'. Other methods, a path too long, a malformed request line (then the connection ends:
+    # the lines after it are not read as requests).
+    answer = raw(b"DELETE /api/endings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    check("DELETE: 405 naming GET", answer.startswith(b"HTTP/1.1 405") and b"Allow: GET" in answer,
+          answer[:200])
+    answer = raw(b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    check("414 says the path is too long", answer.startswith(b"HTTP/1.1 414")
+          and b"the path is too long" in answer, answer[:200])
+    answer = raw(b"BAD\r\nGET /api/endings HTTP/1.1\r\nHost: x\r\n\r\n")
+    check("malformed request line: one 400, then closed", answer.startswith(b"HTTP/1.1 400")
+          and answer.count(b"HTTP/1.1 ") == 1, answer[:300])
+
+    # 2b''. The two starvation attacks (tests/web/starve.py): good requests within 1 s beside each.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import starve
+    for attack in ("keepalive", "pipeline"):
+        latencies = starve.measure(port, attack, goods=12)
+        check(f"good requests beside the {attack} attack: all under 1 s ({starve.summary(latencies)})",
+              latencies[-1] < 1.0, latencies)
+
+    # 2b'''. A second server on the same port is refused, naming the port.
+    run = subprocess.run([mktb, "serve", "--tables", tables, "--port", str(port)],
+                         capture_output=True, text=True, timeout=30)
+    check("a second server on the port: refused", run.returncode == 1 and "is in use" in run.stderr,
+          f"exit {run.returncode}: {run.stderr}")
+
     # 2c. Eight slow clients, each sending a header line every 3 s: cut at the deadline, and
     # meanwhile every other request is answered at once.
     cut_after = []
@@ -316,6 +349,43 @@ with tempfile.TemporaryDirectory() as scratch:
                          capture_output=True, text=True, timeout=30)
     check("damaged header", run.returncode == 1 and "KRvK.mktb" in run.stderr,
           f"exit {run.returncode}: {run.stderr}")
+
+# 7b. One damaged header among good tables: left out and reported, its name's bytes escaped;
+# the others answer. A table written into the directory while the server runs is answered
+# from without a restart.
+with tempfile.TemporaryDirectory() as scratch:
+    for name in os.listdir(tables):
+        if name.startswith(("KRvK.", "KMvK.")):
+            shutil.copy(os.path.join(tables, name), scratch)
+    path = os.path.join(scratch, "KMvK.mktb")
+    data = bytearray(open(path, "rb").read())
+    data[16:24] = b"\x1b[31mKXv"  # the header's ending name: a terminal escape
+    open(path, "wb").write(data)
+    server = subprocess.Popen([mktb, "serve", "--tables", scratch, "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(server.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
+        base = f"http://127.0.0.1:{port}"
+        status, _ = api("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1")
+        check("the good table answers beside a damaged one", status == 200, status)
+        status, body = api("/api/endings")
+        check("the damaged table is not listed", [e["ending"] for e in body["endings"]] == ["KRvK"], body)
+        fen = "k7/8/1K6/8/8/8/8/7S_w_-_-_0_1"
+        check("KSvK absent before", api(f"/api/probe?fen={fen}")[0] == 404)
+        for name in ("KSvK.mktb", "KSvK.json"):
+            shutil.copy(os.path.join(tables, name), os.path.join(scratch, name + ".tmp"))
+            os.rename(os.path.join(scratch, name + ".tmp"), os.path.join(scratch, name))
+        for _ in range(50):
+            if api(f"/api/probe?fen={fen}")[0] == 200:
+                break
+            time.sleep(0.2)
+        check("a table that appears is answered without a restart", api(f"/api/probe?fen={fen}")[0] == 200)
+    finally:
+        server.terminate()
+        out, err = server.communicate(timeout=20)
+    check("the damaged table reported, escaped", "left out" in err and "KMvK.mktb" in err
+          and "\x1b" not in err and "\\x1B" in err, err)
+    check("the new table said", "new tables in" in out and "KSvK" in out, out)
 
 # 8. Arguments the server refuses.
 for args, code, words in [
