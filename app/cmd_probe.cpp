@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -313,6 +314,10 @@ int probe_command(const Args& a) {
         if (json) return fail(json, kExitBadInput, "give one FEN or --epd FILE");
         return usage_error(a, "give one FEN or --epd FILE");
     }
+    if (std::error_code ec; !std::filesystem::is_directory(dir, ec))
+        return fail(json, kExitFailure,
+            "the tables directory " + dir + " does not exist (give --tables DIR, or make tables "
+            "there: mktb gen --men 4 --tables " + dir + ")");
     if (!epd.empty()) {
         if (!countText.empty() || line)
             return fail(json, kExitBadInput, "--count and --line answer one FEN, not --epd");

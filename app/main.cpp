@@ -19,12 +19,19 @@ int main(int argc, char** argv) {
         std::fputs(usage(commands()).c_str(), args.empty() ? stderr : stdout);
         return args.empty() ? kExitBadInput : kExitOk;
     }
+    if (args[0] == "--version" || args[0] == "version") {
+        std::fputs(version_line().c_str(), stdout);
+        return kExitOk;
+    }
     const Command* command = nullptr;
-    for (const Command* c : commands())
+    std::vector<std::string_view> names;
+    for (const Command* c : commands()) {
         if (c->name == args[0]) command = c;
+        names.push_back(c->name);
+    }
     if (!command) {
-        std::fprintf(stderr, "mktb: unknown command '%s'\n%s", std::string(args[0]).c_str(),
-            usage(commands()).c_str());
+        std::fprintf(stderr, "mktb: unknown command '%s'%s\n%s", std::string(args[0]).c_str(),
+            did_you_mean(args[0], names).c_str(), usage(commands()).c_str());
         return kExitBadInput;
     }
     const std::span<const std::string_view> rest(args.data() + 1, args.size() - 1);

@@ -1,6 +1,7 @@
 // options.cpp - the parser and the help of the command tables (options.hpp).
 #include "options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <stdexcept>
@@ -84,8 +85,10 @@ std::optional<Args> parse(
         } else if (arg.starts_with("--")) {
             bool elsewhere = false; // an option of another command
             for (const Command* c : commands()) elsewhere |= c != &command && find(*c, arg);
+            std::vector<std::string_view> own;
+            for (const Option& x : command.options) own.push_back(x.name);
             return fail(elsewhere ? cat({ quoted(arg), " is not an option of mktb ", command.name })
-                                  : cat({ "unknown option ", quoted(arg) }));
+                                  : cat({ "unknown option ", quoted(arg), did_you_mean(arg, own) }));
         } else if (command.operands >= 0 && int(a.operands_.size()) >= command.operands) {
             return fail(
                 cat({ "unexpected argument ", quoted(arg), command.operand.empty() ? "" : " (",
@@ -204,6 +207,34 @@ std::string rules_help() {
 }
 
 } // namespace
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& known) {
+    // Levenshtein distance, the nearest within 2 edits (and under half the word).
+    std::string_view best;
+    std::size_t bestDistance = 3;
+    for (std::string_view k : known) {
+        std::vector<std::size_t> row(k.size() + 1);
+        for (std::size_t j = 0; j <= k.size(); ++j) row[j] = j;
+        for (std::size_t i = 1; i <= word.size(); ++i) {
+            std::size_t diagonal = row[0];
+            row[0] = i;
+            for (std::size_t j = 1; j <= k.size(); ++j) {
+                const std::size_t up = row[j];
+                row[j] = std::min({ row[j] + 1, row[j - 1] + 1,
+                    diagonal + (word[i - 1] == k[j - 1] ? 0 : 1) });
+                diagonal = up;
+            }
+        }
+        if (row[k.size()] < bestDistance && 2 * row[k.size()] < word.size())
+            bestDistance = row[k.size()], best = k;
+    }
+    return best.empty() ? "" : " (did you mean '" + std::string(best) + "'?)";
+}
+
+std::string version_line() {
+    return std::string("mktb ") + MKTB_VERSION_TEXT
+        + " (Makruk and Xiangqi endgame tablebases)\n";
+}
 
 std::string usage(std::span<const Command* const> all) {
     std::string out = "usage: mktb <command> [arguments]\n\ncommands:\n";

@@ -17,6 +17,21 @@ status() { # status WHAT EXPECTED ACTUAL
   if [ "$2" != "$3" ]; then echo "FAILED: $1: exit $3, expected $2"; failures=$((failures + 1)); fi
 }
 
+# The program's version; a misspelt command or option gets the nearest name; a tables directory
+# that does not exist is named as such (not "generate them").
+"$mktb" --version > "$scratch/version" 2>&1
+status "--version" 0 $?
+expect "--version" "mktb 0.4.0 (Makruk and Xiangqi" "$scratch/version"
+"$mktb" prbe > "$scratch/misspelt" 2>&1
+status "misspelt command" 2 $?
+expect "misspelt command" "unknown command 'prbe' (did you mean 'probe'?)" "$scratch/misspelt"
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tabels "$tables" > "$scratch/misspelt" 2>&1
+status "misspelt option" 2 $?
+expect "misspelt option" "unknown option '--tabels' (did you mean '--tables'?)" "$scratch/misspelt"
+"$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables /nonexistent/mktb > "$scratch/nodir" 2>&1
+status "no such directory" 1 $?
+expect "no such directory" "the tables directory /nonexistent/mktb does not exist" "$scratch/nodir"
+
 # Rh8 mates at once; Black to move takes the unprotected Ruea (the only drawing move).
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$tables" > "$scratch/one" 2>&1
 status "one FEN" 0 $?
