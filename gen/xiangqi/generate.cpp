@@ -286,9 +286,9 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         for (Color s : { RED, BLACK })
             stats.side[s].rule_wins = rc.won[s], stats.side[s].rule_losses = rc.lost[s];
         stats.rule_rounds = rc.rounds;
+        stats.rule_seconds = since(t);
     } else
         for (Color s : { RED, BLACK }) w.cnt[s].reset();
-    stats.rule_seconds = since(t);
     t = std::chrono::steady_clock::now();
 
     TableWriter::DontCare dontCare;
