@@ -176,6 +176,11 @@ bool read(const Args& a, Options& o) {
         o.keepOtherRules = a.flag("--keep-other-rules");
         o.rules = a.rules();
     }
+    if (!a.operands().empty() && a.has("--men"))
+        return std::fprintf(stderr,
+                   "mktb %s: give endings or --men N, not both (the usage: ENDING... | --men N)\n",
+                   cmd.data()),
+               false;
     for (const std::string& name : a.operands()) {
         std::string error;
         const auto m = Material::parse(name, &error);

@@ -39,7 +39,7 @@ std::string check(const Option& o, const std::string& value) {
         const std::optional<std::uint64_t> b = parse_bytes(value);
         if (!b || *b == 0)
             return cat(
-                { o.name, " needs a number of bytes (suffixes K M G T: powers of 1024), got ",
+                { o.name, " needs a whole number of bytes up to 2^64 - 1 (digits, then K M G T: powers of 1024), got ",
                     quoted(value) });
     }
     return {};
@@ -132,26 +132,40 @@ const std::vector<std::string>& Args::texts(std::string_view name) const {
 std::string Args::tables() const { return text("--tables", default_tables_dir()); }
 
 std::optional<std::uint64_t> parse_bytes(std::string_view text) {
-    std::size_t used = 0;
-    double n = 0;
-    try {
-        n = std::stod(std::string(text), &used);
-    } catch (const std::exception&) {
-        return std::nullopt;
+    // DIGITS[.DIGITS][K|M|G|T][B]: no sign, exponent or hexadecimal, a whole number of bytes,
+    // at most 2^64 - 1 (exact integer arithmetic: no double rounds it into range).
+    __extension__ using Wide = unsigned __int128;
+    std::size_t at = 0;
+    Wide whole = 0, fraction = 0, fractionScale = 1;
+    const auto digit = [&](std::size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
+    if (!digit(0)) return std::nullopt;
+    for (; digit(at); ++at) {
+        whole = whole * 10 + unsigned(text[at] - '0');
+        if (whole > ~std::uint64_t(0)) return std::nullopt;
     }
-    std::string unit(text.substr(used));
+    if (at < text.size() && text[at] == '.') {
+        if (!digit(++at)) return std::nullopt;
+        for (; digit(at); ++at) {
+            if (fractionScale > std::uint64_t(1e18)) return std::nullopt; // 18 decimals at most
+            fraction = fraction * 10 + unsigned(text[at] - '0');
+            fractionScale *= 10;
+        }
+    }
+    std::string unit(text.substr(at));
     if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
     static const std::string kUnits = "KMGT";
-    double scale = 1;
+    Wide scale = 1;
     if (!unit.empty()) {
         const std::size_t power = unit.size() == 1
             ? kUnits.find(char(std::toupper(static_cast<unsigned char>(unit[0]))))
             : std::string::npos;
         if (power == std::string::npos) return std::nullopt;
-        scale = double(std::uint64_t(1) << (10 * (power + 1)));
+        scale = Wide(1) << (10 * (power + 1));
     }
-    if (!(n >= 0) || n * scale > 1.8e19) return std::nullopt;
-    return std::uint64_t(n * scale);
+    if ((fraction * scale) % fractionScale) return std::nullopt; // a fraction of a byte
+    const Wide bytes = whole * scale + fraction * scale / fractionScale;
+    if (bytes > ~std::uint64_t(0)) return std::nullopt;
+    return std::uint64_t(bytes);
 }
 
 namespace {
@@ -275,7 +289,13 @@ std::string command_help(const Command& c) {
             out.append(o.help).append("\n");
         }
     }
-    out.append("\n").append(kNotes);
+    // The tables' line only where the command reads or writes tables (perft reads none).
+    const bool tables = std::any_of(c.options.begin(), c.options.end(),
+        [](const Option& o) { return o.name == "--tables" || o.name == "--out"; });
+    if (tables)
+        out.append("\n").append(kNotes);
+    else
+        out.append("\nExit codes: 0 done, 1 failed, 2 bad input.\n");
     if (c.rules) out += rules_help();
     return out;
 }

@@ -61,22 +61,36 @@ std::pair<std::uint64_t, Color> Tablebase::locate(const Entry& e, const Position
 }
 
 // A packed table (mktb pack) stores one side to move; the other's answer is the best of its
-// moves, one ply, into the stored side or the tables its captures lead to.
-std::optional<Value> Tablebase::probe(const Position& pos) const {
+// moves, one ply, into the stored side or the tables its captures lead to. `stored` reads a
+// stored cell, `parent` turns a child's answer into the mover's, `rank` orders answers (higher
+// is better for the mover), `lost` is the answer of a position without a move.
+template<class T, class Stored, class Parent, class Rank>
+std::optional<T> Tablebase::answer(
+    const Position& pos, const Stored& stored, const Parent& parent, const Rank& rank, T lost) const {
     const Entry* e = table(Material::of(pos).canonical());
     if (!e) return std::nullopt;
     const auto [slot, stm] = locate(*e, pos);
-    if (e->table->stores(stm)) return e->table->value(Metric::Dtm, stm, slot);
-    std::optional<Value> best;
+    if (e->table->stores(stm)) return stored(*e, stm, slot);
+    std::optional<T> best;
     Position p = pos;
     for (Move m : legal_moves(pos)) {
         const auto u = p.do_move(m);
-        const std::optional<Value> child = probe(p);
+        const std::optional<T> child = answer(p, stored, parent, rank, lost);
         p.undo_move(m, u);
         if (!child) return std::nullopt;
-        if (!best || better(child->parent(), *best)) best = child->parent();
+        if (const T v = parent(*child); !best || rank(v) > rank(*best)) best = v;
     }
-    return best ? *best : Value::mate_in_plies(0); // no move: mated or stalemated, lost
+    return best ? *best : lost;
+}
+
+std::optional<Value> Tablebase::probe(const Position& pos) const {
+    return answer(
+        pos,
+        [](const Entry& e, Color stm, std::uint64_t slot) {
+            return e.table->value(Metric::Dtm, stm, slot);
+        },
+        [](Value child) { return child.parent(); }, [](Value v) { return preference(v); },
+        Value::mate_in_plies(0)); // no move: mated or stalemated, lost either way
 }
 
 int Tablebase::result(const Entry& e, Color stm, std::uint64_t slot) {
@@ -88,20 +102,8 @@ int Tablebase::result(const Entry& e, Color stm, std::uint64_t slot) {
 }
 
 std::optional<int> Tablebase::probe_result(const Position& pos) const {
-    const Entry* e = table(Material::of(pos).canonical());
-    if (!e) return std::nullopt;
-    const auto [slot, stm] = locate(*e, pos);
-    if (e->table->stores(stm)) return result(*e, stm, slot);
-    int best = -1; // no move: lost
-    Position p = pos;
-    for (Move m : legal_moves(pos)) {
-        const auto u = p.do_move(m);
-        const std::optional<int> child = probe_result(p);
-        p.undo_move(m, u);
-        if (!child) return std::nullopt;
-        best = std::max(best, -*child);
-    }
-    return best;
+    return answer(pos, &Tablebase::result, [](int child) { return -child; },
+        [](int r) { return r; }, -1);
 }
 
 std::vector<Material> Tablebase::on_disk() const {

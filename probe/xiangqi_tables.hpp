@@ -66,6 +66,9 @@ public:
     std::vector<Material> on_disk() const;
 
 private:
+    template<class T, class Stored, class Parent, class Rank>
+    std::optional<T> answer(const Position& pos, const Stored& stored, const Parent& parent,
+        const Rank& rank, T lost) const;
     std::string dir_;
     std::unique_ptr<BlockCache> cache_;
     mutable std::mutex mutex_;

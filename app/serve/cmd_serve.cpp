@@ -220,7 +220,11 @@ public:
         ready_.notify_all();
         for (std::thread& t : threads_) t.join();
     }
-    int waiting() const { return waiting_.load(std::memory_order_relaxed); }
+    // Connections that wait for a worker while none is free (a connection just queued beside
+    // an idle worker is not waiting).
+    int waiting() const {
+        return waiting_.load(std::memory_order_relaxed) - idle_.load(std::memory_order_relaxed);
+    }
 
 private:
     void work() {
@@ -228,7 +232,9 @@ private:
             std::function<void()> fn;
             {
                 std::unique_lock lock(mutex_);
+                ++idle_;
                 ready_.wait(lock, [&] { return done_ || !jobs_.empty(); });
+                --idle_;
                 if (jobs_.empty()) return;
                 fn = std::move(jobs_.front());
                 jobs_.pop_front();
@@ -241,7 +247,7 @@ private:
     std::mutex mutex_;
     std::condition_variable ready_;
     std::deque<std::function<void()>> jobs_;
-    std::atomic<int> waiting_ { 0 };
+    std::atomic<int> waiting_ { 0 }, idle_ { 0 };
     bool done_ = false;
 };
 

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -29,10 +30,19 @@ TableStats generate_with_children(
 
 std::string temp_dir(const std::string& name) {
     namespace fs = std::filesystem;
+    // Removed when the test program ends, however many tests asked for them.
+    static struct Made {
+        std::vector<fs::path> dirs;
+        ~Made() {
+            std::error_code ec;
+            for (const fs::path& d : dirs) fs::remove_all(d, ec);
+        }
+    } made;
     const fs::path d
         = fs::temp_directory_path() / ("mktb-test-" + name + "-" + std::to_string(getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
+    made.dirs.push_back(d);
     return d.string();
 }
 

@@ -68,12 +68,15 @@ def probe_cli(fen, *args):
     return json.loads(out)
 
 
+def start_server(directory, *options):
+    """`mktb serve` of DIRECTORY on a free port: the process and its port."""
+    process = subprocess.Popen([mktb, "serve", "--tables", directory, "--port", "0", *options],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return process, int(process.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
+
+
 DEADLINE = 3  # seconds a request may take to arrive (--request-deadline)
-server = subprocess.Popen([mktb, "serve", "--tables", tables, "--port", "0",
-                           "--request-deadline", str(DEADLINE)],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-first = server.stdout.readline()
-port = int(first.split("http://127.0.0.1:")[1].split("/")[0])
+server, port = start_server(tables, "--request-deadline", str(DEADLINE))
 base = f"http://127.0.0.1:{port}"
 try:
     # 1. The API answers what `mktb probe --json` answers.
@@ -194,14 +197,6 @@ try:
     check("malformed request line: one 400, then closed", answer.startswith(b"HTTP/1.1 400")
           and answer.count(b"HTTP/1.1 ") == 1, answer[:300])
 
-    # 2b''. The two starvation attacks (tests/web/starve.py): good requests within 1 s beside each.
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import starve
-    for attack in ("keepalive", "pipeline"):
-        latencies = starve.measure(port, attack, goods=12)
-        check(f"good requests beside the {attack} attack: all under 1 s ({starve.summary(latencies)})",
-              latencies[-1] < 1.0, latencies)
-
     # 2b'''. A second server on the same port is refused, naming the port.
     run = subprocess.run([mktb, "serve", "--tables", tables, "--port", str(port)],
                          capture_output=True, text=True, timeout=30)
@@ -307,6 +302,16 @@ try:
         check("nobody held up by the slow clients (max latency under 1 s)", worst < 1e6, worst)
         status, _ = api("/api/endings")
         check("alive after the load", status == 200, status)
+
+    # 6b. The two starvation attacks (tests/web/starve.py): good requests within 1 s beside each
+    # (last: the attackers' connections take a few seconds to drain).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import starve
+    for attack in ("keepalive", "pipeline"):
+        latencies = starve.measure(port, attack, goods=12)
+        check(f"good requests beside the {attack} attack: all under 1 s ({starve.summary(latencies)})",
+              latencies[-1] < 1.0, latencies)
+
 finally:
     server.send_signal(signal.SIGTERM)
     try:
@@ -328,10 +333,8 @@ with tempfile.TemporaryDirectory() as scratch:
     data = bytearray(open(path, "rb").read())
     data[len(data) // 2] ^= 0xFF  # a byte inside the compressed blocks
     open(path, "wb").write(data)
-    server = subprocess.Popen([mktb, "serve", "--tables", scratch, "--port", "0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server, port = start_server(scratch)
     try:
-        port = int(server.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
         base = f"http://127.0.0.1:{port}"
         codes = set()
         for fen in ["k7/8/1K6/8/8/8/8/7R_w_-_-_0_1", "8/8/8/8/8/2k5/2R5/6K1_b_-_-_0_1",
@@ -361,10 +364,8 @@ with tempfile.TemporaryDirectory() as scratch:
     data = bytearray(open(path, "rb").read())
     data[16:24] = b"\x1b[31mKXv"  # the header's ending name: a terminal escape
     open(path, "wb").write(data)
-    server = subprocess.Popen([mktb, "serve", "--tables", scratch, "--port", "0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server, port = start_server(scratch)
     try:
-        port = int(server.stdout.readline().split("http://127.0.0.1:")[1].split("/")[0])
         base = f"http://127.0.0.1:{port}"
         status, _ = api("/api/probe?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1")
         check("the good table answers beside a damaged one", status == 200, status)
