@@ -17,12 +17,12 @@
 
 #include "answer.hpp" // Json
 #include "cli.hpp"
-#include "writing.hpp"
-#include "xiangqi_commands.hpp"
 #include "gen_index.hpp"
 #include "generator.hpp"
 #include "table_writer.hpp"
 #include "tablefile.hpp"
+#include "writing.hpp"
+#include "xiangqi_commands.hpp"
 
 namespace mktb::cli {
 
@@ -48,7 +48,8 @@ std::uint64_t available_memory() {
 bool create_tables_directory(const std::string& dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) std::fprintf(stderr, "mktb gen: cannot create %s: %s\n", dir.c_str(), ec.message().c_str());
+    if (ec)
+        std::fprintf(stderr, "mktb gen: cannot create %s: %s\n", dir.c_str(), ec.message().c_str());
     return !ec;
 }
 
@@ -242,7 +243,6 @@ OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* 
         return OnDisk::Damaged;
     return OnDisk::Current;
 }
-
 
 // "KMMMvKM needs about 39.10 GB (...), more than the 23.22 GB allowed (...)", or empty when the
 // estimate `e` of `m`'s generation (verification) fits in `allowed` bytes (0: unknown, anything

@@ -13,12 +13,12 @@
 
 #include "answer.hpp"
 #include "cli.hpp"
-#include "xiangqi_answer.hpp"
 #include "mktb/counting.hpp"
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
 #include "notation.hpp"
 #include "words.hpp"
+#include "xiangqi_answer.hpp"
 
 namespace mktb::cli {
 
@@ -249,10 +249,12 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
                 if (!xtables) xtables.emplace(prober.dir());
                 const std::optional<XAnswer> a = xiangqi_answer(*xtables, pos);
                 if (!a) {
-                    failed(kExitNoTable, "no Xiangqi table for " + xq::Material::of(pos).canonical().name());
+                    failed(kExitNoTable,
+                        "no Xiangqi table for " + xq::Material::of(pos).canonical().name());
                     continue;
                 }
-                const std::string move = a->moves.empty() ? "none" : xq::move_to_uci(a->moves.front().move);
+                const std::string move
+                    = a->moves.empty() ? "none" : xq::move_to_uci(a->moves.front().move);
                 if (json) {
                     Json j { { "line", number } };
                     j.update(xiangqi_json(*xtables, pos, *a, false));
@@ -316,8 +318,10 @@ int probe_command(const Args& a) {
     }
     if (std::error_code ec; !std::filesystem::is_directory(dir, ec))
         return fail(json, kExitFailure,
-            "the tables directory " + dir + " does not exist (give --tables DIR, or make tables "
-            "there: mktb gen --men 4 --tables " + dir + ")");
+            "the tables directory " + dir
+                + " does not exist (give --tables DIR, or make tables "
+                  "there: mktb gen --men 4 --tables "
+                + dir + ")");
     if (!epd.empty()) {
         if (!countText.empty() || line)
             return fail(json, kExitBadInput, "--count and --line answer one FEN, not --epd");

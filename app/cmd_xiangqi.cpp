@@ -52,7 +52,8 @@ std::optional<std::vector<Material>> named_set(const std::string& name) {
     for (const auto& [red, black] : attackers)
         for (int defenders = 0; defenders < 81; ++defenders) {
             Material m;
-            const int d[4] = { defenders % 3, defenders / 3 % 3, defenders / 9 % 3, defenders / 27 };
+            const int d[4]
+                = { defenders % 3, defenders / 3 % 3, defenders / 9 % 3, defenders / 27 };
             for (Color c : { RED, BLACK }) {
                 m.count[c][xq::KING] = 1;
                 m.count[c][xq::ADVISOR] = std::uint8_t(d[2 * c]);
@@ -87,9 +88,8 @@ bool read_x(const Args& a, XOptions& o) {
             tbb::global_control::max_allowed_parallelism, std::size_t(a.number("--threads", 1)));
     for (const char* makrukOnly : { "--men", "--keep-other-rules" })
         if (offers(makrukOnly) && a.has(makrukOnly)) {
-            std::fprintf(stderr,
-                "mktb %s: %s is Makruk's; Xiangqi's sets (--set) are %s\n", cmd.c_str(),
-                makrukOnly, kSets);
+            std::fprintf(stderr, "mktb %s: %s is Makruk's; Xiangqi's sets (--set) are %s\n",
+                cmd.c_str(), makrukOnly, kSets);
             return false;
         }
     if (a.has("--set")) {
@@ -151,7 +151,8 @@ std::string stats_path(const std::string& dir, const Material& m) {
 int xiangqi_gen(const Args& a) {
     XOptions o;
     if (!read_x(a, o)) return kExitBadInput;
-    if (o.endings.empty()) return usage_error(a, std::string("give the endings, or --set with one of ") + kSets);
+    if (o.endings.empty())
+        return usage_error(a, std::string("give the endings, or --set with one of ") + kSets);
     const std::uint64_t allowed = o.memory ? o.memory : available_memory();
     if (a.has("--set") && !a.flag("--list") && allowed) {
         // A set is made as far as it fits: the rest is on paper (docs/xiangqi-sets.txt).
@@ -226,7 +227,8 @@ int xiangqi_gen(const Args& a) {
 int xiangqi_digest(const Args& a) {
     XOptions o;
     if (!read_x(a, o)) return kExitBadInput;
-    if (o.endings.empty()) return usage_error(a, std::string("give the endings, or --set with one of ") + kSets);
+    if (o.endings.empty())
+        return usage_error(a, std::string("give the endings, or --set with one of ") + kSets);
     for (const Material& m : o.endings) {
         try {
             const xq::Tablebase tables(o.tables); // per ending: its resident cells let go
@@ -265,7 +267,8 @@ int xiangqi_pack(const Args& a) {
     std::error_code ec;
     std::filesystem::create_directories(out, ec);
     if (ec) {
-        std::fprintf(stderr, "mktb pack: cannot create %s: %s\n", out.c_str(), ec.message().c_str());
+        std::fprintf(
+            stderr, "mktb pack: cannot create %s: %s\n", out.c_str(), ec.message().c_str());
         return kExitBadInput;
     }
     if (std::filesystem::equivalent(o.tables, out, ec)) {
@@ -292,10 +295,9 @@ int xiangqi_pack(const Args& a) {
                 std::filesystem::copy_file(stats_path(o.tables, m), stats_path(out, m),
                     std::filesystem::copy_options::overwrite_existing);
             before += p.bytes_before, after += p.bytes_after;
-            std::printf("%-14s %s to move kept  %12llu -> %12llu bytes (%.3f)\n",
-                m.name().c_str(), p.kept == RED ? "Red" : "Black",
-                (unsigned long long)p.bytes_before, (unsigned long long)p.bytes_after,
-                double(p.bytes_after) / double(p.bytes_before));
+            std::printf("%-14s %s to move kept  %12llu -> %12llu bytes (%.3f)\n", m.name().c_str(),
+                p.kept == RED ? "Red" : "Black", (unsigned long long)p.bytes_before,
+                (unsigned long long)p.bytes_after, double(p.bytes_after) / double(p.bytes_before));
         } catch (const std::exception& e) {
             std::fprintf(stderr, "mktb pack: %s\n", e.what());
             return kExitFailure;
@@ -310,7 +312,8 @@ int xiangqi_pack(const Args& a) {
 int xiangqi_verify(const Args& a) {
     XOptions o;
     if (!read_x(a, o)) return kExitBadInput;
-    if (o.endings.empty()) return usage_error(a, std::string("give the endings, or --set with one of ") + kSets);
+    if (o.endings.empty())
+        return usage_error(a, std::string("give the endings, or --set with one of ") + kSets);
     Progress progress;
     std::uint64_t failed = 0;
     std::vector<double> work;

@@ -38,9 +38,10 @@ std::string check(const Option& o, const std::string& value) {
     } else if (o.kind == Option::Kind::Bytes) {
         const std::optional<std::uint64_t> b = parse_bytes(value);
         if (!b || *b == 0)
-            return cat(
-                { o.name, " needs a whole number of bytes up to 2^64 - 1 (digits, then K M G T: powers of 1024), got ",
-                    quoted(value) });
+            return cat({ o.name,
+                " needs a whole number of bytes up to 2^64 - 1 (digits, then K M G T: powers of "
+                "1024), got ",
+                quoted(value) });
     }
     return {};
 }
@@ -87,8 +88,9 @@ std::optional<Args> parse(
             for (const Command* c : commands()) elsewhere |= c != &command && find(*c, arg);
             std::vector<std::string_view> own;
             for (const Option& x : command.options) own.push_back(x.name);
-            return fail(elsewhere ? cat({ quoted(arg), " is not an option of mktb ", command.name })
-                                  : cat({ "unknown option ", quoted(arg), did_you_mean(arg, own) }));
+            return fail(elsewhere
+                    ? cat({ quoted(arg), " is not an option of mktb ", command.name })
+                    : cat({ "unknown option ", quoted(arg), did_you_mean(arg, own) }));
         } else if (command.operands >= 0 && int(a.operands_.size()) >= command.operands) {
             return fail(
                 cat({ "unexpected argument ", quoted(arg), command.operand.empty() ? "" : " (",
@@ -137,7 +139,8 @@ std::optional<std::uint64_t> parse_bytes(std::string_view text) {
     __extension__ using Wide = unsigned __int128;
     std::size_t at = 0;
     Wide whole = 0, fraction = 0, fractionScale = 1;
-    const auto digit = [&](std::size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
+    const auto digit
+        = [&](std::size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
     if (!digit(0)) return std::nullopt;
     for (; digit(at); ++at) {
         whole = whole * 10 + unsigned(text[at] - '0');
@@ -234,8 +237,8 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
             row[0] = i;
             for (std::size_t j = 1; j <= k.size(); ++j) {
                 const std::size_t up = row[j];
-                row[j] = std::min({ row[j] + 1, row[j - 1] + 1,
-                    diagonal + (word[i - 1] == k[j - 1] ? 0 : 1) });
+                row[j] = std::min(
+                    { row[j] + 1, row[j - 1] + 1, diagonal + (word[i - 1] == k[j - 1] ? 0 : 1) });
                 diagonal = up;
             }
         }
@@ -246,8 +249,7 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
 }
 
 std::string version_line() {
-    return std::string("mktb ") + MKTB_VERSION_TEXT
-        + " (Makruk and Xiangqi endgame tablebases)\n";
+    return std::string("mktb ") + MKTB_VERSION_TEXT + " (Makruk and Xiangqi endgame tablebases)\n";
 }
 
 std::string usage(std::span<const Command* const> all) {

@@ -87,8 +87,8 @@ std::string tables_fingerprint(const std::vector<std::string>& dirs) {
             if (entry.path().extension() != ".mktb") continue;
             const auto size = entry.file_size(ec);
             const auto time = entry.last_write_time(ec).time_since_epoch().count();
-            files.insert(entry.path().string() + " " + std::to_string(size) + " "
-                + std::to_string(time));
+            files.insert(
+                entry.path().string() + " " + std::to_string(size) + " " + std::to_string(time));
         }
     }
     std::string out;
@@ -99,8 +99,8 @@ std::string tables_fingerprint(const std::vector<std::string>& dirs) {
 void report_left_out(const char* command, const TableSets& sets) {
     for (const TableSet& s : sets.sets())
         for (const std::string& why : s.left_out)
-            std::fprintf(stderr, "mktb %s: left out (the other tables answer): %s\n", command,
-                why.c_str());
+            std::fprintf(
+                stderr, "mktb %s: left out (the other tables answer): %s\n", command, why.c_str());
 }
 
 int open_tables(const char* command, std::vector<std::string> dirs, TableSets& out) {

@@ -84,8 +84,9 @@ Json xiangqi_json(
     // Where one side is armless the perpetual-check rule changes nothing (docs/rules-xiangqi.md
     // §5). Elsewhere "category" and "dtm" stay the plain analysis's, and "rule_result" says
     // where the rule decides a position the plain analysis draws.
-    j["rules"] = a.rule_table ? "stalemate=loss perpetual_check=loss chase=not_modelled"
-                              : "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled";
+    j["rules"] = a.rule_table
+        ? "stalemate=loss perpetual_check=loss chase=not_modelled"
+        : "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled";
     if (a.by_rule()) j["rule_result"] = category(a.result);
     j["verdict"] = sentence(stm, a.value) + rule_words(stm, a.value, a.result);
     Json moves = Json::array();
@@ -141,7 +142,7 @@ int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool 
         for (const XMove& x : a->moves)
             std::printf("  %c %-6s %s%s\n",
                 x.value == a->moves.front().value && x.result == a->moves.front().result ? '*'
-                                                                                        : ' ',
+                                                                                         : ' ',
                 xq::move_to_uci(x.move).c_str(), sentence(stm, x.value).c_str(),
                 rule_words(stm, x.value, x.result).c_str());
         if (with_line) {

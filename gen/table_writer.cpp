@@ -367,8 +367,8 @@ std::vector<std::uint8_t> read_checked(const std::string& path) {
 } // namespace
 
 namespace {
-PackedTable pack_file(
-    const std::string& from, const std::string& to, const Table& opened, const PackOptions& options);
+PackedTable pack_file(const std::string& from, const std::string& to, const Table& opened,
+    const PackOptions& options);
 } // namespace
 
 PackedTable pack_table(
@@ -377,15 +377,15 @@ PackedTable pack_table(
     return pack_file(from, to, *Table::open(from, m, nullptr, 0), options);
 }
 
-PackedTable pack_table(
-    const std::string& from, const std::string& to, const TableKey& key, const PackOptions& options) {
+PackedTable pack_table(const std::string& from, const std::string& to, const TableKey& key,
+    const PackOptions& options) {
     return pack_file(from, to, *Table::open(from, key, nullptr, 0), options);
 }
 
 namespace {
 
-PackedTable pack_file(
-    const std::string& from, const std::string& to, const Table& opened, const PackOptions& options) {
+PackedTable pack_file(const std::string& from, const std::string& to, const Table& opened,
+    const PackOptions& options) {
     if (opened.packed()) throw TableError(from + ": packed already (one side to move)");
     const std::vector<std::uint8_t> in = read_checked(from);
     TableHeader h {};

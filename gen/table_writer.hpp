@@ -35,8 +35,8 @@ public:
     TableWriter(
         const Material& m, std::uint32_t rules, std::string path, int metrics, bool writes = true);
     // A table of any game: `key` gives its game, name, cells per side and index scheme.
-    TableWriter(
-        const TableKey& key, std::uint32_t rules, std::string path, int metrics, bool writes = true);
+    TableWriter(const TableKey& key, std::uint32_t rules, std::string path, int metrics,
+        bool writes = true);
     ~TableWriter();
     TableWriter(const TableWriter&) = delete;
     TableWriter& operator=(const TableWriter&) = delete;

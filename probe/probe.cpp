@@ -57,7 +57,9 @@ int Prober::largest() const { return tables_->largest_men(); }
 std::uint64_t Prober::cache_misses() const { return tables_->cache_misses(); }
 void Prober::open_tables() const { tables_->open_all(); }
 
-std::optional<Value> Prober::xiangqi_dtm(const xq::Position& pos) const { return xiangqi_->probe(pos); }
+std::optional<Value> Prober::xiangqi_dtm(const xq::Position& pos) const {
+    return xiangqi_->probe(pos);
+}
 std::optional<int> Prober::xiangqi_result(const xq::Position& pos) const {
     return xiangqi_->probe_result(pos);
 }

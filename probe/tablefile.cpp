@@ -86,8 +86,8 @@ std::unique_ptr<Table> Table::open(
 }
 
 template<class SizeOf>
-std::unique_ptr<Table> Table::load(const std::string& path, Game game, const std::string& expectedName,
-    BlockCache* cache, std::uint64_t id, SizeOf size_of) {
+std::unique_ptr<Table> Table::load(const std::string& path, Game game,
+    const std::string& expectedName, BlockCache* cache, std::uint64_t id, SizeOf size_of) {
     auto damaged = [&](const std::string& why) { return TableError(path + ": " + why); };
     // O_NONBLOCK: opening a FIFO (or a device) of a table's name must not wait for a writer;
     // only a regular file is read.
@@ -148,8 +148,7 @@ std::unique_ptr<Table> Table::load(const std::string& path, Game game, const std
     t->cellsPerSide_ = cells.value_or(0);
     bool sane = h.header_bytes == headerBytes && cells && h.block_cells != 0
         && h.block_cells <= 0x10000 // a resident block's long list holds 16-bit offsets
-        && h.index_size == *cells && (h.metrics & 1)
-        && h.metrics < (1u << int(Metric::NB))
+        && h.index_size == *cells && (h.metrics & 1) && h.metrics < (1u << int(Metric::NB))
         && h.blocks_per_side == (h.index_size + h.block_cells - 1) / h.block_cells && h.sides >= 1
         && h.sides <= kBothSides;
     t->sides_ = h.sides;

@@ -65,8 +65,8 @@ std::pair<std::uint64_t, Color> Tablebase::locate(const Entry& e, const Position
 // stored cell, `parent` turns a child's answer into the mover's, `rank` orders answers (higher
 // is better for the mover), `lost` is the answer of a position without a move.
 template<class T, class Stored, class Parent, class Rank>
-std::optional<T> Tablebase::answer(
-    const Position& pos, const Stored& stored, const Parent& parent, const Rank& rank, T lost) const {
+std::optional<T> Tablebase::answer(const Position& pos, const Stored& stored, const Parent& parent,
+    const Rank& rank, T lost) const {
     const Entry* e = table(Material::of(pos).canonical());
     if (!e) return std::nullopt;
     const auto [slot, stm] = locate(*e, pos);
@@ -102,8 +102,8 @@ int Tablebase::result(const Entry& e, Color stm, std::uint64_t slot) {
 }
 
 std::optional<int> Tablebase::probe_result(const Position& pos) const {
-    return answer(pos, &Tablebase::result, [](int child) { return -child; },
-        [](int r) { return r; }, -1);
+    return answer(
+        pos, &Tablebase::result, [](int child) { return -child; }, [](int r) { return r; }, -1);
 }
 
 std::vector<Material> Tablebase::on_disk() const {

@@ -43,7 +43,8 @@ public:
         bool in_check(Color s, std::uint64_t slot) const {
             return slot < g.names_[s].size() && g.names_[s][slot].back() == '+';
         }
-        template<class F> void edges(Color s, std::uint64_t slot, F&& f) const {
+        template<class F>
+        void edges(Color s, std::uint64_t slot, F&& f) const {
             const auto it = g.edges_.find(g.names_[s][slot]);
             if (it == g.edges_.end()) return;
             for (const std::string& to : it->second) {
@@ -55,7 +56,8 @@ public:
         }
     };
     Walker walker() const { return { *this }; }
-    template<class F> void parents(Color s, std::uint64_t slot, F&& f) const {
+    template<class F>
+    void parents(Color s, std::uint64_t slot, F&& f) const {
         for (const auto& [from, to] : edges_)
             for (const std::string& t : to)
                 if (t == names_[s][slot]) f(slot_of(from));
@@ -113,8 +115,8 @@ TEST_CASE("Perpetual check: a mutual perpetual check is drawn", "[rule]") {
     CHECK(c.won[RED] + c.won[BLACK] + c.lost[RED] + c.lost[BLACK] == 0);
 }
 
-TEST_CASE("Perpetual check: the checker loses though the other side checks on some moves",
-    "[rule]") {
+TEST_CASE(
+    "Perpetual check: the checker loses though the other side checks on some moves", "[rule]") {
     // Black checks on every move of the cycle; Red on one of its two.
     Graph g({ { "b1", { "r1+", "red wins" } }, { "r1+", { "b2+", "black wins" } },
         { "b2+", { "r2+", "red wins" } }, { "r2+", { "b1", "black wins" } } });
@@ -150,8 +152,8 @@ TEST_CASE("Perpetual check: the rule's losses spread, and open a second round", 
     // b is lost by the rule (the first case). r3 wins by moving into b, so b3, whose one move
     // leads to r3, is lost. b4 could leave its checks only into r5, which wins once b is lost:
     // in the second round b4 is confined and lost too.
-    Graph g({ { "b", { "r+", "red wins" } }, { "r+", { "b", "red wins" } },
-        { "r3", { "b", "b3" } }, { "b3", { "r3" } }, // b3's only move: into r3
+    Graph g({ { "b", { "r+", "red wins" } }, { "r+", { "b", "red wins" } }, { "r3", { "b", "b3" } },
+        { "b3", { "r3" } }, // b3's only move: into r3
         { "b4", { "r4+", "r5", "red wins" } }, { "r4+", { "b4" } }, { "r5", { "b", "b4" } } });
     const xq::RuleCounts c = g.run();
     CHECK(g.result("r3") == 1);

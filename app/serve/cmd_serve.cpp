@@ -6,12 +6,16 @@
 // written with invalid bytes replaced, and a request must arrive whole within a deadline.
 #include <arpa/inet.h>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <httplib.h>
+#include <map>
+#include <mutex>
 #include <poll.h>
 #include <pthread.h>
 #include <sstream>
@@ -20,10 +24,6 @@
 #include <thread>
 #include <unistd.h>
 #include <vector>
-#include <condition_variable>
-#include <deque>
-#include <map>
-#include <mutex>
 
 #include "answer.hpp"
 #include "cli.hpp"
@@ -154,9 +154,9 @@ private:
         for (;;) {
             const auto now = Clock::now();
             if (now >= until) return poll_for(events, std::chrono::milliseconds(0));
-            const auto slice = std::min(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                            until - now),
-                std::chrono::milliseconds(100));
+            const auto slice
+                = std::min(std::chrono::duration_cast<std::chrono::milliseconds>(until - now),
+                    std::chrono::milliseconds(100));
             if (poll_for(events, slice)) return true;
             if (pressed_ && Clock::now() - start >= kPressedWait && pressed_()) return false;
         }
@@ -324,13 +324,14 @@ private:
             for (int served = 0; served < kRequestsPerConnection; ++served) {
                 // A kept-alive connection may wait for its next request (not while others wait
                 // for a worker); the deadline starts when its first byte arrives.
-                if (served
-                    && !stream.wait_readable(
-                        kKeepAlive, [this] { return is_running() && !pressed(); }))
+                if (served && !stream.wait_readable(kKeepAlive, [this] {
+                        return is_running() && !pressed();
+                    }))
                     break;
                 stream.begin_request(DeadlineStream::Clock::now() + deadline_);
                 bool closed = false;
-                const bool last = served + 1 == kRequestsPerConnection || !is_running() || pressed();
+                const bool last
+                    = served + 1 == kRequestsPerConnection || !is_running() || pressed();
                 ok = process_request(stream, last, closed, [](httplib::Request&) {});
                 if (!ok || closed || last || stream.expired() || !stream.request_line_ok()) break;
             }
@@ -357,8 +358,8 @@ public:
         TableSets fresh;
         const std::string error = fresh.open(dirs, Tablebase::kDefaultCacheBytes);
         if (!error.empty()) {
-            std::fprintf(stderr, "mktb serve: the tables changed, kept as they were: %s\n",
-                error.c_str());
+            std::fprintf(
+                stderr, "mktb serve: the tables changed, kept as they were: %s\n", error.c_str());
             return;
         }
         const std::shared_ptr<const TableSets> old = tables_.load();
@@ -414,7 +415,8 @@ public:
             if (res.status == 414) // httplib parses no more of such a request
                 return reply_error(res, 414, "the path is too long (at most 8192 bytes)");
             if (res.status == 400)
-                return reply_error(res, 400, "a malformed request (its first line must be METHOD PATH HTTP/1.1)");
+                return reply_error(
+                    res, 400, "a malformed request (its first line must be METHOD PATH HTTP/1.1)");
             reply_error(res, res.status, "no such page: " + req.method + " " + req.path);
         });
         // Before any handler (and before the 404 of an unknown path) the text is checked.

@@ -301,7 +301,8 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
                     if (w.val[s][slot] == kNone)
                         dontCare[s][slot / 64] |= std::uint64_t(1) << (slot % 64);
             });
-        const std::uint64_t ruleWins = stats.side[s].rule_wins, ruleLosses = stats.side[s].rule_losses;
+        const std::uint64_t ruleWins = stats.side[s].rule_wins,
+                            ruleLosses = stats.side[s].rule_losses;
         stats.side[s] = side_stats(w, s);
         stats.side[s].rule_wins = ruleWins, stats.side[s].rule_losses = ruleLosses;
     }

@@ -28,7 +28,8 @@ public:
             if (g_.plain_[s][slot] == kNone) return false;
             return at(slot).in_check(s);
         }
-        template<class F> void edges(Color s, std::uint64_t slot, F&& f) {
+        template<class F>
+        void edges(Color s, std::uint64_t slot, F&& f) {
             Position& pos = at(slot);
             pos.set_side_to_move(s);
             const Index& index = g_.index_;
@@ -58,12 +59,13 @@ public:
     };
     Walker walker() const { return Walker(*this); }
 
-    template<class F> void parents(Color s, std::uint64_t slot, F&& f) const {
+    template<class F>
+    void parents(Color s, std::uint64_t slot, F&& f) const {
         Placement pl;
         Points occupied;
         index_.decode(slot, pl, &occupied);
-        for_each_unmove(index_, slot, pl, occupied, ~s,
-            [&](const Placement&, std::uint64_t q, bool) { f(q); });
+        for_each_unmove(
+            index_, slot, pl, occupied, ~s, [&](const Placement&, std::uint64_t q, bool) { f(q); });
     }
 
 private:

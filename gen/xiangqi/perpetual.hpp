@@ -79,7 +79,8 @@ public:
         RuleCounts counts;
         init();
         // The captures' results first (a child's rule may decide a drawn parent), then rounds.
-        propagate(sweep(3, [](Color, std::uint8_t) { return true; }, propagated));
+        propagate(sweep(
+            3, [](Color, std::uint8_t) { return true; }, propagated));
         for (;;) {
             ++counts.rounds;
             if (progress)
@@ -180,7 +181,8 @@ private:
     }
 
     // Calls f(parent slot) for every undecided cell with a move into `cell` (its side ~s).
-    template<class F> void parents(std::uint64_t cell, F&& f) const {
+    template<class F>
+    void parents(std::uint64_t cell, F&& f) const {
         const Color s = Color(cell & 1);
         g_.parents(s, cell >> 1, [&](std::uint64_t q) {
             if (undecided(~s, q)) f(q);
@@ -189,7 +191,8 @@ private:
 
     // Breadth first from `frontier` until it is empty: step(cell, out) visits a cell that
     // changed and puts those it changes in turn into `out`.
-    template<class Step> void spread(Cells frontier, Step step) const {
+    template<class Step>
+    void spread(Cells frontier, Step step) const {
         while (!frontier.empty()) {
             tbb::enumerable_thread_specific<Cells> next;
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size(), 256),
@@ -218,7 +221,8 @@ private:
     }
 
     // Applies f(side, slot, cell) to every cell, one writer per cell.
-    template<class F> void each_cell(F f) const {
+    template<class F>
+    void each_cell(F f) const {
         parallel_blocks(
             n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
                 for (std::uint64_t slot = first; slot < last; ++slot)
@@ -232,16 +236,18 @@ private:
                 auto w = g_.walker();
                 for (std::uint64_t slot = first; slot < last; ++slot)
                     for (Color s : { RED, BLACK })
-                        rule_[s][slot]
-                            = !plain_[s][slot] && w.in_check(s, slot) ? kInCheck : std::uint8_t(kRulePlain);
+                        rule_[s][slot] = !plain_[s][slot] && w.in_check(s, slot)
+                            ? kInCheck
+                            : std::uint8_t(kRulePlain);
             });
     }
 
     // The rule's results spread from `changed` (cells just decided) to their ancestors.
     void propagate(Cells changed) const {
         const auto any = [](Color, std::uint8_t) { return true; };
-        spread(std::move(changed),
-            [&](std::uint64_t cell, Cells& out) { reevaluate_parents(cell, out, any, propagated); });
+        spread(std::move(changed), [&](std::uint64_t cell, Cells& out) {
+            reevaluate_parents(cell, out, any, propagated);
+        });
     }
 
     // The cells where V must check forever or lose, decided; returns them.
@@ -249,7 +255,8 @@ private:
         const Color o = ~v;
         // Z: V's undecided cells that cannot leave with a move that is no check (or a capture)
         // to a position not won for O.
-        sweep(1u << v, [](Color, std::uint8_t) { return true; },
+        sweep(
+            1u << v, [](Color, std::uint8_t) { return true; },
             [](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
                 for (const Child& c : children)
                     if (c.result <= 0 && !(c.quiet && (c.bits & kInCheck))) return 0;

@@ -60,8 +60,8 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                         any = true;
                         if (rule)
                             bestResult = std::max(bestResult,
-                                -(victim < 0 ? Tablebase::result(*self, ~s,
-                                                   index.moved(slot, pl, man, to_pt(mv), &mirrored))
+                                -(victim < 0 ? Tablebase::result(
+                                      *self, ~s, index.moved(slot, pl, man, to_pt(mv), &mirrored))
                                              : captures.result(pl, man, to_pt(mv), victim, s)));
                     }
                     const Value expected = any ? best : Value::mate_in_plies(0);
@@ -103,8 +103,8 @@ std::string digest(const Material& m, const Tablebase& tables) {
         if (!t.has(metric)) continue;
         // Which cells are positions, found in parallel; then hashed in order (FNV-1a 64).
         std::vector<std::uint8_t> legal(index.size());
-        parallel_blocks(index.size(), nullptr, "",
-            [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+        parallel_blocks(
+            index.size(), nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
                 for (std::uint64_t slot = first; slot < last; ++slot) {
                     Placement pl;
                     if (!index.decode(slot, pl)) continue;

@@ -4,9 +4,9 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <vector>
 #include <stdexcept>
 #include <unistd.h>
+#include <vector>
 
 namespace mktb::test {
 
