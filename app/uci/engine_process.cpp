@@ -120,19 +120,30 @@ std::optional<std::string> EngineProcess::read_line(std::chrono::milliseconds ti
             eof_ = true;
         else
             buffer_.append(chunk, std::size_t(n));
+        // An engine that writes without end of line: what it wrote so far is one line.
+        if (constexpr std::size_t kLongest = 1 << 20;
+            buffer_.size() > kLongest && buffer_.find('\n') == std::string::npos) {
+            std::string line = std::move(buffer_);
+            buffer_.clear();
+            return line;
+        }
     }
 }
 
 std::optional<std::string> EngineProcess::wait_for(
     std::string_view prefix, std::chrono::milliseconds timeout, std::vector<std::string>* seen) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
+    std::size_t kept = 0;
     for (;;) {
+        // The deadline holds even for an engine that talks without end (its lines kept up to
+        // 1 MB in all).
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
             deadline - std::chrono::steady_clock::now());
-        std::optional<std::string> line = read_line(std::max(left, std::chrono::milliseconds(0)));
+        if (left.count() <= 0) return std::nullopt;
+        std::optional<std::string> line = read_line(left);
         if (!line) return std::nullopt;
         if (line->starts_with(prefix)) return line;
-        if (seen) seen->push_back(*line);
+        if (seen && (kept += line->size()) <= (std::size_t(1) << 20)) seen->push_back(*line);
     }
 }
 

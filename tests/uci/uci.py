@@ -17,10 +17,13 @@
 - an engine that does not start: said with info string, the tables still answer; a tables
   directory that is missing: a message and exit code 1.
 """
+import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
+import time
 
 mktb, tables = sys.argv[1], sys.argv[2]
 failures = []
@@ -158,6 +161,23 @@ e.send("go movetime 100")
 lines = e.until("bestmove")
 check("no table, no engine", best(lines) == "(none)" and any("no engine" in l for l in lines), lines)
 check("quit", e.quit() == 0)
+
+# An engine that talks without end and never says uciok: given up within its 10 s, said, and
+# the tables still answer (it once grew to 533 MB, waiting for ever).
+with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False) as chatty:
+    chatty.write("#!/bin/sh\nyes 'info string chatter'\n")
+os.chmod(chatty.name, 0o755)
+e = Engine("--engine", chatty.name)
+started = time.monotonic()
+e.send("uci")
+lines = e.until("uciok", timeout=20)
+check("a chatty engine without uciok: given up within 12 s", time.monotonic() - started < 12
+      and any("did not answer uci with uciok" in l for l in lines + e.quiet_for(0.5)), lines[-3:])
+e.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1")
+e.send("go movetime 100")
+check("tables beside a chatty engine", best(e.until("bestmove")) == "h1h8")
+check("quit", e.quit() == 0)
+os.unlink(chatty.name)
 
 run = subprocess.run([mktb, "uci", "--tables", "/nonexistent/tables"], input="uci\n", capture_output=True, text=True, timeout=20)
 check("missing tables directory", run.returncode == 1 and "is not a directory" in run.stderr, run.stderr)
