@@ -53,6 +53,22 @@ bool create_tables_directory(const std::string& dir) {
     return !ec;
 }
 
+bool create_pack_directory(const std::string& out, const std::string& tables) {
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec) {
+        std::fprintf(
+            stderr, "mktb pack: cannot create %s: %s\n", out.c_str(), ec.message().c_str());
+        return false;
+    }
+    if (std::filesystem::equivalent(tables, out, ec)) {
+        std::fprintf(stderr, "mktb pack: --out is the directory of the tables (%s): give another\n",
+            tables.c_str());
+        return false;
+    }
+    return true;
+}
+
 DirectoryLock::DirectoryLock(const std::string& dir)
     : fd_(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
     if (fd_ < 0) throw TableError("cannot open " + dir + ": " + std::strerror(errno));
@@ -526,18 +542,8 @@ int pack_command(const Args& a) {
     if (!read(a, o)) return kExitBadInput;
     if (o.endings.empty() || o.out.empty())
         return usage_error(a, "give the endings (or --men N) and --out DIR");
+    if (!create_pack_directory(o.out, o.tables)) return kExitBadInput;
     std::error_code ec;
-    std::filesystem::create_directories(o.out, ec);
-    if (ec) {
-        std::fprintf(
-            stderr, "mktb pack: cannot create %s: %s\n", o.out.c_str(), ec.message().c_str());
-        return kExitBadInput;
-    }
-    if (std::filesystem::equivalent(o.tables, o.out, ec)) {
-        std::fprintf(stderr, "mktb pack: --out is the directory of the tables (%s): give another\n",
-            o.tables.c_str());
-        return kExitBadInput;
-    }
     // Each ending with every ending it converts into: a probe of the side a packed table lacks
     // searches one ply, into those tables.
     const std::vector<Material> order = build_order(o.endings);

@@ -264,18 +264,7 @@ int xiangqi_pack(const Args& a) {
         return kExitBadInput;
     }
     pack.block_cells = std::uint32_t(cells);
-    std::error_code ec;
-    std::filesystem::create_directories(out, ec);
-    if (ec) {
-        std::fprintf(
-            stderr, "mktb pack: cannot create %s: %s\n", out.c_str(), ec.message().c_str());
-        return kExitBadInput;
-    }
-    if (std::filesystem::equivalent(o.tables, out, ec)) {
-        std::fprintf(stderr, "mktb pack: --out is the directory of the tables (%s): give another\n",
-            o.tables.c_str());
-        return kExitBadInput;
-    }
+    if (!create_pack_directory(out, o.tables)) return kExitBadInput;
     const std::vector<Material> order = build_order(o.endings);
     for (const Material& m : order)
         if (!std::filesystem::exists(xq::table_path(o.tables, m))) {

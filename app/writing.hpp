@@ -15,6 +15,9 @@ std::uint64_t available_memory();
 // Creates the tables' directory (and its parents); false after "mktb gen: cannot create DIR: why"
 // on stderr.
 bool create_tables_directory(const std::string& dir);
+// pack's --out: created, and not the directory the tables are read from; false after printing
+// why ("mktb pack: ...").
+bool create_pack_directory(const std::string& out, const std::string& tables);
 
 // The right to write tables into a directory: an exclusive flock() on the directory itself,
 // held while one ending is checked and written, and released by the kernel if the process
