@@ -193,7 +193,7 @@ bool read(const Args& a, Options& o) {
         o.keepOtherRules = a.flag("--keep-other-rules");
         o.rules = a.rules();
     }
-    if (!a.operands().empty() && a.has("--men"))
+    if (cmd == "gen" && !a.operands().empty() && a.has("--men"))
         return std::fprintf(stderr,
                    "mktb %s: give endings or --men N, not both (the usage: ENDING... | --men N)\n",
                    cmd.data()),
