@@ -46,12 +46,8 @@ std::string moves_text(const CountedValue& c) {
     return std::to_string(c.moves_needed) + " of " + std::to_string(c.moves_available) + " moves";
 }
 
-namespace {
-
-// A move's counted result for the side that plays it, from its RankedMove view (the move
-// itself counted): "wins within the count (12 of 40 moves)"; after a conversion the figures of
-// the count it starts ("then 11 of 39 moves"). Where no count runs (a Bia on the board) it says
-// what holds: the count the conversion starts leaves time, in so many moves.
+// Where no count runs (a Bia on the board) it says what holds: the count the conversion starts
+// leaves time, in so many moves.
 std::string counted_text(CountedValue mover, bool conversion) {
     const bool won = mover.result == CountedValue::Result::Win;
     if (mover.result == CountedValue::Result::Draw) return "draw under the count";
@@ -65,6 +61,8 @@ std::string counted_text(CountedValue mover, bool conversion) {
         return "wins within the count (then " + moves_text(after_move(mover)) + ")";
     return "wins within the count (" + moves_text(mover) + ")";
 }
+
+namespace {
 
 // "White mates in 23", "Black is checkmated", "Draw".
 std::string pure_verdict(const Position& pos, Value v) {
@@ -185,14 +183,42 @@ bool announces_count(const Position& after, Color mover, CountState count) {
     return attacker ? mover == ~*attacker : Material::of(after).weaker_side() == mover;
 }
 
+std::optional<BaringPath> baring_path(const Prober& prober, Position pos, CountState count) {
+    const CountRules& rules = prober.options().rules;
+    if (count_phase(pos) != CountPhase::BoardHonour || rules.has(RuleOption::BoardHonourOff))
+        return std::nullopt;
+    const std::optional<CountedValue> start = prober.counted(pos, count);
+    if (!start || start->result == CountedValue::Result::Draw) return std::nullopt;
+    const Color winner
+        = start->result == CountedValue::Result::Win ? pos.side_to_move() : ~pos.side_to_move();
+    // Both sides keep their best counted answer (rank_root's first move): the winner its fewest
+    // moves to mate or to a winning baring capture, the loser its longest resistance in the
+    // same measure, so the capture comes when the board's honour figure says.
+    for (int winnerMoves = 0, ply = 0; ply < 2 * 130; ++ply) {
+        const std::optional<std::vector<RankedMove>> ranked = prober.rank_root(pos, count);
+        if (!ranked || ranked->empty()) return std::nullopt; // mate on the board: no baring
+        Position next = pos;
+        next.do_move(ranked->front().move);
+        count = count_after_move(pos, next, count, rules);
+        winnerMoves += pos.side_to_move() == winner;
+        pos = next;
+        if (count_phase(pos) == CountPhase::BoardHonour) continue;
+        if (count_phase(pos) != CountPhase::PiecesHonour) return std::nullopt;
+        const std::optional<CountedValue> then = prober.counted(pos, count);
+        if (!then || then->result == CountedValue::Result::Draw) return std::nullopt;
+        return BaringPath { winnerMoves, *then };
+    }
+    return std::nullopt;
+}
+
 std::string verdict(const Position& pos, Value pure, const CountedValue& counted,
-    const CountRules& rules, CountState count) {
+    const CountRules& rules, CountState count, const std::optional<BaringPath>& baring) {
     const Color stm = pos.side_to_move();
     const CountPhase phase = count_phase(pos);
     if (phase == CountPhase::BareKings) return "Draw: bare kings";
     if (count_has_ended(count) && pure.plies != 0)
-        return "Draw: the count has run out (ply " + std::to_string(count.ply) + " of "
-            + std::to_string(count.limit) + "); the game is over";
+        return "Draw: the count has run out (" + std::to_string((count.ply + 1) / 2) + " of "
+            + std::to_string(count.limit / 2) + " moves counted); the game is over";
     if (pure.is_draw()) return pure_verdict(pos, pure);
     if (pure.plies == 0) return pure_verdict(pos, pure);
     const Color winner = pure.is_win() ? stm : ~stm;
@@ -215,6 +241,11 @@ std::string verdict(const Position& pos, Value pure, const CountedValue& counted
     const int left = std::max(counted.moves_available, 0);
     if (counted.result != CountedValue::Result::Draw) {
         const Color cw = counted.result == CountedValue::Result::Win ? stm : ~stm;
+        if (baring)
+            return std::string(kColorName[cw]) + " wins within the count: bares the "
+                + kColorName[~cw] + " king in " + std::to_string(counted.moves_needed) + " of "
+                + std::to_string(left) + " moves, then mates in " + moves_text(baring->then)
+                + " (pieces' honour)";
         return std::string(kColorName[cw])
             + " wins within the count: " + std::to_string(counted.moves_needed) + " of "
             + std::to_string(left) + " moves needed";
@@ -227,6 +258,12 @@ std::string verdict(const Position& pos, Value pure, const CountedValue& counted
     return "Draw under the count: " + w
         + " mates without counting but cannot force mate or a winning capture in the "
         + std::to_string(left) + " moves the count leaves";
+}
+
+std::string verdict(const Prober& prober, const Position& pos, Value pure,
+    const CountedValue& counted, CountState count) {
+    return verdict(
+        pos, pure, counted, prober.options().rules, count, baring_path(prober, pos, count));
 }
 
 std::optional<Json> answer_json(
@@ -258,13 +295,18 @@ std::optional<Json> answer_json(
                 { { "pure", describe(m.pure) },
                     { "counted", counted_text(m.counted, capture || is_promotion(m.move)) } } } });
     }
+    const std::optional<BaringPath> baring = baring_path(prober, pos, count);
+    Json counted = counted_json(*here);
+    if (baring)
+        counted["baring"] = { { "moves", baring->moves }, { "then", counted_json(baring->then) } };
     Json j { { "fen", pos.fen() }, { "material", Material::of(pos).canonical().name() },
         { "side_to_move", kColorKey[stm] }, { "checkmate", value->plies == 0 },
         { "stalemate", is_stalemate(pos) }, { "category", result_word(*value) },
         { "dtm", signed_dtm(*value) },
         { "mate_in", value->is_draw() ? Json(nullptr) : Json(value->mate_in_moves()) },
-        { "counted", counted_json(*here) }, { "count", count_json(pos, count, rules) },
-        { "rules", describe(rules) }, { "verdict", verdict(pos, *value, *here, rules, count) },
+        { "counted", std::move(counted) }, { "count", count_json(pos, count, rules) },
+        { "rules", describe(rules) },
+        { "verdict", verdict(pos, *value, *here, rules, count, baring) },
         { "pure_verdict", pure_verdict(pos, *value) }, { "moves", std::move(list) } };
     if (with_line) {
         Json line = Json::array(), inSan = Json::array();

@@ -41,10 +41,30 @@ bool announces_count(const Position& after, Color mover, CountState count);
 // "12 of 40 moves", "12 moves, no count yet" (no count runs yet), "no forced mate".
 std::string moves_text(const CountedValue& c);
 
+// A board's honour win that goes through a capture baring the loser's king: the winner's moves
+// to that capture (the board's honour figure), then the answer of the pieces' honour count it
+// starts, for the side to move after it. nullopt for a win by mate without baring, a draw, or
+// outside board's honour.
+struct BaringPath {
+    int moves = 0;
+    CountedValue then;
+};
+std::optional<BaringPath> baring_path(const Prober& prober, Position pos, CountState count);
+
+// A move's counted result for the side that plays it, from its RankedMove view (the move
+// itself counted): "wins within the count (12 of 40 moves)"; after a conversion (a capture, a
+// promotion) the figures of the count it starts or continues, which the move is not part of:
+// "wins within the count (then 11 of 39 moves)".
+std::string counted_text(CountedValue mover, bool conversion);
+
 // The counted verdict in words under `count`: "White wins within the count: 13 of 41 moves
-// needed", "Draw: the count has run out".
+// needed", "White wins within the count: bares the Black king in 1 of 65 moves, then mates in
+// 21 of 40 moves (pieces' honour)", "Draw: the count has run out". The form with a prober
+// finds the baring path itself: the one headline of the CLI, the page, UCI and teach.
 std::string verdict(const Position& pos, Value pure, const CountedValue& counted,
-    const CountRules& rules, CountState count);
+    const CountRules& rules, CountState count, const std::optional<BaringPath>& baring = {});
+std::string verdict(const Prober& prober, const Position& pos, Value pure,
+    const CountedValue& counted, CountState count);
 
 // Everything mktb answers about `pos` under `count` (docs/api.md). nullopt when a table on the
 // way is absent; throws TableError for a damaged table.

@@ -51,8 +51,8 @@ int perft_command(const Args& a) {
             total = count_leaves(pos, depth, divide);
         }
     } catch (const FenError& e) {
-        std::fprintf(stderr, "mktb perft: bad %s FEN: %s\n", xiangqi ? "Xiangqi" : "Makruk",
-            e.what());
+        std::fprintf(
+            stderr, "mktb perft: bad %s FEN: %s\n", xiangqi ? "Xiangqi" : "Makruk", e.what());
         return kExitBadInput;
     }
     std::printf("%llu\n", (unsigned long long)total);
@@ -64,7 +64,8 @@ int perft_command(const Args& a) {
 const Command kPerftCommand {
     .name = "perft",
     .usage = "\"<FEN>\" DEPTH [--divide]",
-    .summary = "count the leaves of the legal move tree, Makruk or Xiangqi (a FEN of\nten ranks)\n(FEN may be \"startpos\", Makruk's)",
+    .summary = "count the leaves of the legal move tree, Makruk or Xiangqi (a FEN of\nten "
+               "ranks)\n(FEN may be \"startpos\", Makruk's)",
     .options
     = { { "--divide", "", "one line per legal move first: its leaves", Option::Kind::Flag } },
     .run = perft_command,

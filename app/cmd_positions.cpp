@@ -197,7 +197,7 @@ int positions_command(const Args& a) {
                 ++found;
                 std::printf("%s ; %s %s: %s; without counting %s\n", pos.fen().c_str(),
                     m.name().c_str(), kind.c_str(),
-                    verdict(pos, *pure, *v, rules, pos.count_state()).c_str(),
+                    verdict(prober, pos, *pure, *v, pos.count_state()).c_str(),
                     describe(*pure).c_str());
                 continue;
             }
@@ -239,7 +239,8 @@ int positions_command(const Args& a) {
             ++found;
             std::printf("%s ; %s %s: %s; without counting %s\n", pos.fen().c_str(),
                 m.name().c_str(), kind.c_str(),
-                verdict(pos, *pure, *c, rules, pos.count_state()).c_str(), describe(*pure).c_str());
+                verdict(prober, pos, *pure, *c, pos.count_state()).c_str(),
+                describe(*pure).c_str());
         }
     } catch (const TableError& e) {
         std::fprintf(stderr, "mktb positions: %s\n", e.what());

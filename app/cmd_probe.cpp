@@ -114,16 +114,11 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
                 std::printf("count: pieces' honour, limit %d, %d attacker move%s left\n",
                     count.limit / 2, left, left == 1 ? "" : "s");
             else
-                std::printf(
-                    "count: board's honour, %d plies of %d played, %d moves left to the side that "
-                    "would win\n",
-                    count.ply, count.limit, left);
-            if (here.result == CountedValue::Result::Win)
-                std::printf(
-                    "won within the count: %d of %d moves needed\n", here.moves_needed, left);
-            else if (here.result == CountedValue::Result::Loss)
-                std::printf("lost within the count: the opponent needs %d of %d moves\n",
-                    here.moves_needed, left);
+                std::printf("count: board's honour, %d of %d moves counted, %d moves left to the "
+                            "side that would win\n",
+                    (count.ply + 1) / 2, count.limit / 2, left);
+            if (here.result != CountedValue::Result::Draw)
+                std::printf("%s\n", verdict(prober, pos, *value, here, count).c_str());
             else if (here.moves_needed > 0)
                 std::printf(
                     "but only %d moves remain in the count (%d needed): draw under the count\n",
@@ -143,11 +138,10 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
             // The counted result with its distance (RankedMove's view: the winner's moves to
             // mate or to a winning conversion, of those the count leaves it, this move included
             // when the mover wins).
-            std::string counted = result_word(m.counted.result);
-            if (m.counted.result != CountedValue::Result::Draw)
-                counted += " (" + moves_text(m.counted) + ")";
+            const bool conversion = !pos.empty(to_sq(m.move)) || is_promotion(m.move);
             std::printf("  %c %-6s %-22s counted: %s\n", best ? '*' : ' ',
-                move_to_uci(m.move).c_str(), sentence(stm, m.pure).c_str(), counted.c_str());
+                move_to_uci(m.move).c_str(), sentence(stm, m.pure).c_str(),
+                counted_text(m.counted, conversion).c_str());
         }
         if (line) print_line(pos, count, rules, pv, here.result);
         return kExitOk;
@@ -289,9 +283,10 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
                 j["best"] = move;
                 std::printf("%s\n", dump(j).c_str());
             } else
-                std::printf("%d: %s: %s; counted %s (%s); best %s\n", number, pos.fen().c_str(),
-                    sentence(pos.side_to_move(), *pure).c_str(), result_word(counted->result),
-                    moves_text(*counted).c_str(), move.c_str());
+                std::printf("%d: %s: %s%s; best %s\n", number, pos.fen().c_str(),
+                    pure->is_draw() ? "" : (sentence(pos.side_to_move(), *pure) + "; ").c_str(),
+                    verdict(prober, pos, *pure, *counted, prober.count_of(pos)).c_str(),
+                    move.c_str());
         } catch (const FenError& e) {
             failed(kExitBadInput, std::string("bad FEN: ") + e.what());
         } catch (const TableError& e) {

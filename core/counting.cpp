@@ -36,6 +36,15 @@ std::string describe(const CountRules& r) {
     return out;
 }
 
+std::string describe_in_words(const CountRules& r) {
+    if (r == CountRules {}) return "the usual rules (as Fairy-Stockfish plays them)";
+    std::string out;
+    for (std::size_t i = 0; i < kRuleOptions.size(); ++i)
+        if (r.has(RuleOption(i)))
+            out.append(out.empty() ? "" : "; ").append(kRuleOptions[i].alternative_words);
+    return out;
+}
+
 std::string describe_difference(const CountRules& built, const CountRules& asked) {
     std::string out;
     for (std::size_t i = 0; i < kRuleOptions.size(); ++i) {
@@ -128,33 +137,41 @@ CountState count_after_move(
     return continued;
 }
 
+// The messages speak in moves, as players count, with the FEN's plies beside them: "count 17
+// (ply 34 in the FEN)".
 std::string count_error(const Position& pos, CountState count) {
     const int limit = count.limit, ply = count.ply;
-    if (!limit)
-        return ply ? "count ply " + std::to_string(ply) + " is given but no count runs" : "";
+    const auto at = [&] {
+        return "count " + std::to_string((ply + 1) / 2) + " (ply " + std::to_string(ply)
+            + " in the FEN)";
+    };
+    const auto moves = [](int plies) {
+        return std::to_string(plies / 2) + " moves (" + std::to_string(plies) + " plies)";
+    };
+    if (!limit) return ply ? at() + " is given but no count runs" : "";
     static constexpr int kLimits[] = { 16, 32, 44, 64, 88, 128 };
     if (std::find(std::begin(kLimits), std::end(kLimits), limit) == std::end(kLimits))
-        return "count limit " + std::to_string(limit)
-            + " plies is not one of 16 32 44 64 88 128 (twice the counting limit)";
-    if (ply < 0) return "count ply " + std::to_string(ply) + " is negative";
+        return "a count limit of " + std::to_string(limit)
+            + " plies in the FEN is not one of 16 32 44 64 88 128 (the limits 8 16 22 32 44 64 "
+              "moves, in plies)";
+    if (ply < 0) return "the count's ply " + std::to_string(ply) + " in the FEN is negative";
     if (ply > limit + 1)
-        return "count ply " + std::to_string(ply) + " is past the limit " + std::to_string(limit)
+        return at() + " is past the limit of " + moves(limit)
             + " by more than the one ply that ends the game";
     const CountPhase phase = count_phase(pos);
     if (phase == CountPhase::NoCount)
         return "a count is given but a Bia is on the board (no count runs while a Bia remains)";
     if (phase == CountPhase::BoardHonour && limit != 128)
-        return "a board's honour count has limit 128 plies, not " + std::to_string(limit);
+        return "a board's honour count has the limit 64 moves (128 plies), not " + moves(limit);
     if (phase == CountPhase::PiecesHonour && limit < 128) {
         const bool attackerToMove = pos.side_to_move() == *pieces_honour_attacker(pos);
         const int men = popcount(pos.pieces());
         if ((ply % 2 == 1) != attackerToMove)
-            return "count ply " + std::to_string(ply) + " is " + (ply % 2 ? "odd" : "even")
+            return at() + ": the ply is " + (ply % 2 ? "odd" : "even")
                 + ", but under pieces' honour it is odd with the attacker to move and even with "
                   "the defender to move";
         if (ply < 2 * men - (attackerToMove ? 1 : 0))
-            return "count ply " + std::to_string(ply) + " is below "
-                + std::to_string(2 * men - (attackerToMove ? 1 : 0)) + ": the count starts at the "
+            return at() + " is below " + std::to_string(men) + ": the count starts at the "
                 + std::to_string(men) + " men on the board and only rises";
     }
     return {};

@@ -527,7 +527,9 @@ private:
             if (list.empty()) return reply_error(res, 404, "no table for " + name);
             return reply_json(res, 200, list[0]);
         }
-        reply_json(res, 200, Json { { "rules", describe(s->rules) }, { "endings", list } });
+        reply_json(res, 200,
+            Json { { "rules", describe(s->rules) }, { "rules_words", describe_in_words(s->rules) },
+                { "endings", list } });
     }
 
     // GET /board.svg?fen=...&flip=1&mark=e4,e5&arrow=h1h8&size=400&coordinates=0

@@ -248,7 +248,7 @@ void write_heads(EndingFiles& f, const Teacher& t) {
     // For print: the worksheet (diagrams and tasks, no solution) and its answer key apart.
     f.worksheet << page_head("mktb: " + name + " worksheet", "report.css") << "<nav><a href=\""
                 << name << ".html\">" << name << "</a></nav>\n<h1>" << name
-                << ": worksheet</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
+                << ": worksheet</h1>\n<p>Counting rules: " << escape(describe_in_words(t.rules()))
                 << ". The answers: <a href=\"" << name << ".answers.html\">answer key</a>.</p>\n"
                 << men_legend() << "<div class=\"themes\">\n";
     f.key << page_head("mktb: " + name + " answer key", "report.css") << "<nav><a href=\"" << name
@@ -261,7 +261,7 @@ void write_heads(EndingFiles& f, const Teacher& t) {
         << ".pgn\">PGN</a> &middot; print: <a href=\"" << name
         << ".worksheet.html\">worksheet</a>, <a href=\"" << name
         << ".answers.html\">answer key</a></nav>\n<h1>" << name
-        << "</h1>\n<p>Counting rules: " << escape(describe(t.rules()))
+        << "</h1>\n<p>Counting rules: " << escape(describe_in_words(t.rules()))
         << ".</p>\n<h2>What the ending holds</h2>\n<table>\n"
         << "<tr><th>Side to move</th><th>Positions</th><th>Wins</th><th>Draws</th><th>Losses</th>"
            "<th>Wins within a fresh count</th><th>Losses within a fresh count</th><th>Longest "
@@ -309,7 +309,7 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
     }
     const Value pure = *prober.dtm(p);
     const CountedValue counted = *prober.counted(p, p.count_state());
-    const std::string verdictText = verdict(p, pure, counted, t.rules(), p.count_state());
+    const std::string verdictText = verdict(prober, p, pure, counted, p.count_state());
     const LineText line = line_text(prober, item, t.rules());
     auto joined = [&](const std::vector<Move>& moves) {
         std::string text;
@@ -487,7 +487,7 @@ void write_overview(const fs::path& dir, const std::string& tables,
     html << page_head("mktb: Makruk endings", "report.css")
          << "<nav><a href=\"regulation.html\">The tournament regulation</a></nav>\n"
             "<h1>Makruk endings</h1>\n<p>Every ending generated in <code>"
-         << escape(tables) << "</code> (counting rules: " << escape(describe(rules))
+         << escape(tables) << "</code> (counting rules: " << escape(describe_in_words(rules))
          << "), White (the stronger side) to move. \"Taken by the count\": the share of White's "
             "wins that are not won within a fresh count.</p>\n<table>\n<tr><th>Ending</th><th>Men"
             "</th><th>Positions</th><th>White wins</th><th>Within a fresh count</th><th>Taken by "

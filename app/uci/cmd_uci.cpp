@@ -330,7 +330,7 @@ private:
         const TableSet& set = *tables_.find(rules_);
         const Value pure = *set.prober->dtm(pos_);
         const CountedValue counted = *set.prober->counted(pos_, count_);
-        say("info string mktb tables: " + verdict(pos_, pure, counted, rules_, count_));
+        say("info string mktb tables: " + verdict(*set.prober, pos_, pure, counted, count_));
         for (std::size_t i = 0; i < std::min(std::size_t(multipv_), choices->size()); ++i) {
             const Choice& c = (*choices)[i];
             std::string text = "info depth " + std::to_string(c.pv.size()) + " multipv "

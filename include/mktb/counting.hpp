@@ -35,13 +35,20 @@ enum class RuleOption : std::uint8_t {
 
 struct RuleOptionInfo {
     std::string_view name, default_value, alternative;
+    std::string_view default_words, alternative_words; // for people: what the choice means
 };
 inline constexpr std::array<RuleOptionInfo, std::size_t(RuleOption::NB)> kRuleOptions { {
-    { "limit_precedence", "min", "khon_before_knights" },
-    { "draw_when", "exceeded", "reached" },
-    { "counter_mate", "win", "draw" },
-    { "board_honour", "first_opportunity", "off" },
-    { "switch_to_pieces", "always", "if_shorter" },
+    { "limit_precedence", "min", "khon_before_knights",
+        "the smallest honour of the attacker's men sets the limit",
+        "one Khon sets the limit 44 even beside two Ma" },
+    { "draw_when", "exceeded", "reached", "drawn once the count passes its limit",
+        "drawn when the count reaches its limit (Cambodian)" },
+    { "counter_mate", "win", "draw", "a mate by the counting side wins",
+        "a mate by the counting side only draws" },
+    { "board_honour", "first_opportunity", "off", "board's honour counts while both sides have men",
+        "no count while both sides have men" },
+    { "switch_to_pieces", "always", "if_shorter", "baring the king starts pieces' honour",
+        "baring the king starts pieces' honour only if it ends sooner" },
 } };
 
 // A choice for every option: bit i set = option i takes its alternative. The bits are what a
@@ -59,6 +66,9 @@ constexpr std::uint32_t encode(const CountRules& r) { return r.bits; }
 constexpr CountRules decode_rules(std::uint32_t bits) { return { bits }; }
 // "limit_precedence=min draw_when=exceeded counter_mate=win ..."
 std::string describe(const CountRules& r);
+// The same for people: "Fairy-Stockfish's rules" for the defaults, else what differs from them in
+// words ("a mate by the counting side only draws; no count while both sides have men").
+std::string describe_in_words(const CountRules& r);
 // The options in which `built` differs from `asked`, named: "counter_mate=win, not draw".
 std::string describe_difference(const CountRules& built, const CountRules& asked);
 // The option named `name` (spec spelling; '-' may stand for '_'), if there is one.

@@ -42,7 +42,8 @@ expect "JSON" '"category":"win","dtm":1,"mate_in":1' "$scratch/json"
 expect "JSON" '{"uci":"h1h8","san":"Rh8#","fen":"k6R/8/1K6/8/8/8/8/8 b - 32 6 1","capture":false' "$scratch/json"
 # One White move left in the board count: only Rxa2+ keeps the win (docs/rules.md §3.2).
 "$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" --tables "$tables" > "$scratch/board" 2>&1
-expect "board count" "won within the count: 1 of 1 moves needed" "$scratch/board"
+expect "board count" "White wins within the count: bares the Black king in 1 of 1 moves, then mates in 12 of 13 moves (pieces' honour)" "$scratch/board"
+expect "board count, the capture's row" "a1a2   White mates in 13      counted: wins within the count (then 12 of 13 moves)" "$scratch/board"
 expect "board count" "* a1a2" "$scratch/board"
 
 cat > "$scratch/positions.epd" <<'POSITIONS'
@@ -56,9 +57,9 @@ not a fen
 POSITIONS
 "$mktb" probe --epd "$scratch/positions.epd" --tables "$tables" > "$scratch/epd" 2>&1
 status "--epd" 3 $?
-expect "--epd" "3: k7/8/1K6/8/8/8/8/7R w - - 0 1: White mates in 1; counted win (1 of 14 moves); best h1h8" "$scratch/epd"
-expect "--epd" "4: 8/8/8/8/8/2k5/2R5/6K1 b - - 0 1: draw; counted draw (no forced mate); best c3c2" "$scratch/epd"
-expect "--epd" "5: k7/8/1K6/8/8/8/8/7R w - 32 33 1: White mates in 1; counted draw (1 of 0 moves)" "$scratch/epd"
+expect "--epd" "3: k7/8/1K6/8/8/8/8/7R w - - 0 1: White mates in 1; White wins within the count: 1 of 14 moves needed; best h1h8" "$scratch/epd"
+expect "--epd" "4: 8/8/8/8/8/2k5/2R5/6K1 b - - 0 1: Draw; best c3c2" "$scratch/epd"
+expect "--epd" "5: k7/8/1K6/8/8/8/8/7R w - 32 33 1: White mates in 1; Draw: the count has run out (17 of 16 moves counted)" "$scratch/epd"
 expect "--epd" "6: not a fen: error: bad FEN" "$scratch/epd"
 expect "--epd" "7: 8/8/8/3k4/8/8/8/RRS1K3 w - - 0 1: error: no table for KRRSvK" "$scratch/epd"
 [ "$(wc -l < "$scratch/epd")" -eq 5 ] || { echo "FAILED: --epd: not one line per position"; failures=$((failures + 1)); }
@@ -88,7 +89,7 @@ cat > "$scratch/teach.epd" <<'EPD'
 EPD
 "$mktb" probe --epd "$scratch/teach.epd" --tables "$tables" > "$scratch/teach" 2>&1
 status "teach's EPD" 0 $?
-expect "teach's EPD, c2" "1: 8/8/8/8/8/2k5/1R6/K7 w - 32 5 1: White mates in 16; counted draw (16 of 14 moves)" "$scratch/teach"
+expect "teach's EPD, c2" "1: 8/8/8/8/8/2k5/1R6/K7 w - 32 5 1: White mates in 16; Draw under the count: White needs 16 moves, the count leaves 14" "$scratch/teach"
 expect "teach's EPD, no count" "2: 8/8/8/3k4/8/2P5/2S5/4K3 w - - 0 1: White mates in 29" "$scratch/teach"
 "$mktb" probe --help > "$scratch/help" 2>&1
 expect "probe --help mentions --epd" "probe --epd FILE" "$scratch/help"
@@ -103,7 +104,7 @@ expect "--json error" '{"error":"unknown option '"'"'--colour'"'"'","exit":2}' "
 # ply limit - 1 (White's last move) every move's FEN is one the parser takes (docs/rules.md 3.4).
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - 32 33 1" --json --tables "$tables" > "$scratch/ended" 2>&1
 status "ended count" 0 $?
-expect "ended count" '"verdict":"Draw: the count has run out (ply 33 of 32); the game is over"' "$scratch/ended"
+expect "ended count" '"verdict":"Draw: the count has run out (17 of 16 moves counted); the game is over"' "$scratch/ended"
 expect "ended count: no move" '"moves":[]' "$scratch/ended"
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - 32 31 1" --json --tables "$tables" > "$scratch/last" 2>&1
 python3 -c 'import json,sys; [print(m["fen"]) for m in json.load(open(sys.argv[1]))["moves"]]' "$scratch/last" \
@@ -117,7 +118,7 @@ for args in "--count pieces:2" "--count pieces:17"; do
   "$mktb" probe "k7/8/1K6/8/8/8/8/7R b - - 0 1" $args --tables "$tables" > "$scratch/bad" 2>&1
   status "impossible $args" 2 $?
 done
-expect "pieces:17 with the defender to move" "past the limit 32" "$scratch/bad"
+expect "pieces:17 with the defender to move" "past the limit of 16 moves" "$scratch/bad"
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --count pieces:2 --tables "$tables" > "$scratch/bad" 2>&1
 expect "pieces:2 with three men" "the count starts at the 3 men on the board" "$scratch/bad"
 for fen in "k7/8/1K6/8/8/8/8/7R w - 32 0 1" "k7/8/1K6/8/8/8/8/7R w - 32 34 1" "k7/8/1K6/8/8/8/8/7R w - 33 31 1" \
@@ -125,7 +126,7 @@ for fen in "k7/8/1K6/8/8/8/8/7R w - 32 0 1" "k7/8/1K6/8/8/8/8/7R w - 32 34 1" "k
   "$mktb" probe "$fen" --tables "$tables" > "$scratch/bad" 2>&1
   status "impossible count in $fen" 2 $?
 done
-expect "board count of 32 plies" "a board's honour count has limit 128 plies" "$scratch/bad"
+expect "board count of 32 plies" "a board's honour count has the limit 64 moves (128 plies), not 16 moves (32 plies)" "$scratch/bad"
 # A Bia ending: each move's counted text counts the move itself, as its pure text does, and
 # says what holds where no count runs yet (KSPvK, Ke2: mate in 29).
 "$mktb" probe "8/8/8/3k4/8/2P5/2S5/4K3 w - - 0 1" --json --tables "$tables" > "$scratch/bia" 2>&1
@@ -136,9 +137,9 @@ expect "Bia ending's move text" '"text":{"pure":"mate in 29","counted":"wins: th
 "$mktb" probe "8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1" --line --tables "$tables" > "$scratch/line" 2>&1
 expect "--line in SAN" "    1... Ke7     counts 5 (of 44)" "$scratch/line"
 expect "--line in SAN" "    2. Kc6" "$scratch/line"
-expect "counted distance" "* d7e7   White mates in 12      counted: loss (12 of 40 moves)" "$scratch/line"
+expect "counted distance" "* d7e7   White mates in 12      counted: loses within the count (the opponent needs 12 of 40 moves)" "$scratch/line"
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$tables" > "$scratch/moves" 2>&1
-expect "counted distance, the move counted" "* h1h8   White mates in 1       counted: win (1 of 14 moves)" "$scratch/moves"
+expect "counted distance, the move counted" "* h1h8   White mates in 1       counted: wins within the count (1 of 14 moves)" "$scratch/moves"
 
 # Other counting options: the message names the option that differs, not all five, and its
 # advice does not send the user to overwrite this directory's tables.

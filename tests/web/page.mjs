@@ -157,9 +157,14 @@ try {
   const listed = (await (await fetch(`${base}/api/endings`)).json()).endings.length;
   await page.waitForSelector('#endings tbody tr');
   check('every ending listed', (await page.$$('#endings tbody tr')).length === listed);
+  const rulesText = await page.textContent('#rules');
+  check('the counting rules in words, not option names', rulesText.includes('usual rules') && !rulesText.includes('='), rulesText);
   await page.click('#endings a[href="/endings?ending=KRvK"]');
   await page.waitForSelector('#detail svg.bars');
-  check('KRvK detail', (await page.textContent('#detail-title')) === 'KRvK' && (await page.textContent('#detail-body')).includes('Legal positions'));
+  const detailText = await page.textContent('#detail-body');
+  check('KRvK detail', (await page.textContent('#detail-title')) === 'KRvK' && detailText.includes('Legal positions'));
+  // KRvK's longest mates (docs/statistics-4men.txt): White to move mates in 16; Black to move is mated in 16.
+  check('longest mates in moves, said for the side to move', detailText.includes('White mates in 16:') && detailText.includes('Black is mated in 16:') && !detailText.includes('plies'), detailText);
   await page.screenshot({ path: `${outDir}/endings.png`, fullPage: true });
 } catch (e) {
   check('the walk through the page', false, e.stack);

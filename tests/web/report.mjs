@@ -31,6 +31,7 @@ try {
   await page.goto(url('index.html'));
   const rows = await page.$$eval('table tr', (trs) => trs.length - 1);
   check('overview lists the endings', rows >= 35, rows);
+  check('counting rules in words, not option names', !(await page.textContent('body')).includes('limit_precedence='));
   await page.click('a[href="KSMvK.html"]');
   await page.waitForSelector('figure img');
   await page.waitForFunction(() => [...document.images].every((i) => i.complete));

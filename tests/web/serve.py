@@ -119,7 +119,10 @@ try:
           and a["counted"]["moves_available"] == 40 and a["line"], a["count"])
     a = answers[("k7/8/8/8/8/8/m7/R3K3 w - 128 128 1", ())]
     check("board count, one move left", a["verdict"] ==
-          "White wins within the count: 1 of 1 moves needed"
+          "White wins within the count: bares the Black king in 1 of 1 moves, then mates in 12 of "
+          "13 moves (pieces' honour)"
+          and a["counted"]["baring"] == {"moves": 1, "then": {
+              "category": "loss", "moves_needed": 12, "moves_available": 13}}
           and [m["uci"] for m in a["moves"] if m["best"]] == ["a1a2"], a["verdict"])
     a = answers[("k7/1R6/1K6/8/8/8/8/8 b - - 0 1", ())]
     check("stalemate", a["stalemate"] and a["category"] == "draw" and a["moves"] == [], a)

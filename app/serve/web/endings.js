@@ -59,8 +59,15 @@ function histogram(counts, label) {
   return svg;
 }
 
+// The longest mate in moves, said for the side to move: an odd number of plies is its own mate
+// ("White mates in 19"), an even one the mate it suffers ("White is mated in 19").
+function mateWords(plies, side) {
+  return plies % 2 ? `${side} mates in ${(plies + 1) / 2}` : `${side} is mated in ${plies / 2}`;
+}
+
 function overview(data) {
-  $('rules').textContent = `Counting rules: ${data.rules}.`;
+  $('rules').textContent = `Counting rules: ${data.rules_words}.`;
+  $('rules').title = data.rules; // the options' names, as docs/rules.md and the API spell them
   const body = $('endings').querySelector('tbody');
   for (const e of data.endings) {
     const row = document.createElement('tr');
@@ -71,7 +78,7 @@ function overview(data) {
     cell(row, w ? percent(w.wins, w.legal) : '-');
     cell(row, w ? percent(w.draws, w.legal) : '-');
     cell(row, w && w.counted_wins !== null ? percent(w.counted_wins, w.legal) : '-');
-    cell(row, w && w.longest_mate_fen ? link(`/?fen=${w.longest_mate_fen.replace(/ /g, '_')}`, `${Math.ceil(w.longest_mate_plies / 2)} moves`) : '-');
+    cell(row, w && w.longest_mate_fen ? link(`/?fen=${w.longest_mate_fen.replace(/ /g, '_')}`, mateWords(w.longest_mate_plies, 'White')) : '-');
     cell(row, `${(e.file_bytes / 1024).toFixed(1)} KiB`);
     body.appendChild(row);
   }
@@ -107,7 +114,7 @@ function detail(e) {
     }
     const row = document.createElement('tr');
     cell(row, 'Longest mate');
-    cell(row, s.longest_mate_fen ? link(`/?fen=${s.longest_mate_fen.replace(/ /g, '_')}`, `${s.longest_mate_plies} plies: ${s.longest_mate_fen}`) : '-');
+    cell(row, s.longest_mate_fen ? link(`/?fen=${s.longest_mate_fen.replace(/ /g, '_')}`, `${mateWords(s.longest_mate_plies, title.split(' ')[0])}: ${s.longest_mate_fen}`) : '-');
     table.appendChild(row);
     root.appendChild(table);
     if (Object.keys(s.win_in_moves).length) root.appendChild(histogram(s.win_in_moves, `${title}: wins by moves to mate`));
