@@ -28,6 +28,9 @@
 #include "answer.hpp"
 #include "cli.hpp"
 #include "diagram.hpp"
+#include "engine_advice.hpp"
+#include "mktb/movegen.hpp"
+#include "notation.hpp"
 #include "table_sets.hpp"
 #include "tablefile.hpp"
 #include "web_assets.hpp"
@@ -348,8 +351,12 @@ private:
 
 class Server {
 public:
-    explicit Server(TableSets tables)
-        : tables_(std::make_shared<const TableSets>(std::move(tables))) { }
+    // The most men `mktb gen` makes tables of on one machine (docs/six-men.txt).
+    static constexpr int kGeneratedMen = 6;
+
+    explicit Server(TableSets tables, std::unique_ptr<EngineAdvice> engine = nullptr)
+        : tables_(std::make_shared<const TableSets>(std::move(tables)))
+        , engine_(std::move(engine)) { }
 
     // Tables that appeared, changed or went since the last look: the directories opened again
     // and answered from for every request after. A file still being written is no table yet
@@ -486,16 +493,55 @@ private:
         try {
             const std::optional<Json> answer
                 = answer_json(*s->prober, pos, count, line == "1" || line == "true");
-            if (!answer) {
-                const std::string m = Material::of(pos).canonical().name();
-                return reply_json(res, 404,
-                    Json { { "error", "no table for " + m + " or an ending it converts into" },
-                        { "material", m } });
-            }
+            if (!answer) return beyond_tables(res, *s, pos, count);
             reply_json(res, 200, *answer);
         } catch (const TableError& e) {
             reply_error(res, 500, e.what()); // a damaged table: reported, never answered
         }
+    }
+
+    // A position no table answers (404): what the tables served hold, whether mktb gen could
+    // make the missing ones, and, with --engine, the engine's word on it, marked as such.
+    void beyond_tables(
+        httplib::Response& res, const TableSet& s, Position pos, CountState count) const {
+        const Material m = Material::of(pos).canonical();
+        int largest = 0;
+        for (const Material& e : s.endings) largest = std::max(largest, e.men());
+        int complete = 2; // bare kings need no table
+        for (int men = 3; men <= largest; ++men) {
+            const std::vector<Material> all = all_materials(men);
+            if (std::any_of(all.begin(), all.end(), [&](const Material& e) {
+                    return e.men() == men
+                        && std::find(s.endings.begin(), s.endings.end(), e) == s.endings.end();
+                }))
+                break;
+            complete = men;
+        }
+        const int beyond = int(std::count_if(s.endings.begin(), s.endings.end(),
+            [&](const Material& e) { return e.men() > complete; }));
+        std::string held = complete >= 3 ? "every ending up to " + std::to_string(complete) + " men"
+                                         : "no complete set of endings";
+        if (beyond)
+            held += " and " + std::to_string(beyond) + (beyond == 1 ? " ending" : " endings")
+                + " of more men (up to " + std::to_string(largest) + ")";
+        Json body { { "error",
+                        "no table for " + m.name() + " or an ending it converts into; the tables "
+                            + "served hold " + held },
+            { "material", m.name() }, { "men", m.men() },
+            { "tables",
+                { { "complete_up_to", complete }, { "largest", largest },
+                    { "endings", s.endings.size() } } },
+            { "can_generate", m.men() <= kGeneratedMen } };
+        if (engine_) {
+            pos.set_count_state(count);
+            std::optional<Json> advice = engine_->advise(pos);
+            if (advice && advice->contains("bestmove") && (*advice)["bestmove"].is_string())
+                if (const Move mv = parse_uci_move(pos, (*advice)["bestmove"].get<std::string>());
+                    mv != MOVE_NONE)
+                    (*advice)["san"] = san(pos, mv);
+            body["engine"] = advice ? *advice : Json { { "gone", true } };
+        }
+        reply_json(res, 404, body);
     }
 
     // GET /api/endings: every table served under the request's rules, with the statistics
@@ -567,6 +613,7 @@ private:
     }
 
     std::atomic<std::shared_ptr<const TableSets>> tables_;
+    std::unique_ptr<EngineAdvice> engine_; // --engine: its word beyond the tables, or none
 };
 
 int serve_command(const Args& a) {
@@ -576,6 +623,14 @@ int serve_command(const Args& a) {
     const int deadline = int(a.number("--request-deadline", 10)); // seconds a request may take
     TableSets tables;
     if (const int code = open_tables("serve", dirs, tables)) return code;
+    std::unique_ptr<EngineAdvice> engine;
+    if (a.has("--engine")) try {
+            engine = std::make_unique<EngineAdvice>(
+                a.texts("--engine"), std::chrono::milliseconds(a.number("--engine-time", 300)));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "mktb serve: --engine: %s\n", e.what());
+            return kExitFailure;
+        }
     if (dirs.empty()) dirs.push_back(default_tables_dir()); // for the line that says what is served
 
     // SIGINT and SIGTERM stop the server cleanly: blocked in every thread, awaited by one.
@@ -587,7 +642,7 @@ int serve_command(const Args& a) {
 
     GuardedHttp http { std::chrono::seconds(deadline) };
     http.set_tcp_nodelay(true); // answers are one small write: no Nagle delay behind it
-    Server server(std::move(tables));
+    Server server(std::move(tables), std::move(engine));
     server.routes(http);
     errno = 0;
     const int bound
@@ -645,7 +700,8 @@ int serve_command(const Args& a) {
 
 const Command kServeCommand {
     .name = "serve",
-    .usage = "[--tables DIR]... [--port N] [--bind ADDRESS] [--request-deadline S]",
+    .usage = "[--tables DIR]... [--port N] [--bind ADDRESS] [--request-deadline S]\n"
+             "[--engine-time MS] [--engine PATH [ARGS...]]",
     .summary = "the web page and the HTTP API (docs/api.md) on\n"
                "http://127.0.0.1:8080/ (--port 0: any free\n"
                "port); one --tables per rule set served",
@@ -655,7 +711,13 @@ const Command kServeCommand {
             65535 },
         { "--bind", "ADDRESS", "the address listened on (default 127.0.0.1)" },
         { "--request-deadline", "S", "seconds a request may take to arrive (default 10; 1 to 3600)",
-            Option::Kind::Number, 1, 3600 } },
+            Option::Kind::Number, 1, 3600 },
+        { "--engine-time", "MS", "the engine's time per position (default 300; 10 to 10000)",
+            Option::Kind::Number, 10, 10000 },
+        { "--engine", "PATH [ARGS...]",
+            "a UCI engine for positions beyond the tables\n(e.g. fairy-stockfish; the rest of the "
+            "line)",
+            Option::Kind::Rest } },
     .run = serve_command,
 };
 

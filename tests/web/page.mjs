@@ -123,6 +123,18 @@ try {
   await page.fill('#fen', '8/8/8/3k4/8/8/8/RRS1K3 w - - 0 1');
   await page.click('#fen-form button');
   await page.waitForFunction(() => document.querySelector('#error').textContent.includes('mktb gen KRRSvK'));
+  check('beyond the tables: what the tables hold', (await page.textContent('#error')).includes('every ending up to 4 men'));
+  // The served engine's word (run-page.sh gives fairy-stockfish when it is installed), marked.
+  if (process.env.MKTB_PAGE_ENGINE) {
+    await page.waitForSelector('#engine:not([hidden])');
+    const word = await page.textContent('#engine');
+    check("beyond the tables: the engine's move, marked as the engine's", /^Engine, not the tables: Fairy-Stockfish .* plays [KRSM][a-h]?x?[a-h][1-8]/.test(word), word);
+  } else console.log("skipped: the engine's word on the page (no fairy-stockfish)");
+  // More men than mktb makes tables for: no "mktb gen" advice.
+  await page.fill('#fen', 'rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1');
+  await page.click('#fen-form button');
+  await page.waitForFunction(() => document.querySelector('#error').textContent.includes('more than mktb makes tables for'));
+  check('32 men: no mktb gen advice', !(await page.textContent('#error')).includes('mktb gen'));
   await page.waitForTimeout(200);
   expected = null;
   expected = 400;

@@ -5,7 +5,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$3"
 log=$(mktemp)
-"$1" serve --tables "$2" --port 0 > "$log" 2>&1 &
+# With the reference engine where it is installed: the page shows its word beyond the tables.
+engine=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || true)
+if [ -n "$engine" ]; then
+  export MKTB_PAGE_ENGINE=1
+  "$1" serve --tables "$2" --port 0 --engine-time 100 --engine "$engine" > "$log" 2>&1 &
+else
+  "$1" serve --tables "$2" --port 0 > "$log" 2>&1 &
+fi
 server=$!
 trap 'kill $server 2>/dev/null; rm -f "$log"' EXIT
 for _ in $(seq 100); do grep -q "http://" "$log" && break; sleep 0.1; done

@@ -23,6 +23,8 @@
 - bad arguments stop the server with a message; SIGTERM stops it cleanly.
 """
 import json
+import shutil
+import tempfile
 import os
 import signal
 import socket
@@ -206,6 +208,43 @@ try:
     check("a second server on the port: refused", run.returncode == 1 and "is in use" in run.stderr,
           f"exit {run.returncode}: {run.stderr}")
 
+    # 2b''''. Beyond the tables: the 404 says what the served tables hold (every ending up
+    # to 4 men, made by the test) and whether mktb gen could make the missing ones.
+    status, body = api("/api/probe?fen=4k3/8/8/3m4/8/2S5/3K4/R4M2_w_-_-_0_1")
+    check("beyond the tables: what is held", status == 404 and body["tables"]["complete_up_to"] >= 4
+          and "every ending up to" in body["error"] and body["can_generate"] and "engine" not in body,
+          body)
+    status, body = api("/api/probe?fen=rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR_w_-_-_0_1")
+    check("beyond the tables: 32 men cannot be generated", status == 404
+          and body["men"] == 32 and not body["can_generate"], body)
+    # With a reference engine: its move (legal, by `mktb perft --divide`) and score, marked.
+    engine = shutil.which("fairy-stockfish") or shutil.which("fairy-stockfish", path="/usr/games")
+    if not engine:
+        print("skipped: the engine's word beyond the tables (no fairy-stockfish)")
+    else:
+        fen = "4k3/8/8/3m4/8/2S5/3K4/R4M2 w - - 0 1"
+        legal = subprocess.run([mktb, "perft", fen, "1", "--divide"], capture_output=True,
+                               text=True, check=True).stdout
+        legal = {line.split(":")[0] for line in legal.splitlines() if ":" in line}
+        adviser, adviser_port = start_server(tables, "--engine-time", "100", "--engine", engine)
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{adviser_port}/api/probe?fen="
+                                        + fen.replace(" ", "_")) as r:
+                status, body = r.status, None
+        except urllib.error.HTTPError as e:
+            status, body = e.code, json.loads(e.read())
+        advice = (body or {}).get("engine", {})
+        check("beyond the tables: the engine's word", status == 404
+              and advice.get("bestmove") in legal and advice.get("san")
+              and "Fairy-Stockfish" in advice.get("engine", "") and advice.get("movetime_ms") == 100
+              and ("cp" in advice.get("score", {}) or "mate" in advice.get("score", {})), body)
+        adviser.terminate()
+        adviser.wait(timeout=30)
+    run = subprocess.run([mktb, "serve", "--tables", tables, "--port", "0", "--engine",
+                          "/nonexistent/engine"], capture_output=True, text=True, timeout=30)
+    check("serve --engine that cannot start: refused", run.returncode == 1
+          and "cannot start /nonexistent/engine" in run.stderr, run.stderr)
+
     # 2c. Eight slow clients, each sending a header line every 3 s: cut at the deadline, and
     # meanwhile every other request is answered at once.
     cut_after = []
@@ -326,8 +365,6 @@ finally:
 
 # 7. A damaged table is reported (HTTP 500 naming the file), never answered; one whose header is
 # damaged stops the server at start.
-import shutil
-import tempfile
 with tempfile.TemporaryDirectory() as scratch:
     for name in os.listdir(tables):
         if name.startswith("KRvK."):

@@ -115,6 +115,22 @@ async function drawBoard() {
   if (response.ok) $('board').innerHTML = await response.text();
 }
 
+// A reference engine's word beyond the tables (mktb serve --engine): its move and evaluation
+// under the count, said to be the engine's and not exact.
+function showEngine(advice) {
+  let text = '';
+  if (advice && advice.busy) text = `${advice.engine} is busy with another position; ask again.`;
+  else if (advice && advice.gone) text = 'The reference engine has stopped answering.';
+  else if (advice && advice.bestmove) {
+    const s = advice.score || {};
+    const score = s.mate !== undefined ? (s.mate > 0 ? `mates in ${s.mate}` : `is mated in ${-s.mate}`)
+      : s.cp !== undefined ? `evaluation ${s.cp > 0 ? '+' : ''}${(s.cp / 100).toFixed(2)} for the side to move` : 'no evaluation';
+    text = `Engine, not the tables: ${advice.engine} plays ${advice.san || advice.bestmove} (${score}, depth ${advice.depth} in ${advice.movetime_ms} ms, under the count).`;
+  }
+  $('engine').textContent = text;
+  $('engine').hidden = !text;
+}
+
 function showError(message) {
   $('error').textContent = message;
   $('error').hidden = !message;
@@ -188,12 +204,13 @@ async function refresh(push = false) {
   $('share').href = url;
   if (push) history.pushState(null, '', url); else history.replaceState(null, '', url);
   const request = ++state.request;
-  let answer = null, error = '';
+  let answer = null, error = '', advice = null;
   const kings = (k) => state.board.filter((m) => m === k).length;
   if (kings('K') !== 1 || kings('k') !== 1) {
     // a position being set up: nothing to ask yet
     state.answer = null;
     showError('');
+    showEngine(null);
     clearAnswer(state.board.some(Boolean) ? 'Place one Khun of each colour' : 'Set up a position');
     await drawBoard();
     return;
@@ -202,15 +219,21 @@ async function refresh(push = false) {
     const response = await fetch(`/api/probe?${query({ fen: fen(), count: countParam(), line: 1, ...ruleParams() })}`);
     const body = await response.json();
     if (response.ok) answer = body; else error = body.error;
-    // Outside the tables: which tables would answer, and how to make them.
-    if (response.status === 404 && body.material)
-      error += `. The table of ${body.material} and those of the endings it converts into would answer: make them with "mktb gen ${body.material} --tables DIR" and serve DIR.`;
+    // Outside the tables: what the tables hold, how to make the missing ones, and a reference
+    // engine's word where the server has one, marked as the engine's.
+    if (response.status === 404 && body.material) {
+      error += body.can_generate
+        ? `. Make the table of ${body.material} and those of the endings it converts into with "mktb gen ${body.material} --tables DIR", and serve DIR.`
+        : `. ${body.material} has ${body.men} men: more than mktb makes tables for.`;
+      advice = body.engine || null;
+    }
   } catch (e) {
     error = `the server did not answer (${e.message})`;
   }
   if (request !== state.request) return;
   state.answer = answer;
   showError(error ? `Cannot answer: ${error}` : '');
+  showEngine(advice);
   if (answer) showAnswer(answer); else clearAnswer(state.board.some(Boolean) ? 'No answer for this position' : 'Set up a position');
   await drawBoard();
 }
