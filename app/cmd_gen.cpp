@@ -381,14 +381,12 @@ std::map<std::string, std::string> left_out(
     std::map<std::string, std::string> out;
     for (const Material& m : order) {
         std::string why;
-        for (const Material& c : m.children())
-            if (out.count(c.canonical().name())) {
-                why = m.name() + " converts into " + c.canonical().name() + ", left out";
-                break;
-            }
         std::error_code ec;
-        if (why.empty() && !std::filesystem::exists(table_path(o.tables, m), ec))
+        if (!std::filesystem::exists(table_path(o.tables, m), ec))
             why = too_large_for(m, o, allowed);
+        for (const Material& c : m.children())
+            if (why.empty() && out.count(c.canonical().name()))
+                why = m.name() + " converts into " + c.canonical().name() + ", which does not fit";
         if (!why.empty()) out[m.name()] = why;
     }
     return out;
@@ -412,10 +410,15 @@ int gen_run(const Args& a, Options& o) {
         if (!o.speaks()) return kExitOk;
         for (const Material& m : order) {
             const MemoryEstimate e = estimate_for(m, o);
+            // Its own need, or the child it converts into that does not fit (named).
+            const auto why = out.find(m.name());
+            const std::string mark = why == out.end() ? ""
+                : why->second.starts_with(m.name() + " converts into ")
+                ? "  left out: " + why->second.substr(m.name().size() + 1)
+                : "  does not fit";
             std::printf("%-10s %14llu cells %10.3f GB (generation %.3f, children %.3f)%s\n",
                 m.name().c_str(), (unsigned long long)e.cells, double(e.total()) / 1e9,
-                double(e.generation) / 1e9, double(e.children) / 1e9,
-                out.count(m.name()) ? "  does not fit" : "");
+                double(e.generation) / 1e9, double(e.children) / 1e9, mark.c_str());
         }
         std::fprintf(stderr, "%zu endings, %zu of them do not fit in the %.2f GB allowed\n",
             order.size(), out.size(), double(allowed) / 1e9);

@@ -131,7 +131,8 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
                 std::printf(
                     "no mate or winning capture can be forced in time: draw under the count\n");
         }
-        if (!moves->empty()) std::printf("moves (best first, * keeps the best result):\n");
+        if (!moves->empty())
+            std::printf("moves (SAN, UCI; best first, * keeps the best result):\n");
         for (const RankedMove& m : *moves) {
             const RankedMove& top = moves->front();
             const bool best = m.pure == top.pure && m.counted.result == top.counted.result;
@@ -139,9 +140,9 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
             // mate or to a winning conversion, of those the count leaves it, this move included
             // when the mover wins).
             const bool conversion = !pos.empty(to_sq(m.move)) || is_promotion(m.move);
-            std::printf("  %c %-6s %-22s counted: %s\n", best ? '*' : ' ',
-                move_to_uci(m.move).c_str(), sentence(stm, m.pure).c_str(),
-                counted_text(m.counted, conversion).c_str());
+            std::printf("  %c %-7s %-6s %-22s counted: %s\n", best ? '*' : ' ',
+                san(pos, m.move).c_str(), move_to_uci(m.move).c_str(),
+                sentence(stm, m.pure).c_str(), counted_text(m.counted, conversion).c_str());
         }
         if (line) print_line(pos, count, rules, pv, here.result);
         return kExitOk;

@@ -151,6 +151,8 @@ out=$("$mktb" gen KRvK --men 3 --list --tables "$dir/mem" 2>&1); code=$?
 "$mktb" gen --men 6 --list --memory 20G --tables "$dir/mem" > "$dir/list6" 2>"$dir/list6.err" || fail "--men 6 --list"
 grep -q "^KSNvKMM  *60599304192 cells .*does not fit" "$dir/list6" || fail "--men 6 --list: KSNvKMM $(grep KSNvKMM "$dir/list6")"
 grep "^KMMMvKM " "$dir/list6" | grep -q "does not fit" && fail "--men 6 --list: KMMMvKM marked"
+# KRRPPvK fits by itself (7.57 G cells, 20.96 GB) but its Bia promotes into KRRMPvK, which does not.
+grep -q "^KRRPPvK .*left out: converts into KRRMPvK, which does not fit" "$dir/list6" || fail "--men 6 --list: KRRPPvK $(grep KRRPPvK "$dir/list6")"
 grep -q "endings, [0-9]* of them do not fit in the 21.47 GB allowed" "$dir/list6.err" || fail "--men 6 --list: $(cat "$dir/list6.err")"
 out=$("$mktb" gen --men 3 --memory 1M --tables "$dir/men3" 2>&1); code=$?
 [ $code -eq 0 ] && echo "$out" | grep -q "left out: KRvK needs about" && echo "$out" | grep -q "5 endings left out, 0 to make" \

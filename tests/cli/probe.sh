@@ -36,15 +36,15 @@ expect "no such directory" "the tables directory /nonexistent/mktb does not exis
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$tables" > "$scratch/one" 2>&1
 status "one FEN" 0 $?
 expect "one FEN" "White mates in 1" "$scratch/one"
-expect "one FEN" "* h1h8" "$scratch/one"
+expect "one FEN, SAN and UCI" "* Rh8#    h1h8" "$scratch/one"
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --json --tables "$tables" > "$scratch/json" 2>&1
 expect "JSON" '"category":"win","dtm":1,"mate_in":1' "$scratch/json"
 expect "JSON" '{"uci":"h1h8","san":"Rh8#","fen":"k6R/8/1K6/8/8/8/8/8 b - 32 6 1","capture":false' "$scratch/json"
 # One White move left in the board count: only Rxa2+ keeps the win (docs/rules.md §3.2).
 "$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" --tables "$tables" > "$scratch/board" 2>&1
 expect "board count" "White wins within the count: bares the Black king in 1 of 1 moves, then mates in 12 of 13 moves (pieces' honour)" "$scratch/board"
-expect "board count, the capture's row" "a1a2   White mates in 13      counted: wins within the count (then 12 of 13 moves)" "$scratch/board"
-expect "board count" "* a1a2" "$scratch/board"
+expect "board count, the capture's row" "Rxa2+   a1a2   White mates in 13      counted: wins within the count (then 12 of 13 moves)" "$scratch/board"
+expect "board count" "* Rxa2+   a1a2" "$scratch/board"
 
 cat > "$scratch/positions.epd" <<'POSITIONS'
 # a comment line, then a blank one
@@ -137,9 +137,9 @@ expect "Bia ending's move text" '"text":{"pure":"mate in 29","counted":"wins: th
 "$mktb" probe "8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1" --line --tables "$tables" > "$scratch/line" 2>&1
 expect "--line in SAN" "    1... Ke7     counts 5 (of 44)" "$scratch/line"
 expect "--line in SAN" "    2. Kc6" "$scratch/line"
-expect "counted distance" "* d7e7   White mates in 12      counted: loses within the count (the opponent needs 12 of 40 moves)" "$scratch/line"
+expect "counted distance" "* Ke7     d7e7   White mates in 12      counted: loses within the count (the opponent needs 12 of 40 moves)" "$scratch/line"
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$tables" > "$scratch/moves" 2>&1
-expect "counted distance, the move counted" "* h1h8   White mates in 1       counted: wins within the count (1 of 14 moves)" "$scratch/moves"
+expect "counted distance, the move counted" "* Rh8#    h1h8   White mates in 1       counted: wins within the count (1 of 14 moves)" "$scratch/moves"
 
 # Other counting options: the message names the option that differs, not all five, and its
 # advice does not send the user to overwrite this directory's tables.
