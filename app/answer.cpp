@@ -309,15 +309,25 @@ std::optional<Json> answer_json(
         { "verdict", verdict(pos, *value, *here, rules, count, baring) },
         { "pure_verdict", pure_verdict(pos, *value) }, { "moves", std::move(list) } };
     if (with_line) {
-        Json line = Json::array(), inSan = Json::array();
+        // The moves, and each step to walk through: the position after the move with the
+        // count carried on, and the count then.
+        Json line = Json::array(), inSan = Json::array(), steps = Json::array();
         Position p = pos;
+        CountState c = count;
         for (Move m : prober.line(pos, count)) {
+            Position next = p;
+            next.do_move(m);
+            c = count_after_move(p, next, c, rules);
+            next.set_count_state(c);
             line.push_back(move_to_uci(m));
             inSan.push_back(san(p, m));
-            p.do_move(m);
+            steps.push_back({ { "uci", line.back() }, { "san", inSan.back() }, { "fen", next.fen() },
+                { "count", count_json(next, c, rules) } });
+            p = next;
         }
         j["line"] = std::move(line);
         j["line_san"] = std::move(inSan);
+        j["line_steps"] = std::move(steps);
     }
     return j;
 }

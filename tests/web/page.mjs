@@ -61,7 +61,7 @@ try {
   check('moves in the API order', rows.map((r) => r.uci).join() === krvk.moves.map((m) => m.uci).join());
   // The winning line (the API's line=1) in SAN, and the legend of '*'.
   await page.waitForFunction(() => !document.querySelector('#line').hidden);
-  check('winning line shown', (await page.textContent('#line')).includes('1. Rh8#'), await page.textContent('#line'));
+  check('winning line shown', (await page.textContent('#line-moves')).includes('1. Rh8#'), await page.textContent('#line'));
   check('legend of *', (await page.textContent('#legend')).includes('* marks the moves that keep the best result'));
   await page.screenshot({ path: `${outDir}/page.png`, fullPage: true });
 
@@ -79,6 +79,44 @@ try {
   await page.waitForSelector('#board rect[data-square="h1"][fill="#f4e04d"]');
   await page.click('#board rect[data-square="h8"]');
   await waitVerdict('Black is checkmated');
+
+  // The line, stepped through: forward by the keyboard, each move with the count after it, the
+  // board at each step the FEN the API gives for it; back with the button; the line stays.
+  // The page writes move number 1 in its FENs: the first five fields are the position.
+  const fen5 = (f) => `${f.split(' ').slice(0, 5).join(' ')} `;
+  const long = await api('k7/8/1K6/8/8/8/8/1R6 w - - 0 1', '&line=1');
+  await page.fill('#fen', 'k7/8/1K6/8/8/8/8/1R6 w - - 0 1');
+  await page.click('#fen-form button');
+  await waitVerdict(long.verdict);
+  await page.waitForFunction(() => !document.querySelector('#line').hidden);
+  const stepTexts = await page.$$eval('#line-moves button', (bs) => bs.map((b) => b.textContent));
+  check('the line as moves to step, with the count after each', stepTexts.length === long.line_steps.length
+    && stepTexts[0] === `1. ${long.line_steps[0].san} ${long.line_steps[0].count.announced}/16`
+    && stepTexts[1] === `${long.line_steps[1].san} ${long.line_steps[1].count.announced}/16`, JSON.stringify(stepTexts.slice(0, 3)));
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((f) => document.querySelector('#fen').value.startsWith(f), fen5(long.line_steps[1].fen));
+  await waitVerdict((await api(long.line_steps[1].fen)).verdict);
+  check('two steps forward: the second step marked', (await page.textContent('#line-moves .current')).startsWith(long.line_steps[1].san));
+  check('the line kept while stepping', (await page.$$('#line-moves button')).length === long.line_steps.length);
+  await page.click('#line-back');
+  await page.waitForFunction((f) => document.querySelector('#fen').value.startsWith(f), fen5(long.line_steps[0].fen));
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelector('#fen').value === 'k7/8/1K6/8/8/8/8/1R6 w - 32 5 1');
+  check('back at the start: back disabled', await page.$eval('#line-back', (b) => b.disabled));
+
+  // Drag and drop: the Ruea dragged from b1 to h1 plays Rh1 (a move the API lists).
+  const box = async (sq) => page.$eval(`#board rect[data-square="${sq}"]`, (r) => { const b = r.getBoundingClientRect(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 }; });
+  const from = await box('b1'), to = await box('h1');
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+  const dropped = long.moves.find((m) => m.uci === 'b1h1');
+  await page.waitForFunction((f) => document.querySelector('#fen').value.startsWith(f), fen5(dropped.fen))
+    .catch(async () => check('drag and drop plays the move', false, await fenShown()));
+  await waitVerdict((await api(dropped.fen)).verdict);
 
   // A board's honour count set by hand: the counter at 60.
   await page.fill('#fen', 'k7/8/8/8/8/8/m7/R3K3 w - - 0 1');
@@ -154,13 +192,16 @@ try {
   });
   check('board.svg parses as XML', parsed === 64, parsed);
 
-  // On a narrow screen the verdict comes above the editor.
+  // On a phone the board comes first, the verdict and the move list right under it (within the
+  // first two screens), the editor after them.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${base}/?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1`);
   await waitVerdict(krvk.verdict);
-  const verdictTop = await page.$eval('#verdict', (e) => e.getBoundingClientRect().top);
-  const boardTop = await page.$eval('#board', (e) => e.getBoundingClientRect().top);
-  check('narrow screen: the verdict above the board', verdictTop < boardTop, `${verdictTop} vs ${boardTop}`);
+  const top = (sel) => page.$eval(sel, (e) => e.getBoundingClientRect().top + window.scrollY);
+  const [boardTop, verdictTop, movesTop, paletteTop] = [await top('#board'), await top('#verdict'), await top('#moves'), await top('#palette')];
+  check('phone: the board first, then the verdict, the moves, the editor', boardTop < verdictTop && verdictTop < movesTop && movesTop < paletteTop,
+    `${boardTop} ${verdictTop} ${movesTop} ${paletteTop}`);
+  check('phone: the move list right under the verdict', movesTop - verdictTop < 300 && movesTop < 844, `${verdictTop} -> ${movesTop}`);
   await page.screenshot({ path: `${outDir}/page-narrow.png`, fullPage: true });
   await page.setViewportSize({ width: 1200, height: 900 });
 

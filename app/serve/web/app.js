@@ -30,6 +30,9 @@ const state = {
   tool: 'move',
   selected: null, // the square of the man to move (play mode)
   answer: null, // the last /api/probe answer
+  line: null, // {rootFen, rootSide, steps, at}: the line shown, and the step at which the board is
+  stepping: false, // the answer awaited is a step along the line shown
+  drag: null, // {from, ghost}: a man being dragged (play mode)
   request: 0, // answers to older requests are dropped
 };
 
@@ -149,9 +152,15 @@ function showAnswer(answer) {
   $('verdict').textContent = answer.verdict;
   // A count set by hand goes into the FEN box too, so that a copied FEN keeps it.
   if (answer.count.running && countParam()) $('fen').value = `${placement()} ${state.side} - ${answer.count.limit} ${answer.count.ply} 1`;
-  const line = answer.line_san || [];
-  $('line').hidden = !line.length;
-  $('line').textContent = line.length ? `The line that keeps the result: ${numbered(line)}` : '';
+  // A new line, unless this answer is a step along the one shown (stepped to, or its next move
+  // played on the board or from the list).
+  if (!state.stepping) {
+    const fields = answer.fen.split(' ');
+    const rootFen = answer.count.running ? `${fields[0]} ${fields[1]} - ${answer.count.limit} ${answer.count.ply} 1` : answer.fen;
+    state.line = { rootFen, rootSide: fields[1], steps: answer.line_steps || [], at: -1 };
+  }
+  state.stepping = false;
+  showLine();
   $('pure').textContent = `Without counting: ${answer.pure_verdict}.`;
   $('count-info').textContent = describeCount(answer.count);
   const body = $('moves').querySelector('tbody');
@@ -175,20 +184,52 @@ function showAnswer(answer) {
   }
 }
 
-// "1. Rd1 Kc5 2. Ke2" from SAN moves, Black first: "1... Kc5".
-function numbered(moves) {
-  let n = 1, white = state.side === 'w', text = '';
-  moves.forEach((m, i) => {
-    if (white) text += `${n}. `; else if (i === 0) text += `${n}... `;
-    text += `${m} `;
+// The line that keeps the result, as moves to step through: each numbered as in a game score
+// ("1. Rd1", "1... Kc5"), with the count after it, the step shown marked.
+function showLine() {
+  const line = state.line;
+  const list = $('line-moves');
+  list.replaceChildren();
+  $('line').hidden = !line || !line.steps.length;
+  if (!line) return;
+  let n = 1, white = line.rootSide === 'w';
+  line.steps.forEach((step, i) => {
+    const item = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.step = i;
+    button.textContent = `${white ? `${n}. ` : i === 0 ? `${n}... ` : ''}${step.san}`;
+    if (step.count.running) {
+      const count = document.createElement('small');
+      count.textContent = ` ${step.count.announced}/${step.count.limit_moves}`;
+      count.title = `count ${step.count.announced} of ${step.count.limit_moves}`;
+      button.appendChild(count);
+    }
+    if (i === line.at) { button.classList.add('current'); button.setAttribute('aria-current', 'step'); }
+    button.addEventListener('click', () => step(i));
+    item.appendChild(button);
+    list.appendChild(item);
     if (!white) n++;
     white = !white;
   });
-  return text.trim();
+  $('line-back').disabled = line.at < 0;
+  $('line-forward').disabled = line.at >= line.steps.length - 1;
+}
+
+// Shows the position after step `i` of the line (-1: where it starts), keeping the line.
+function step(i) {
+  const line = state.line;
+  if (!line || i < -1 || i >= line.steps.length) return;
+  loadFen(i < 0 ? line.rootFen : line.steps[i].fen);
+  line.at = i;
+  state.stepping = true;
+  state.selected = null;
+  refresh(true);
 }
 
 function clearAnswer(verdict) {
-  $('line').hidden = true;
+  state.line = null;
+  showLine();
   state.answer = null;
   $('verdict').textContent = verdict;
   $('pure').textContent = '';
@@ -239,6 +280,9 @@ async function refresh(push = false) {
 }
 
 function play(move) {
+  // The next move of the line shown: a step along it, which keeps the line.
+  const line = state.line;
+  if (line && line.steps[line.at + 1] && line.steps[line.at + 1].uci === move.uci) return step(line.at + 1);
   loadFen(move.fen); // the position after it, with the count as it runs on
   state.selected = null;
   refresh(true);
@@ -308,7 +352,53 @@ function setup() {
   for (const b of document.querySelectorAll('.tool')) b.addEventListener('click', () => selectTool(b.dataset.tool));
   $('board').addEventListener('click', (e) => {
     const square = e.target.closest('[data-square]');
-    if (square) clickSquare(square.dataset.square);
+    if (square && !state.dragged) clickSquare(square.dataset.square);
+    state.dragged = false;
+  });
+  // Drag and drop in play mode: press on one's own man, release on its destination.
+  $('board').addEventListener('pointerdown', (e) => {
+    const square = e.target.closest('[data-square]');
+    if (state.tool !== 'move' || !square || !state.answer) return;
+    const i = squareIndex(square.dataset.square);
+    const man = state.board[i];
+    if (!man || (man === man.toUpperCase()) !== (state.side === 'w')) return;
+    const ghost = document.createElement('img');
+    ghost.src = `/man/${man}.svg`;
+    ghost.className = 'drag-ghost';
+    ghost.hidden = true;
+    document.body.appendChild(ghost);
+    state.drag = { from: square.dataset.square, ghost, x: e.clientX, y: e.clientY };
+    e.preventDefault();
+  });
+  window.addEventListener('pointermove', (e) => {
+    const drag = state.drag;
+    if (!drag) return;
+    if (Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 4) drag.ghost.hidden = false;
+    drag.ghost.style.left = `${e.clientX}px`;
+    drag.ghost.style.top = `${e.clientY}px`;
+  });
+  window.addEventListener('pointerup', (e) => {
+    const drag = state.drag;
+    if (!drag) return;
+    state.drag = null;
+    const moved = !drag.ghost.hidden;
+    drag.ghost.remove();
+    if (!moved) return; // a click: clickSquare() handles it
+    state.dragged = true; // the click that follows this release is not a second selection
+    setTimeout(() => { state.dragged = false; }, 0);
+    const target = document.elementFromPoint(e.clientX, e.clientY);
+    const square = target && target.closest('#board [data-square]');
+    const move = square && state.answer && state.answer.moves.find((m) => m.uci.startsWith(drag.from + square.dataset.square));
+    if (move) play(move); else { state.selected = null; drawBoard(); }
+  });
+  $('line-back').addEventListener('click', () => step(state.line.at - 1));
+  $('line-forward').addEventListener('click', () => step(state.line.at + 1));
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('input, select, textarea') || !state.line || e.altKey || e.ctrlKey || e.metaKey) return;
+    const to = { ArrowLeft: state.line.at - 1, ArrowRight: state.line.at + 1, Home: -1, End: state.line.steps.length - 1 }[e.key];
+    if (to === undefined || to < -1 || to >= state.line.steps.length) return;
+    e.preventDefault();
+    step(to);
   });
   for (const id of ['side-w', 'side-b']) $(id).addEventListener('change', () => { state.side = $(id).value; edited(); });
   $('clear').addEventListener('click', () => { state.board.fill(''); edited(); });
