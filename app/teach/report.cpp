@@ -140,6 +140,11 @@ summary { cursor: pointer; color: #1f6f3a; }
 .legend ul { list-style: none; padding: 0; margin: 0.3rem 0; display: flex; flex-wrap: wrap; gap: 0.2rem 1.2rem; }
 .legend img { vertical-align: middle; }
 .key li { margin: 0.4rem 0; }
+.answer { margin-top: 0.4rem; height: 4.5em; font-size: 0.85rem; color: #555;
+  background: repeating-linear-gradient(transparent 0 1.45em, #bbb 1.45em calc(1.45em + 1px)); }
+table.regulation { width: 100%; }
+table.regulation td { white-space: normal; }
+table.regulation code { word-break: break-all; }
 @media print {
   @page { size: A4; margin: 15mm; }
   body { margin: 0; max-width: none; font-size: 11pt; }
@@ -287,6 +292,32 @@ void write_heads(EndingFiles& f, const Teacher& t) {
     f.html << men_legend() << "<div class=\"themes\">\n";
 }
 
+// The count a position starts, in words for a worksheet: "Pieces' honour: Black counts from 3
+// to 16; White has 14 moves.", "Board's honour: Black counts to 64; White has 65 moves.", "No
+// count while a Bia is on the board."
+std::string count_words(const Position& p, const CountRules& rules) {
+    const CountState count = p.count_state();
+    switch (count_phase(p)) {
+    case CountPhase::NoCount:
+        return "No count while a Bia is on the board.";
+    case CountPhase::BareKings:
+        return "Bare kings.";
+    case CountPhase::PiecesHonour: {
+        const Color attacker = *pieces_honour_attacker(p);
+        return std::string("Pieces' honour: ") + kColorName[~attacker] + " counts from "
+            + std::to_string((count.ply + 1) / 2) + " to " + std::to_string(count.limit / 2) + "; "
+            + kColorName[attacker] + " has "
+            + std::to_string(attacker_moves_left(count, p.side_to_move() == attacker, rules))
+            + " moves.";
+    }
+    default:
+        if (rules.has(RuleOption::BoardHonourOff)) return "No count while both sides have men.";
+        return "Board's honour: the weaker side counts to 64 from "
+            + std::to_string((count.ply + 1) / 2) + "; the stronger side has "
+            + std::to_string(attacker_moves_left(count, true, rules)) + " moves.";
+    }
+}
+
 // One position of a theme (the `number`th) in every file: its diagrams, its figure on the page,
 // the worksheet and the key, its EPD line, its PGN game and its claim.
 void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item& item,
@@ -320,7 +351,8 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
     f.html << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
            << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
            << kColorName[p.side_to_move()] << " to move.</b> " << escape(capitalized(item.claim))
-           << ".<br>Difficulty: " << escape(item.hardness) << ".<br><span class=\"line\">"
+           << ". " << escape(count_words(p, t.rules()))
+           << "<br>Difficulty: " << escape(item.hardness) << ".<br><span class=\"line\">"
            << escape(fen) << "</span>"
            << "<details><summary>Solution</summary>"
            << (solutionSvg.empty() ? ""
@@ -333,8 +365,10 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
            << "</details></figcaption></figure>\n";
     f.worksheet << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
                 << "\" width=\"280\" height=\"270\"><figcaption><b>" << number << ".</b> "
-                << kColorName[p.side_to_move()] << " to move.<br><span class=\"line\">"
-                << escape(fen) << "</span></figcaption></figure>\n";
+                << kColorName[p.side_to_move()] << " to move. " << escape(count_words(p, t.rules()))
+                << "<br><i>" << escape(item.task.empty() ? theme.task : item.task) << "</i>"
+                << "<br><span class=\"line\">" << escape(fen)
+                << "</span></figcaption><div class=\"answer\">Answer:</div></figure>\n";
     f.key << "<li><b>" << escape(capitalized(item.claim)) << ".</b> " << escape(verdictText) << "."
           << (best.empty() ? "" : " Best: " + escape(best) + ".")
           << (avoid.empty() ? "" : " Not: " + escape(avoid) + ".")
@@ -391,8 +425,7 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
         f.html << "<div class=\"positions\">\n";
         if (!theme.items.empty()) {
             f.worksheet << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
-                        << "</h2>\n<p class=\"rule\">" << escape(theme.task)
-                        << "</p>\n<div class=\"positions\">\n";
+                        << "</h2>\n<div class=\"positions\">\n";
             f.key << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
                   << "</h2>\n<ol>\n";
         }
@@ -538,7 +571,8 @@ void write_overview(const fs::path& dir, const std::string& tables,
            "side written first) wins, with itself or the weaker "
            "side to move, without counting and within a fresh count. The regulation and the "
            "tables <span class=\"disagree\">disagree</span> where the stronger side to move wins "
-           "fewer than half of the positions.</p>\n<table>\n<tr><th>Weaker side has at most</th>"
+           "fewer than half of the positions.</p>\n<table class=\"regulation\">\n<tr><th>Weaker "
+           "side has at most</th>"
            "<th>Stronger side has at least</th><th>Ending</th><th>Stronger to move: wins</th>"
            "<th>within the count</th><th>Weaker to move: stronger wins</th></tr>\n";
     for (const RegulationRow& row : kRegulation)

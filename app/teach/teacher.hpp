@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct Item {
     std::vector<Move> avoid; // tempting moves that throw it away ("am")
     std::optional<int> dm; // the side to move mates in dm moves without counting
     std::string claim; // the theme's property, in words
+    std::string task; // what the worksheet asks of this position when not the theme's task
     Json facts; // the same, as data for the tests
     int difficulty = 0; // the theme's figure: the larger, the harder (see `hardness`)
     std::string hardness; // that figure in words: "7 only moves on the main line"
@@ -207,10 +209,24 @@ private:
 
     // Adds `item` unless the theme is full or a nearly identical position is in it already
     // (spread over the table rather than clustered).
+    // Nor one on the line of a position kept (in any theme), nor one whose line passes through a
+    // position kept: two positions never share their solution.
     bool add(Theme& theme, Item item) {
         if (int(theme.items.size()) >= perTheme_) return false;
         for (const Item& other : theme.items)
             if (near_identical(other.pos, item.pos)) return false;
+        const auto key = [](const Position& p) { return p.fen().substr(0, p.fen().find(' ') + 2); };
+        std::vector<std::string> along { key(item.pos) };
+        Position walk = item.pos;
+        for (Move m : item.line) {
+            walk.do_move(m);
+            along.push_back(key(walk));
+        }
+        if (onLines_.count(along.front())) return false;
+        for (const std::string& k : along)
+            if (kept_.count(k)) return false;
+        kept_.insert(along.front());
+        onLines_.insert(along.begin(), along.end());
         item.id = material_.name() + "." + theme.key + "." + std::to_string(theme.items.size() + 1);
         theme.items.push_back(std::move(item));
         return true;
@@ -288,6 +304,16 @@ private:
                         + material_.name() + " with " + kColorName[stm] + " to move",
                     true);
                 item.best = *prober_.best_moves(p, View::Pure);
+                // The theme's task ("find the fastest mate") only where it is one: the side to
+                // move mates, and the count lets it.
+                const CountedValue c = *prober_.counted(p, p.count_state());
+                if (v.is_loss())
+                    item.task = c.result == CountedValue::Result::Draw
+                        ? "Hold out until the count ends the game: the defence that lasts."
+                        : "Find the defence that holds out longest.";
+                else if (c.result == CountedValue::Result::Draw)
+                    item.task = "Under the count this is a draw: how many moves would the mate "
+                                "take, and how many does the count leave?";
                 item.difficulty = longestMoves_[stm];
                 item.hardness = std::to_string(item.difficulty) + " moves to mate";
                 item.facts["mate_moves"] = longestMoves_[stm];
@@ -568,6 +594,7 @@ private:
               pure_losses_ = Reservoir(3000), count_critical_ = Reservoir(600),
               zugzwang_ = Reservoir(200);
     std::vector<Theme> themes_;
+    std::set<std::string> kept_, onLines_; // positions kept; those on their lines (board, side)
 };
 
 } // namespace mktb::cli

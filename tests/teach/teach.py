@@ -54,10 +54,13 @@ def mover_wins(move):  # a move's values are those after it, for the opponent
     return move["counted"]["category"] == "loss"
 
 
-def replay(fen, line, what):
-    """Plays the line through the API (every move must be legal there); the final answer."""
+def replay(fen, line, what, visited=None):
+    """Plays the line through the API (every move must be legal there); the final answer. The
+    positions it passes (board and side) are added to `visited`."""
     a = probe(fen)
     for uci in line:
+        if visited is not None:
+            visited.add(" ".join(a["fen"].split()[:2]))
         nxt = [m for m in a["moves"] if m["uci"] == uci]
         if not nxt:
             check(f"{what}: line move {uci} legal", False, a["fen"])
@@ -73,6 +76,7 @@ try:
     for ending in endings:
         claims = json.load(open(os.path.join(out, ending + ".json")))
         themes = {c["theme"] for c in claims}
+        on_line = {}  # id: the positions its line passes, its own excluded
         check(f"{ending}: themes", {"longest", "longest-counted", "defence", "trap"} <= themes, themes)
         for c in claims:
             total += 1
@@ -143,8 +147,17 @@ try:
                 check(f"{what}: the defence does not just take a free man",
                       not any(moves[b]["capture"] for b in c["best"]), c["best"])
             if c["line"]:
-                end = replay(c["fen"], c["line"], what)
+                passed = set()
+                end = replay(c["fen"], c["line"], what, passed)
+                on_line[c["id"]] = passed - {" ".join(c["fen"].split()[:2])}
                 check(f"{what}: line ends in mate", end["checkmate"], end["fen"])
+        # No two positions share their solution: none lies on another's line (in any theme).
+        for x in claims:
+            for y in claims:
+                if x is not y:
+                    check(f"{x['id']} not on the line of {y['id']}",
+                          " ".join(x["fen"].split()[:2]) not in on_line.get(y["id"], set()),
+                          (x["fen"], y["fen"]))
         # No two nearly identical positions in one theme: the same side to move and one man
         # moved (two squares), or the same kings' squares.
         def squares(fen):

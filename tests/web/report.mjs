@@ -61,6 +61,18 @@ try {
   check('worksheet: every position', (await page.$$('figure')).length === positions, positions);
   check('worksheet: no solution', !sheet.includes('Best:') && !sheet.includes('Not:') && (await page.$$('details')).length === 0);
   check('worksheet: the men legend', sheet.includes('Ruea (R)'));
+  // Each diagram with the count in words, its task and a space for the answer; "find the
+  // fastest mate" only where the side to move mates within the count (the claims' facts).
+  const sheetFigures = await page.$$eval('figure', (fs) => fs.map((f) => ({ text: f.textContent, answer: !!f.querySelector('.answer') })));
+  check('worksheet: an answer space per diagram', sheetFigures.every((f) => f.answer), sheetFigures.length);
+  check("worksheet: the count in words (KSMvK: pieces' honour, 44 moves)", sheetFigures.every((f) => /Pieces' honour: (White|Black) counts from \d+ to 44; (White|Black) has \d+ moves\./.test(f.text)), sheetFigures[0].text);
+  const claims = JSON.parse(readFileSync(`${report}/KSMvK.json`, 'utf8'));
+  const fastest = sheetFigures.filter((f, i) => f.text.includes('Find the fastest mate'));
+  const fastestClaims = claims.filter((c) => sheetFigures.find((f) => f.text.includes(c.fen) && f.text.includes('Find the fastest mate')));
+  check('worksheet: "find the fastest mate" only on positions won within the count', fastestClaims.every((c) => c.facts.counted === 'win'),
+    JSON.stringify(fastestClaims.filter((c) => c.facts.counted !== 'win').map((c) => c.id)));
+  const drawnLongest = claims.filter((c) => c.theme === 'longest' && c.facts.counted !== 'win');
+  check('worksheet: counted draws among the longest mates get another task', drawnLongest.every((c) => !sheetFigures.find((f) => f.text.includes(c.fen)).text.includes('Find the fastest mate')));
   await page.screenshot({ path: `${outDir}/worksheet.png`, fullPage: false });
   await page.pdf({ path: `${outDir}/KSMvK.worksheet.pdf`, format: 'A4' });
   await page.goto(url('KSMvK.answers.html'));
@@ -81,6 +93,13 @@ try {
   }
   await page.goto(url('regulation.html'));
   check('regulation page', (await page.$$('table tr')).length >= 10);
+  // It fits an A4 page (794 px wide at 96 dpi): nothing cut off on the right.
+  await page.setViewportSize({ width: 794, height: 1123 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  check('regulation page fits A4', wide <= 794, `${wide} px`);
+  await page.emulateMedia({ media: 'print' });
+  await page.pdf({ path: `${outDir}/regulation.pdf`, format: 'A4' });
+  await page.emulateMedia({ media: 'screen' });
 } catch (e) {
   check('the walk through the report', false, e.stack);
 } finally {
