@@ -40,38 +40,64 @@ CountedValue after_move(CountedValue mover) {
 
 } // namespace
 
-std::string moves_text(const CountedValue& c) {
-    if (c.moves_needed < 0) return "no forced mate";
-    if (c.moves_available < 0) return std::to_string(c.moves_needed) + " moves, no count yet";
-    return std::to_string(c.moves_needed) + " of " + std::to_string(c.moves_available) + " moves";
+std::string moves_text(const CountedValue& c, Lang lang) {
+    const bool th = lang == Lang::Th;
+    const std::string n = std::to_string(c.moves_needed);
+    if (c.moves_needed < 0) return th ? "บังคับรุกจนไม่ได้" : "no forced mate";
+    if (c.moves_available < 0) return th ? n + " ตา ยังไม่เริ่มนับ" : n + " moves, no count yet";
+    const std::string of = std::to_string(c.moves_available);
+    return th ? n + " จาก " + of + " ตา" : n + " of " + of + " moves";
 }
 
 // Where no count runs (a Bia on the board) it says what holds: the count the conversion starts
 // leaves time, in so many moves.
-std::string counted_text(CountedValue mover, bool conversion) {
+std::string counted_text(CountedValue mover, bool conversion, Lang lang) {
+    const bool th = lang == Lang::Th;
     const bool won = mover.result == CountedValue::Result::Win;
-    if (mover.result == CountedValue::Result::Draw) return "draw under the count";
-    if (mover.moves_available < 0)
-        return won ? "wins: the count its conversion starts leaves time ("
-                + std::to_string(mover.moves_needed) + " moves to mate or a winning conversion)"
-                   : "loses: the count the opponent's conversion starts leaves it time ("
-                + std::to_string(mover.moves_needed) + " moves to mate or a winning conversion)";
-    if (!won) return "loses within the count (the opponent needs " + moves_text(mover) + ")";
+    const std::string n = std::to_string(mover.moves_needed);
+    if (mover.result == CountedValue::Result::Draw)
+        return th ? "เสมอด้วยการนับ" : "draw under the count";
+    if (mover.moves_available < 0) {
+        if (th)
+            return (won ? "ชนะ: การนับที่เริ่มเมื่อเบี้ยหมดยังเหลือเวลาพอ ("
+                        : "แพ้: การนับที่เริ่มเมื่อเบี้ยหมดยังเหลือเวลาพอให้อีกฝ่าย (")
+                + n + " ตา ถึงรุกจนหรือการเปลี่ยนหมากที่ชนะ)";
+        return won ? "wins: the count its conversion starts leaves time (" + n
+                + " moves to mate or a winning conversion)"
+                   : "loses: the count the opponent's conversion starts leaves it time (" + n
+                + " moves to mate or a winning conversion)";
+    }
+    if (!won)
+        return th ? "แพ้ภายในการนับ (อีกฝ่ายใช้ " + moves_text(mover, lang) + ")"
+                  : "loses within the count (the opponent needs " + moves_text(mover, lang) + ")";
     if (conversion) // the move is not one of the new count's
-        return "wins within the count (then " + moves_text(after_move(mover)) + ")";
-    return "wins within the count (" + moves_text(mover) + ")";
+        return th ? "ชนะภายในการนับ (จากนั้น " + moves_text(after_move(mover), lang) + ")"
+                  : "wins within the count (then " + moves_text(after_move(mover), lang) + ")";
+    return th ? "ชนะภายในการนับ (" + moves_text(mover, lang) + ")"
+              : "wins within the count (" + moves_text(mover, lang) + ")";
+}
+
+std::string value_text(Value v, Lang lang) {
+    if (lang == Lang::En) return describe(v);
+    if (v.is_draw()) return "เสมอ";
+    if (v.plies == 0) return "ถูกรุกจน";
+    const int n = v.mate_in_moves();
+    return n > 0 ? "รุกจนใน " + std::to_string(n) + " ตา" : "ถูกรุกจนใน " + std::to_string(-n) + " ตา";
 }
 
 namespace {
 
 // "White mates in 23", "Black is checkmated", "Draw".
-std::string pure_verdict(const Position& pos, Value v) {
+std::string pure_verdict(const Position& pos, Value v, Lang lang) {
+    const bool th = lang == Lang::Th;
     const Color stm = pos.side_to_move();
-    if (v.is_draw()) return is_stalemate(pos) ? "Draw: stalemate" : "Draw";
-    if (v.plies == 0) return std::string(kColorName[stm]) + " is checkmated";
+    if (v.is_draw())
+        return is_stalemate(pos) ? (th ? "เสมอ: อับ" : "Draw: stalemate") : (th ? "เสมอ" : "Draw");
+    if (v.plies == 0) return color_name(stm, lang) + (th ? "ถูกรุกจน" : " is checkmated");
     const int n = v.mate_in_moves();
-    return n > 0 ? std::string(kColorName[stm]) + " mates in " + std::to_string(n)
-                 : std::string(kColorName[~stm]) + " mates in " + std::to_string(-n);
+    const Color winner = n > 0 ? stm : ~stm;
+    return color_name(winner, lang) + (th ? "รุกจนใน " : " mates in ") + std::to_string(std::abs(n))
+        + (th ? " ตา" : "");
 }
 
 const char* phase_key(CountPhase p) {
@@ -212,62 +238,83 @@ std::optional<BaringPath> baring_path(const Prober& prober, Position pos, CountS
 }
 
 std::string verdict(const Position& pos, Value pure, const CountedValue& counted,
-    const CountRules& rules, CountState count, const std::optional<BaringPath>& baring) {
+    const CountRules& rules, CountState count, const std::optional<BaringPath>& baring, Lang lang) {
+    const bool th = lang == Lang::Th;
     const Color stm = pos.side_to_move();
     const CountPhase phase = count_phase(pos);
-    if (phase == CountPhase::BareKings) return "Draw: bare kings";
+    const auto num = [](int n) { return std::to_string(n); };
+    if (phase == CountPhase::BareKings) return th ? "เสมอ: เหลือขุนเปล่าทั้งสองฝ่าย" : "Draw: bare kings";
     if (count_has_ended(count) && pure.plies != 0)
-        return "Draw: the count has run out (" + std::to_string((count.ply + 1) / 2) + " of "
-            + std::to_string(count.limit / 2) + " moves counted); the game is over";
-    if (pure.is_draw()) return pure_verdict(pos, pure);
-    if (pure.plies == 0) return pure_verdict(pos, pure);
+        return th ? "เสมอ: นับครบแล้ว (นับ " + num((count.ply + 1) / 2) + " จาก "
+                + num(count.limit / 2) + " ตา) เกมจบ"
+                  : "Draw: the count has run out (" + num((count.ply + 1) / 2) + " of "
+                + num(count.limit / 2) + " moves counted); the game is over";
+    if (pure.is_draw() || pure.plies == 0) return pure_verdict(pos, pure, lang);
     const Color winner = pure.is_win() ? stm : ~stm;
-    const std::string w = kColorName[winner];
+    const std::string w = color_name(winner, lang);
     if (phase == CountPhase::NoCount) {
         if (counted.result == CountedValue::Result::Draw)
-            return w
-                + " mates without counting, but it is a draw under the count the last Bia's "
-                  "conversion starts";
-        return w
-            + " wins: no count runs while a Bia is on the board, and the count its "
-              "conversion starts leaves time ("
-            + std::to_string(counted.moves_needed) + " moves to mate or a winning conversion)";
+            return th ? w + "รุกจนได้ถ้าไม่นับ แต่เสมอด้วยการนับที่เริ่มเมื่อเบี้ยตัวสุดท้ายหมดไป"
+                      : w
+                    + " mates without counting, but it is a draw under the count the last Bia's "
+                      "conversion starts";
+        return th ? w + "ชนะ: ยังไม่นับขณะมีเบี้ยบนกระดาน และการนับที่เริ่มเมื่อเบี้ยหมดยังเหลือเวลาพอ ("
+                + num(counted.moves_needed) + " ตา ถึงรุกจนหรือการเปลี่ยนหมากที่ชนะ)"
+                  : w
+                + " wins: no count runs while a Bia is on the board, and the count its "
+                  "conversion starts leaves time ("
+                + num(counted.moves_needed) + " moves to mate or a winning conversion)";
     }
-    if (phase == CountPhase::BoardHonour && rules.has(RuleOption::BoardHonourOff))
-        return counted.result == CountedValue::Result::Draw
-            ? "Draw under the count (no count while both sides have men; baring the defender "
-              "starts pieces' honour too late)"
+    if (phase == CountPhase::BoardHonour && rules.has(RuleOption::BoardHonourOff)) {
+        if (counted.result == CountedValue::Result::Draw)
+            return th ? "เสมอด้วยการนับ (ไม่นับศักดิ์กระดาน และนับศักดิ์หมากเริ่มช้าเกินไป)"
+                      : "Draw under the count (no count while both sides have men; baring the "
+                        "defender starts pieces' honour too late)";
+        return th
+            ? w + "ชนะภายในการนับ (ไม่นับศักดิ์กระดาน)"
             : w + " wins under the count (no count while both sides have men, board_honour = off)";
+    }
     const int left = std::max(counted.moves_available, 0);
     if (counted.result != CountedValue::Result::Draw) {
         const Color cw = counted.result == CountedValue::Result::Win ? stm : ~stm;
+        const std::string c = color_name(cw, lang);
         if (baring)
-            return std::string(kColorName[cw]) + " wins within the count: bares the "
-                + kColorName[~cw] + " king in " + std::to_string(counted.moves_needed) + " of "
-                + std::to_string(left) + " moves, then mates in " + moves_text(baring->then)
-                + " (pieces' honour)";
-        return std::string(kColorName[cw])
-            + " wins within the count: " + std::to_string(counted.moves_needed) + " of "
-            + std::to_string(left) + " moves needed";
+            return th
+                ? c + "ชนะภายในการนับ: กินหมากตัวสุดท้ายของ" + color_name(~cw, lang) + "ใน "
+                    + num(counted.moves_needed) + " จาก " + num(left) + " ตา แล้วรุกจนใน "
+                    + moves_text(baring->then, lang) + " (นับศักดิ์หมาก)"
+                : c + " wins within the count: bares the " + color_name(~cw, lang) + " king in "
+                    + num(counted.moves_needed) + " of " + num(left) + " moves, then mates in "
+                    + moves_text(baring->then, lang) + " (pieces' honour)";
+        return th
+            ? c + "ชนะภายในการนับ: ใช้ " + num(counted.moves_needed) + " จาก " + num(left) + " ตา"
+            : c + " wins within the count: " + num(counted.moves_needed) + " of " + num(left)
+                + " moves needed";
     }
     if (counted.moves_needed > 0)
-        return "Draw under the count: " + w + " needs " + std::to_string(counted.moves_needed)
-            + " moves, the count leaves " + std::to_string(left);
+        return th ? "เสมอด้วยการนับ: " + w + "ต้องใช้ " + num(counted.moves_needed)
+                + " ตา แต่การนับเหลือเพียง " + num(left) + " ตา"
+                  : "Draw under the count: " + w + " needs " + num(counted.moves_needed)
+                + " moves, the count leaves " + num(left);
     if (rules.has(RuleOption::CounterMateDraws) && Material::of(pos).weaker_side() == winner)
-        return "Draw under the count: a mate by the counting side only draws (counter_mate = draw)";
-    return "Draw under the count: " + w
-        + " mates without counting but cannot force mate or a winning capture in the "
-        + std::to_string(left) + " moves the count leaves";
+        return th ? "เสมอด้วยการนับ: ฝ่ายที่นับรุกจนได้เพียงเสมอ (counter_mate = draw)"
+                  : "Draw under the count: a mate by the counting side only draws (counter_mate = "
+                    "draw)";
+    return th ? "เสมอด้วยการนับ: " + w + "รุกจนได้ถ้าไม่นับ แต่บังคับรุกจนหรือกินหมากที่ชนะไม่ได้ภายใน " + num(left)
+            + " ตาที่การนับเหลือ"
+              : "Draw under the count: " + w
+            + " mates without counting but cannot force mate or a winning capture in the "
+            + num(left) + " moves the count leaves";
 }
 
 std::string verdict(const Prober& prober, const Position& pos, Value pure,
-    const CountedValue& counted, CountState count) {
-    return verdict(
-        pos, pure, counted, prober.options().rules, count, baring_path(prober, pos, count));
+    const CountedValue& counted, CountState count, Lang lang) {
+    return verdict(pos, pure, counted, prober.options().rules, count,
+        baring_path(prober, pos, count), lang);
 }
 
 std::optional<Json> answer_json(
-    const Prober& prober, const Position& pos, CountState count, bool with_line) {
+    const Prober& prober, const Position& pos, CountState count, bool with_line, Lang lang) {
     const CountRules& rules = prober.options().rules;
     const std::optional<Value> value = prober.dtm(pos);
     const std::optional<std::vector<RankedMove>> moves = prober.rank_root(pos, count);
@@ -292,8 +339,9 @@ std::optional<Json> answer_json(
                 m.counted.result == top.counted.result
                     && m.counted.moves_needed == top.counted.moves_needed },
             { "text",
-                { { "pure", describe(m.pure) },
-                    { "counted", counted_text(m.counted, capture || is_promotion(m.move)) } } } });
+                { { "pure", value_text(m.pure, lang) },
+                    { "counted",
+                        counted_text(m.counted, capture || is_promotion(m.move), lang) } } } });
     }
     const std::optional<BaringPath> baring = baring_path(prober, pos, count);
     Json counted = counted_json(*here);
@@ -306,8 +354,8 @@ std::optional<Json> answer_json(
         { "mate_in", value->is_draw() ? Json(nullptr) : Json(value->mate_in_moves()) },
         { "counted", std::move(counted) }, { "count", count_json(pos, count, rules) },
         { "rules", describe(rules) },
-        { "verdict", verdict(pos, *value, *here, rules, count, baring) },
-        { "pure_verdict", pure_verdict(pos, *value) }, { "moves", std::move(list) } };
+        { "verdict", verdict(pos, *value, *here, rules, count, baring, lang) },
+        { "pure_verdict", pure_verdict(pos, *value, lang) }, { "moves", std::move(list) } };
     if (with_line) {
         // The moves, and each step to walk through: the position after the move with the
         // count carried on, and the count then.
@@ -321,8 +369,8 @@ std::optional<Json> answer_json(
             next.set_count_state(c);
             line.push_back(move_to_uci(m));
             inSan.push_back(san(p, m));
-            steps.push_back({ { "uci", line.back() }, { "san", inSan.back() }, { "fen", next.fen() },
-                { "count", count_json(next, c, rules) } });
+            steps.push_back({ { "uci", line.back() }, { "san", inSan.back() },
+                { "fen", next.fen() }, { "count", count_json(next, c, rules) } });
             p = next;
         }
         j["line"] = std::move(line);

@@ -9,6 +9,7 @@
 
 #include "mktb/counting.hpp"
 #include "mktb/probe.hpp"
+#include "words.hpp"
 
 namespace mktb::cli {
 
@@ -39,7 +40,9 @@ std::string count_to_follow(
 bool announces_count(const Position& after, Color mover, CountState count);
 
 // "12 of 40 moves", "12 moves, no count yet" (no count runs yet), "no forced mate".
-std::string moves_text(const CountedValue& c);
+std::string moves_text(const CountedValue& c, Lang lang = Lang::En);
+// A pure value for the side it belongs to: "mate in 12", "mated in 3", "checkmated", "draw".
+std::string value_text(Value v, Lang lang = Lang::En);
 
 // A board's honour win that goes through a capture baring the loser's king: the winner's moves
 // to that capture (the board's honour figure), then the answer of the pieces' honour count it
@@ -55,20 +58,21 @@ std::optional<BaringPath> baring_path(const Prober& prober, Position pos, CountS
 // itself counted): "wins within the count (12 of 40 moves)"; after a conversion (a capture, a
 // promotion) the figures of the count it starts or continues, which the move is not part of:
 // "wins within the count (then 11 of 39 moves)".
-std::string counted_text(CountedValue mover, bool conversion);
+std::string counted_text(CountedValue mover, bool conversion, Lang lang = Lang::En);
 
 // The counted verdict in words under `count`: "White wins within the count: 13 of 41 moves
 // needed", "White wins within the count: bares the Black king in 1 of 65 moves, then mates in
 // 21 of 40 moves (pieces' honour)", "Draw: the count has run out". The form with a prober
 // finds the baring path itself: the one headline of the CLI, the page, UCI and teach.
 std::string verdict(const Position& pos, Value pure, const CountedValue& counted,
-    const CountRules& rules, CountState count, const std::optional<BaringPath>& baring = {});
+    const CountRules& rules, CountState count, const std::optional<BaringPath>& baring = {},
+    Lang lang = Lang::En);
 std::string verdict(const Prober& prober, const Position& pos, Value pure,
-    const CountedValue& counted, CountState count);
+    const CountedValue& counted, CountState count, Lang lang = Lang::En);
 
 // Everything mktb answers about `pos` under `count` (docs/api.md). nullopt when a table on the
 // way is absent; throws TableError for a damaged table.
-std::optional<Json> answer_json(
-    const Prober& prober, const Position& pos, CountState count, bool with_line);
+std::optional<Json> answer_json(const Prober& prober, const Position& pos, CountState count,
+    bool with_line, Lang lang = Lang::En);
 
 } // namespace mktb::cli

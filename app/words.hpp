@@ -5,10 +5,19 @@
 #include "mktb/counting.hpp"
 #include "mktb/probe.hpp"
 
+#include <string>
+
 namespace mktb::cli {
 
 inline constexpr const char* kColorName[] = { "White", "Black" }; // for people
 inline constexpr const char* kColorKey[] = { "white", "black" }; // in JSON
+
+// The languages the words for people come in: English, and Thai (the players' language; the
+// page, the API's `lang=th` and the teaching report speak it).
+enum class Lang : std::uint8_t { En, Th };
+inline std::string color_name(Color c, Lang lang) {
+    return lang == Lang::Th ? (c == WHITE ? "ขาว" : "ดำ") : kColorName[c];
+}
 
 constexpr Wdl wdl_of(Value v) {
     return v.is_win() ? Wdl::Win : v.is_loss() ? Wdl::Loss : Wdl::Draw;

@@ -466,8 +466,12 @@ private:
     }
 
     void probe(const httplib::Request& req, httplib::Response& res) const {
-        if (std::string e = check_params(req, { "fen", "count", "line" }); !e.empty())
+        if (std::string e = check_params(req, { "fen", "count", "line", "lang" }); !e.empty())
             return reply_error(res, 400, e);
+        const std::string langText = req.get_param_value("lang");
+        if (!langText.empty() && langText != "en" && langText != "th")
+            return reply_error(res, 400, "lang takes en or th, not '" + langText + "'");
+        const Lang lang = langText == "th" ? Lang::Th : Lang::En;
         int status = 0;
         std::string error;
         const std::shared_ptr<const TableSets> tables = tables_.load(); // for this request
@@ -492,7 +496,7 @@ private:
             return reply_error(res, 400, "line takes 1 or 0, not '" + line + "'");
         try {
             const std::optional<Json> answer
-                = answer_json(*s->prober, pos, count, line == "1" || line == "true");
+                = answer_json(*s->prober, pos, count, line == "1" || line == "true", lang);
             if (!answer) return beyond_tables(res, *s, pos, count);
             reply_json(res, 200, *answer);
         } catch (const TableError& e) {

@@ -103,6 +103,7 @@ try {
   await page.waitForFunction((f) => document.querySelector('#fen').value.startsWith(f), fen5(long.line_steps[0].fen));
   await page.keyboard.press('Home');
   await page.waitForFunction(() => document.querySelector('#fen').value === 'k7/8/1K6/8/8/8/8/1R6 w - 32 5 1');
+  await waitVerdict(long.verdict);
   check('back at the start: back disabled', await page.$eval('#line-back', (b) => b.disabled));
 
   // Drag and drop: the Ruea dragged from b1 to h1 plays Rh1 (a move the API lists).
@@ -219,6 +220,34 @@ try {
   // KRvK's longest mates (docs/statistics-4men.txt): White to move mates in 16; Black to move is mated in 16.
   check('longest mates in moves, said for the side to move', detailText.includes('White mates in 16:') && detailText.includes('Black is mated in 16:') && !detailText.includes('plies'), detailText);
   await page.screenshot({ path: `${outDir}/endings.png`, fullPage: true });
+
+  // Thai: a browser whose language is Thai gets the page in Thai (the men's Thai names, the
+  // counting terms of the sources), the verdict as the API says it with lang=th; the switch
+  // turns it to English and the choice is kept.
+  const thai = await browser.newContext({ locale: 'th-TH', viewport: { width: 1200, height: 950 } });
+  const th = await thai.newPage();
+  th.on('pageerror', (e) => errors.push(e.message));
+  const thaiAnswer = await api('8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1', '&lang=th');
+  check('API in Thai: the verdict', thaiAnswer.verdict.startsWith('ขาวชนะภายในการนับ') && thaiAnswer.moves[0].text.counted.includes('ตา'), thaiAnswer.verdict);
+  await th.goto(`${base}/?fen=8/3k4/6M1/2K1S3/8/8/8/8_b_-_88_8_1`);
+  await th.waitForFunction((v) => document.querySelector('#verdict').textContent === v, thaiAnswer.verdict)
+    .catch(async () => check('Thai: the verdict', false, await th.textContent('#verdict')));
+  check('Thai: the page says so', (await th.getAttribute('html', 'lang')) === 'th');
+  check("Thai: the count in the sources' terms", (await th.textContent('#count-info')).includes('นับศักดิ์หมาก'), await th.textContent('#count-info'));
+  const thaiTitles = await th.$$eval('#palette .tool', (bs) => bs.map((b) => b.title).join(' '));
+  check("Thai: the men's Thai names", ['ขุน', 'เม็ด', 'โคน', 'ม้า', 'เรือ', 'เบี้ย'].every((n) => thaiTitles.includes(n)), thaiTitles);
+  check('Thai: the headings', (await th.textContent('#moves thead')).includes('ตามการนับ') && (await th.textContent('#pure')).startsWith('ถ้าไม่นับ'));
+  await th.goto(`${base}/endings`);
+  await th.waitForSelector('#endings tbody tr');
+  check('Thai: the endings page', (await th.textContent('#endings thead')).includes('เผด็จ') && (await th.textContent('#rules')).includes('กติกาการนับ'), await th.textContent('#rules'));
+  await th.click('#lang-switch');
+  await th.waitForFunction(() => document.documentElement.lang === 'en');
+  check('Thai: the switch turns the page to English', (await th.textContent('#endings thead')).includes('Ending'));
+  await th.goto(`${base}/`);
+  await th.waitForFunction(() => document.querySelector('#verdict').textContent.startsWith('White'));
+  check('the choice of language is kept', (await th.getAttribute('html', 'lang')) === 'en');
+  await th.screenshot({ path: `${outDir}/page-english-after-switch.png` });
+  await thai.close();
 } catch (e) {
   check('the walk through the page', false, e.stack);
 } finally {

@@ -12,14 +12,21 @@ const RULES = {
   switch_to_pieces: ['always', 'if_shorter'],
 };
 // The same options in words, for people (docs/rules.md §4).
-const RULE_WORDS = {
+const RULE_WORDS = LANG === 'th' ? {
+  limit_precedence: ['นับศักดิ์เมื่อมีโคนหนึ่งกับม้าสอง', { min: 'ใช้ค่าน้อย: 32 (Fairy-Stockfish)', khon_before_knights: 'ใช้ของโคน: 44' }],
+  draw_when: ['เสมอเมื่อฝ่ายที่นับ', { exceeded: 'เดินตาที่เกินศักดิ์', reached: 'นับถึงศักดิ์ (แบบกัมพูชา)' }],
+  counter_mate: ['ฝ่ายที่นับรุกจน', { win: 'ชนะ', draw: 'ได้เพียงเสมอ' }],
+  board_honour: ['นับศักดิ์กระดาน', { first_opportunity: 'นับตั้งแต่มีสิทธิ์ครั้งแรก', off: 'ไม่นับ' }],
+  switch_to_pieces: ['กินหมากตัวสุดท้ายของฝ่ายที่นับแล้วเริ่มนับศักดิ์หมาก', { always: 'เสมอ', if_shorter: 'เฉพาะเมื่อจบเร็วกว่า' }],
+} : {
   limit_precedence: ['Limit with a Khon and two Ma', { min: 'the smaller: 32 (Fairy-Stockfish)', khon_before_knights: "the Khon's: 44" }],
   draw_when: ['The count draws when the defender', { exceeded: 'completes the move after the limit', reached: 'reaches the limit (Cambodian)' }],
   counter_mate: ['A mate by the counting side', { win: 'wins', draw: 'only draws' }],
   board_honour: ["Board's honour", { first_opportunity: 'claimed at the first opportunity', off: 'not counted' }],
   switch_to_pieces: ["Baring the counter starts pieces' honour", { always: 'always', if_shorter: 'only if it ends sooner' }],
 };
-const NAMES = { K: 'Khun', M: 'Met', S: 'Khon', N: 'Ma', R: 'Ruea', P: 'Bia' };
+const NAMES = L({ K: 'Khun', M: 'Met', S: 'Khon', N: 'Ma', R: 'Ruea', P: 'Bia' },
+  { K: 'ขุน', M: 'เม็ด', S: 'โคน', N: 'ม้า', R: 'เรือ', P: 'เบี้ย' });
 const $ = (id) => document.getElementById(id);
 
 const state = {
@@ -63,17 +70,17 @@ function loadFen(text) {
   const fields = text.trim().split(/[\s_]+/);
   const board = Array(64).fill('');
   const ranks = (fields[0] || '').split('/');
-  if (ranks.length !== 8) throw new Error('a FEN board has 8 ranks separated by /');
+  if (ranks.length !== 8) throw new Error(L('a FEN board has 8 ranks separated by /', 'กระดานใน FEN มี 8 แถวคั่นด้วย /'));
   ranks.forEach((rank, i) => {
     let f = 0;
     for (const c of rank.replace(/~/g, '')) {
       if (/[1-8]/.test(c)) f += Number(c);
       else if (/[KMSNRPkmsnrp]/.test(c) && f < 8) board[(7 - i) * 8 + f++] = c;
-      else throw new Error(`'${c}' is not a man (K M S N R P) or a digit`);
+      else throw new Error(L(`'${c}' is not a man (K M S N R P) or a digit`, `'${c}' ไม่ใช่หมาก (K M S N R P) หรือตัวเลข`));
     }
-    if (f !== 8) throw new Error(`rank ${8 - i} does not have 8 squares`);
+    if (f !== 8) throw new Error(L(`rank ${8 - i} does not have 8 squares`, `แถวที่ ${8 - i} ไม่ครบ 8 ช่อง`));
   });
-  if (fields[1] !== 'w' && fields[1] !== 'b') throw new Error(`the side to move is '${fields[1] || ''}': w or b`);
+  if (fields[1] !== 'w' && fields[1] !== 'b') throw new Error(L(`the side to move is '${fields[1] || ''}': w or b`, `ฝ่ายที่เดินคือ '${fields[1] || ''}': ต้องเป็น w หรือ b`));
   state.board = board;
   state.side = fields[1];
   const limit = fields[3];
@@ -122,13 +129,14 @@ async function drawBoard() {
 // under the count, said to be the engine's and not exact.
 function showEngine(advice) {
   let text = '';
-  if (advice && advice.busy) text = `${advice.engine} is busy with another position; ask again.`;
-  else if (advice && advice.gone) text = 'The reference engine has stopped answering.';
+  if (advice && advice.busy) text = L(`${advice.engine} is busy with another position; ask again.`, `${advice.engine} กำลังคิดตำแหน่งอื่นอยู่ ลองถามอีกครั้ง`);
+  else if (advice && advice.gone) text = L('The reference engine has stopped answering.', 'เอนจินอ้างอิงหยุดตอบแล้ว');
   else if (advice && advice.bestmove) {
     const s = advice.score || {};
-    const score = s.mate !== undefined ? (s.mate > 0 ? `mates in ${s.mate}` : `is mated in ${-s.mate}`)
-      : s.cp !== undefined ? `evaluation ${s.cp > 0 ? '+' : ''}${(s.cp / 100).toFixed(2)} for the side to move` : 'no evaluation';
-    text = `Engine, not the tables: ${advice.engine} plays ${advice.san || advice.bestmove} (${score}, depth ${advice.depth} in ${advice.movetime_ms} ms, under the count).`;
+    const score = s.mate !== undefined ? (s.mate > 0 ? L(`mates in ${s.mate}`, `รุกจนใน ${s.mate} ตา`) : L(`is mated in ${-s.mate}`, `ถูกรุกจนใน ${-s.mate} ตา`))
+      : s.cp !== undefined ? L(`evaluation ${s.cp > 0 ? '+' : ''}${(s.cp / 100).toFixed(2)} for the side to move`, `ประเมิน ${s.cp > 0 ? '+' : ''}${(s.cp / 100).toFixed(2)} สำหรับฝ่ายที่เดิน`) : L('no evaluation', 'ไม่มีค่าประเมิน');
+    text = L(`Engine, not the tables: ${advice.engine} plays ${advice.san || advice.bestmove} (${score}, depth ${advice.depth} in ${advice.movetime_ms} ms, under the count).`,
+      `ความเห็นของเอนจิน ไม่ใช่ตาราง: ${advice.engine} เดิน ${advice.san || advice.bestmove} (${score}, ความลึก ${advice.depth} ใน ${advice.movetime_ms} มิลลิวินาที ตามการนับ)`);
   }
   $('engine').textContent = text;
   $('engine').hidden = !text;
@@ -140,9 +148,11 @@ function showError(message) {
 }
 
 function describeCount(count) {
-  if (count.phase === 'none') return 'No count while a Bia is on the board.';
-  if (count.phase === 'bare_kings') return 'Bare kings: nothing left to count.';
-  if (!count.running) return "No count runs while both sides have men (board's honour off).";
+  if (count.phase === 'none') return L('No count while a Bia is on the board.', 'ยังไม่นับขณะมีเบี้ยบนกระดาน');
+  if (count.phase === 'bare_kings') return L('Bare kings: nothing left to count.', 'เหลือขุนเปล่าทั้งสองฝ่าย: ไม่มีอะไรให้นับ');
+  if (!count.running) return L("No count runs while both sides have men (board's honour off).", 'ไม่นับขณะที่ทั้งสองฝ่ายมีหมาก (ปิดการนับศักดิ์กระดาน)');
+  if (LANG === 'th')
+    return `${count.phase === 'pieces' ? 'นับศักดิ์หมาก' : 'นับศักดิ์กระดาน'}: ${count.counter === 'black' ? 'ดำ' : count.counter === 'white' ? 'ขาว' : 'ฝ่ายที่นับ'}นับ ${count.announced} จาก ${count.limit_moves}`;
   const honour = count.phase === 'pieces' ? "Pieces' honour" : "Board's honour";
   const counter = count.counter ? count.counter[0].toUpperCase() + count.counter.slice(1) : 'The counter';
   return `${honour}: ${counter} counts, ${count.announced} of ${count.limit_moves} announced.`;
@@ -161,7 +171,7 @@ function showAnswer(answer) {
   }
   state.stepping = false;
   showLine();
-  $('pure').textContent = `Without counting: ${answer.pure_verdict}.`;
+  $('pure').textContent = L(`Without counting: ${answer.pure_verdict}.`, `ถ้าไม่นับ: ${answer.pure_verdict}`);
   $('count-info').textContent = describeCount(answer.count);
   const body = $('moves').querySelector('tbody');
   body.replaceChildren();
@@ -171,7 +181,7 @@ function showAnswer(answer) {
     const mover = { win: 'loss', loss: 'win', draw: 'draw' }[move.counted.category];
     row.className = `${mover}${move.best ? ' best' : ''}`;
     row.dataset.uci = move.uci;
-    row.title = 'Play this move';
+    row.title = L('Play this move', 'เดินตานี้');
     for (const text of [move.san, move.text.pure, move.text.counted]) {
       const cell = document.createElement('td');
       cell.textContent = text;
@@ -202,7 +212,7 @@ function showLine() {
     if (step.count.running) {
       const count = document.createElement('small');
       count.textContent = ` ${step.count.announced}/${step.count.limit_moves}`;
-      count.title = `count ${step.count.announced} of ${step.count.limit_moves}`;
+      count.title = L(`count ${step.count.announced} of ${step.count.limit_moves}`, `นับ ${step.count.announced} จาก ${step.count.limit_moves}`);
       button.appendChild(count);
     }
     if (i === line.at) { button.classList.add('current'); button.setAttribute('aria-current', 'step'); }
@@ -241,6 +251,7 @@ function clearAnswer(verdict) {
 async function refresh(push = false) {
   syncControls();
   const params = { fen: fen().replace(/ /g, '_'), count: countParam(), ...ruleParams() };
+  const lang = LANG === 'th' ? 'th' : '';
   const url = `/?${query(params)}`;
   $('share').href = url;
   if (push) history.pushState(null, '', url); else history.replaceState(null, '', url);
@@ -252,30 +263,31 @@ async function refresh(push = false) {
     state.answer = null;
     showError('');
     showEngine(null);
-    clearAnswer(state.board.some(Boolean) ? 'Place one Khun of each colour' : 'Set up a position');
+    clearAnswer(state.board.some(Boolean) ? L('Place one Khun of each colour', 'วางขุนสีละหนึ่งตัว') : L('Set up a position', 'ตั้งตำแหน่ง'));
     await drawBoard();
     return;
   }
   try {
-    const response = await fetch(`/api/probe?${query({ fen: fen(), count: countParam(), line: 1, ...ruleParams() })}`);
+    const response = await fetch(`/api/probe?${query({ fen: fen(), count: countParam(), line: 1, lang, ...ruleParams() })}`);
     const body = await response.json();
     if (response.ok) answer = body; else error = body.error;
     // Outside the tables: what the tables hold, how to make the missing ones, and a reference
     // engine's word where the server has one, marked as the engine's.
     if (response.status === 404 && body.material) {
       error += body.can_generate
-        ? `. Make the table of ${body.material} and those of the endings it converts into with "mktb gen ${body.material} --tables DIR", and serve DIR.`
-        : `. ${body.material} has ${body.men} men: more than mktb makes tables for.`;
+        ? L(`. Make the table of ${body.material} and those of the endings it converts into with "mktb gen ${body.material} --tables DIR", and serve DIR.`,
+          `. สร้างตาราง ${body.material} และตารางของเผด็จที่มันเปลี่ยนไปได้ด้วย "mktb gen ${body.material} --tables DIR" แล้วเปิด serve DIR`)
+        : L(`. ${body.material} has ${body.men} men: more than mktb makes tables for.`, `. ${body.material} มีหมาก ${body.men} ตัว: มากเกินกว่าที่ mktb สร้างตารางได้`);
       advice = body.engine || null;
     }
   } catch (e) {
-    error = `the server did not answer (${e.message})`;
+    error = L(`the server did not answer (${e.message})`, `เซิร์ฟเวอร์ไม่ตอบ (${e.message})`);
   }
   if (request !== state.request) return;
   state.answer = answer;
-  showError(error ? `Cannot answer: ${error}` : '');
+  showError(error ? L(`Cannot answer: ${error}`, `ตอบไม่ได้: ${error}`) : '');
   showEngine(advice);
-  if (answer) showAnswer(answer); else clearAnswer(state.board.some(Boolean) ? 'No answer for this position' : 'Set up a position');
+  if (answer) showAnswer(answer); else clearAnswer(state.board.some(Boolean) ? L('No answer for this position', 'ไม่มีคำตอบสำหรับตำแหน่งนี้') : L('Set up a position', 'ตั้งตำแหน่ง'));
   await drawBoard();
 }
 
@@ -330,10 +342,10 @@ function setup() {
       button.type = 'button';
       button.className = 'tool';
       button.dataset.tool = letter;
-      button.title = `Place ${white ? 'White' : 'Black'} ${NAMES[m]}`;
+      button.title = L(`Place ${white ? 'White' : 'Black'} ${NAMES[m]}`, `วาง${NAMES[m]}${white ? 'ขาว' : 'ดำ'}`);
       const img = document.createElement('img');
       img.src = `/man/${letter}.svg`;
-      img.alt = `${white ? 'White' : 'Black'} ${NAMES[m]}`;
+      img.alt = L(`${white ? 'White' : 'Black'} ${NAMES[m]}`, `${NAMES[m]}${white ? 'ขาว' : 'ดำ'}`);
       button.appendChild(img);
       span.appendChild(button);
     }
@@ -419,7 +431,7 @@ function setup() {
       state.selected = null;
       refresh(true);
     } catch (error) {
-      showError(`Cannot read the FEN: ${error.message}`);
+      showError(L(`Cannot read the FEN: ${error.message}`, `อ่าน FEN ไม่ได้: ${error.message}`));
     }
   });
   window.addEventListener('popstate', () => start());
@@ -432,7 +444,7 @@ function start() {
   try {
     loadFen(params.get('fen') || '8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1');
   } catch (error) {
-    showError(`Cannot read the FEN of the address: ${error.message}`);
+    showError(L(`Cannot read the FEN of the address: ${error.message}`, `อ่าน FEN ในลิงก์ไม่ได้: ${error.message}`));
   }
   for (const [name, values] of Object.entries(RULES)) {
     const value = params.get(name);

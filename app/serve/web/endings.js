@@ -40,7 +40,7 @@ function histogram(counts, label) {
     bar.setAttribute('width', 6);
     bar.setAttribute('height', h);
     const title = document.createElementNS(ns, 'title');
-    title.textContent = `${k} moves: ${number(counts[k])} positions`;
+    title.textContent = L(`${k} moves: ${number(counts[k])} positions`, `${k} ตา: ${number(counts[k])} ตำแหน่ง`);
     bar.appendChild(title);
     svg.appendChild(bar);
     if (i % 5 === 0 || i === keys.length - 1) {
@@ -62,11 +62,27 @@ function histogram(counts, label) {
 // The longest mate in moves, said for the side to move: an odd number of plies is its own mate
 // ("White mates in 19"), an even one the mate it suffers ("White is mated in 19").
 function mateWords(plies, side) {
+  if (LANG === 'th') return plies % 2 ? `${side}รุกจนใน ${(plies + 1) / 2} ตา` : `${side}ถูกรุกจนใน ${plies / 2} ตา`;
   return plies % 2 ? `${side} mates in ${(plies + 1) / 2}` : `${side} is mated in ${plies / 2}`;
 }
 
+// The counting rules in words: the server's English, or the Thai of each option that differs
+// from the usual rules (docs/rules.md §4).
+const RULES_THAI = {
+  'limit_precedence=khon_before_knights': 'โคนหนึ่งตัวให้ศักดิ์ 44 แม้มีม้าสองตัว',
+  'draw_when=reached': 'เสมอเมื่อนับถึงศักดิ์ (แบบกัมพูชา)',
+  'counter_mate=draw': 'ฝ่ายที่นับรุกจนได้เพียงเสมอ',
+  'board_honour=off': 'ไม่นับศักดิ์กระดาน',
+  'switch_to_pieces=if_shorter': 'เริ่มนับศักดิ์หมากเฉพาะเมื่อจบเร็วกว่า',
+};
+function rulesWords(data) {
+  if (LANG !== 'th') return data.rules_words;
+  const differ = data.rules.split(' ').filter((r) => RULES_THAI[r]).map((r) => RULES_THAI[r]);
+  return differ.length ? differ.join('; ') : 'กติกาปกติ (ตามที่ Fairy-Stockfish เล่น)';
+}
+
 function overview(data) {
-  $('rules').textContent = `Counting rules: ${data.rules_words}.`;
+  $('rules').textContent = L(`Counting rules: ${rulesWords(data)}.`, `กติกาการนับ: ${rulesWords(data)}`);
   $('rules').title = data.rules; // the options' names, as docs/rules.md and the API spell them
   const body = $('endings').querySelector('tbody');
   for (const e of data.endings) {
@@ -78,7 +94,7 @@ function overview(data) {
     cell(row, w ? percent(w.wins, w.legal) : '-');
     cell(row, w ? percent(w.draws, w.legal) : '-');
     cell(row, w && w.counted_wins !== null ? percent(w.counted_wins, w.legal) : '-');
-    cell(row, w && w.longest_mate_fen ? link(`/?fen=${w.longest_mate_fen.replace(/ /g, '_')}`, mateWords(w.longest_mate_plies, 'White')) : '-');
+    cell(row, w && w.longest_mate_fen ? link(`/?fen=${w.longest_mate_fen.replace(/ /g, '_')}`, mateWords(w.longest_mate_plies, L('White', 'ขาว'))) : '-');
     cell(row, `${(e.file_bytes / 1024).toFixed(1)} KiB`);
     body.appendChild(row);
   }
@@ -90,22 +106,22 @@ function detail(e) {
   $('detail-title').textContent = e.ending;
   const root = $('detail-body');
   if (!e.statistics) {
-    root.textContent = 'No statistics file beside this table (generate it again with mktb gen).';
+    root.textContent = L('No statistics file beside this table (generate it again with mktb gen).', 'ไม่มีไฟล์สถิติข้างตารางนี้ (สร้างใหม่ด้วย mktb gen)');
     return;
   }
-  for (const [key, title] of [['white_to_move', 'White to move'], ['black_to_move', 'Black to move']]) {
+  for (const [key, title, side] of [['white_to_move', L('White to move', 'ขาวเดิน'), L('White', 'ขาว')], ['black_to_move', L('Black to move', 'ดำเดิน'), L('Black', 'ดำ')]]) {
     const s = e.statistics.sides[key];
     const h = document.createElement('h3');
     h.textContent = title;
     root.appendChild(h);
     const table = document.createElement('table');
     for (const [name, value] of [
-      ['Legal positions', number(s.legal)],
-      ['Wins for the side to move', `${number(s.wins)} (${percent(s.wins, s.legal)})`],
-      ['Draws', `${number(s.draws)} (${percent(s.draws, s.legal)})`],
-      ['Losses', `${number(s.losses)} (${percent(s.losses, s.legal)})`],
-      ['Wins within a fresh count', s.counted_wins === null ? '-' : `${number(s.counted_wins)} (${percent(s.counted_wins, s.legal)})`],
-      ['Losses within a fresh count', s.counted_losses === null ? '-' : number(s.counted_losses)],
+      [L('Legal positions', 'ตำแหน่งที่ถูกกติกา'), number(s.legal)],
+      [L('Wins for the side to move', 'ฝ่ายที่เดินชนะ'), `${number(s.wins)} (${percent(s.wins, s.legal)})`],
+      [L('Draws', 'เสมอ'), `${number(s.draws)} (${percent(s.draws, s.legal)})`],
+      [L('Losses', 'ฝ่ายที่เดินแพ้'), `${number(s.losses)} (${percent(s.losses, s.legal)})`],
+      [L('Wins within a fresh count', 'ชนะภายในการนับใหม่'), s.counted_wins === null ? '-' : `${number(s.counted_wins)} (${percent(s.counted_wins, s.legal)})`],
+      [L('Losses within a fresh count', 'แพ้ภายในการนับใหม่'), s.counted_losses === null ? '-' : number(s.counted_losses)],
     ]) {
       const row = document.createElement('tr');
       cell(row, name);
@@ -113,14 +129,14 @@ function detail(e) {
       table.appendChild(row);
     }
     const row = document.createElement('tr');
-    cell(row, 'Longest mate');
-    cell(row, s.longest_mate_fen ? link(`/?fen=${s.longest_mate_fen.replace(/ /g, '_')}`, `${mateWords(s.longest_mate_plies, title.split(' ')[0])}: ${s.longest_mate_fen}`) : '-');
+    cell(row, L('Longest mate', 'รุกจนยาวที่สุด'));
+    cell(row, s.longest_mate_fen ? link(`/?fen=${s.longest_mate_fen.replace(/ /g, '_')}`, `${mateWords(s.longest_mate_plies, side)}: ${s.longest_mate_fen}`) : '-');
     table.appendChild(row);
     root.appendChild(table);
-    if (Object.keys(s.win_in_moves).length) root.appendChild(histogram(s.win_in_moves, `${title}: wins by moves to mate`));
-    if (Object.keys(s.loss_in_moves).length) root.appendChild(histogram(s.loss_in_moves, `${title}: losses by moves to mate`));
+    if (Object.keys(s.win_in_moves).length) root.appendChild(histogram(s.win_in_moves, L(`${title}: wins by moves to mate`, `${title}: ชนะ แยกตามจำนวนตาถึงรุกจน`)));
+    if (Object.keys(s.loss_in_moves).length) root.appendChild(histogram(s.loss_in_moves, L(`${title}: losses by moves to mate`, `${title}: แพ้ แยกตามจำนวนตาถึงรุกจน`)));
   }
-  root.appendChild(link('/endings', 'All endings'));
+  root.appendChild(link('/endings', L('All endings', 'เผด็จทั้งหมด')));
 }
 
 async function main() {
@@ -131,7 +147,7 @@ async function main() {
     if (!response.ok) throw new Error(body.error);
     if (name) detail(body); else overview(body);
   } catch (error) {
-    $('error').textContent = `Cannot show the endings: ${error.message}`;
+    $('error').textContent = L(`Cannot show the endings: ${error.message}`, `แสดงเผด็จไม่ได้: ${error.message}`);
     $('error').hidden = false;
   }
 }
