@@ -15,6 +15,12 @@ inline constexpr const char* kColorKey[] = { "white", "black" }; // in JSON
 // The languages the words for people come in: English, and Thai (the players' language; the
 // page, the API's `lang=th` and the teaching report speak it).
 enum class Lang : std::uint8_t { En, Th };
+// A text for people in both languages.
+struct Said {
+    std::string en, th;
+    const std::string& in(Lang lang) const { return lang == Lang::Th ? th : en; }
+    bool empty() const { return en.empty(); }
+};
 inline std::string color_name(Color c, Lang lang) {
     return lang == Lang::Th ? (c == WHITE ? "ขาว" : "ดำ") : kColorName[c];
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -40,19 +41,29 @@ std::string capitalized(std::string text) {
 }
 
 // The men with their Thai names and the letters diagrams and FENs use (diagrams/men/*.svg).
-std::string men_legend() {
-    static const std::pair<char, const char*> kMen[]
-        = { { 'K', "Khun (K): the king" }, { 'M', "Met (M): one step diagonally" },
-              { 'S', "Khon (S): one step diagonally or straight ahead" },
-              { 'N', "Ma (N): the knight" }, { 'R', "Ruea (R): the rook" },
-              { 'P', "Bia (P): the pawn, promotes to a Met on the sixth rank" } };
-    std::string html = "<div class=\"legend\"><b>The men</b> (White's light, Black's dark):<ul>";
-    for (const auto& [letter, words] : kMen)
+std::string men_legend(Lang lang) {
+    static const std::pair<char, Said> kMen[]
+        = { { 'K', { "Khun (K): the king", "ขุน (K): เดินหนึ่งก้าวทุกทิศ" } },
+              { 'M', { "Met (M): one step diagonally", "เม็ด (M): เดินทแยงหนึ่งก้าว" } },
+              { 'S',
+                  { "Khon (S): one step diagonally or straight ahead",
+                      "โคน (S): เดินทแยงหนึ่งก้าว หรือตรงไปข้างหน้าหนึ่งก้าว" } },
+              { 'N', { "Ma (N): the knight", "ม้า (N): เดินแบบม้า" } },
+              { 'R', { "Ruea (R): the rook", "เรือ (R): เดินตรงไกลเท่าใดก็ได้" } },
+              { 'P',
+                  { "Bia (P): the pawn, promotes to a Met on the sixth rank",
+                      "เบี้ย (P): เดินหน้าหนึ่งก้าว ถึงแถวที่หกหงายเป็นเม็ด (เบี้ยหงาย)" } } };
+    std::string html = lang == Lang::Th
+        ? "<div class=\"legend\"><b>หมาก</b> (ขาวสีอ่อน ดำสีเข้ม):<ul>"
+        : "<div class=\"legend\"><b>The men</b> (White's light, Black's dark):<ul>";
+    for (const auto& [letter, said] : kMen) {
+        const std::string& words = said.in(lang);
         html += std::string("<li><img src=\"diagrams/men/") + letter
             + ".svg\" alt=\"\" "
               "width=\"24\" height=\"24\"><img src=\"diagrams/men/"
             + char(letter - 'A' + 'a') + ".svg\" alt=\"\" width=\"24\" height=\"24\"> " + words
             + "</li>";
+    }
     return html + "</ul></div>\n";
 }
 
@@ -85,7 +96,7 @@ std::string number(std::uint64_t n) {
 }
 
 // Mate distances, pure against counted, as a bar chart (one pair of bars per distance).
-std::string histogram_svg(const SideFigures& f, const std::string& title) {
+std::string histogram_svg(const SideFigures& f, const std::string& title, Lang lang) {
     int longest = 1;
     std::uint64_t most = 1;
     for (const auto& [k, n] : f.pureMoves) longest = std::max(longest, k), most = std::max(most, n);
@@ -97,9 +108,11 @@ std::string histogram_svg(const SideFigures& f, const std::string& title) {
         << h << "' width='" << w << "' height='" << h << "' role='img'><title>" << escape(title)
         << "</title><text x='40' y='14' font-size='12'>" << escape(title) << "</text>"
         << "<rect x='" << w - 240 << "' y='22' width='10' height='10' fill='#1f6f3a'/><text x='"
-        << w - 226 << "' y='31' font-size='11'>without counting</text><rect x='" << w - 125
+        << w - 226 << "' y='31' font-size='11'>" << (lang == Lang::Th ? "ไม่นับ" : "without counting")
+        << "</text><rect x='" << w - 125
         << "' y='22' width='10' height='10' fill='#d9a441'/><text x='" << w - 111
-        << "' y='31' font-size='11'>within the count</text>";
+        << "' y='31' font-size='11'>" << (lang == Lang::Th ? "ภายในการนับ" : "within the count")
+        << "</text>";
     for (int k = 1; k <= longest; ++k) {
         const auto bar = [&](const std::map<int, std::uint64_t>& m, int dx, const char* colour) {
             const auto it = m.find(k);
@@ -107,7 +120,8 @@ std::string histogram_svg(const SideFigures& f, const std::string& title) {
             const int height = std::max(1, int(130.0 * double(it->second) / double(most)));
             svg << "<rect x='" << 40 + (k - 1) * 12 + dx << "' y='" << 170 - height
                 << "' width='5' height='" << height << "' fill='" << colour << "'><title>" << k
-                << " moves: " << number(it->second) << "</title></rect>";
+                << (lang == Lang::Th ? " ตา: " : " moves: ") << number(it->second)
+                << "</title></rect>";
         };
         bar(f.pureMoves, 0, "#1f6f3a");
         bar(f.countedMoves, 5, "#d9a441");
@@ -140,6 +154,7 @@ summary { cursor: pointer; color: #1f6f3a; }
 .legend ul { list-style: none; padding: 0; margin: 0.3rem 0; display: flex; flex-wrap: wrap; gap: 0.2rem 1.2rem; }
 .legend img { vertical-align: middle; }
 .key li { margin: 0.4rem 0; }
+.lang { float: right; margin: 0; font-size: 0.9rem; }
 .answer { margin-top: 0.4rem; height: 4.5em; font-size: 0.85rem; color: #555;
   background: repeating-linear-gradient(transparent 0 1.45em, #bbb 1.45em calc(1.45em + 1px)); }
 table.regulation { width: 100%; }
@@ -148,19 +163,52 @@ table.regulation code { word-break: break-all; }
 @media print {
   @page { size: A4; margin: 15mm; }
   body { margin: 0; max-width: none; font-size: 11pt; }
-  nav, summary { display: none; }
+  nav, summary, .lang { display: none; }
   .themes section { break-before: page; }
   figure { break-inside: avoid; }
 }
 )CSS";
 
-std::string page_head(const std::string& title, const std::string& css) {
-    return "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
-           "name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+// A page's file name in a language: "KSMvK.worksheet" -> "KSMvK.worksheet.html" (English),
+// "KSMvK.worksheet.th.html" (Thai).
+std::string page_file(const std::string& base, Lang lang) {
+    return base + (lang == Lang::Th ? ".th.html" : ".html");
+}
+
+// The head of a page of `base` in `lang`, with the switch to the other language: the English
+// page turns to the Thai one where the browser's language is Thai (or Thai was chosen), and the
+// switch remembers the choice.
+std::string page_head(const std::string& title, const std::string& base, Lang lang) {
+    const std::string en = page_file(base, Lang::En), th = page_file(base, Lang::Th);
+    const std::string choose = lang == Lang::Th
+        ? "if(localStorage.getItem('mktb-lang')==='en')location.replace('" + en + "');"
+        : "var c=localStorage.getItem('mktb-lang');if(c==='th'||(!c&&(navigator.languages||["
+          "navigator.language]).some(function(l){return/^th\\b/i.test(l)})))location.replace('"
+            + th + "');";
+    return "<!doctype html>\n<html lang=\"" + std::string(lang == Lang::Th ? "th" : "en")
+        + "\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+          "content=\"width=device-width, initial-scale=1\">\n<title>"
         + escape(title)
         + "</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" "
-          "href=\""
-        + css + "\">\n</head>\n<body>\n";
+          "href=\"report.css\">\n<script>try{"
+        + choose + "}catch(e){}</script>\n</head>\n<body>\n<p class=\"lang\"><a href=\"" + en
+        + "\" hreflang=\"en\" lang=\"en\" "
+          "onclick=\"localStorage.setItem('mktb-lang','en')\">English</a> "
+          "&middot; <a href=\""
+        + th
+        + "\" hreflang=\"th\" lang=\"th\" "
+          "onclick=\"localStorage.setItem('mktb-lang','th')\">ภาษาไทย</a></p>\n";
+}
+
+// The counting rules in words: the usual ones, or those that differ.
+std::string rules_words(const CountRules& rules, Lang lang) {
+    if (lang == Lang::En) return describe_in_words(rules);
+    static const char* kThai[] = { "โคนหนึ่งตัวให้ศักดิ์ 44 แม้มีม้าสองตัว", "เสมอเมื่อนับถึงศักดิ์ (แบบกัมพูชา)",
+        "ฝ่ายที่นับรุกจนได้เพียงเสมอ", "ไม่นับศักดิ์กระดาน", "เริ่มนับศักดิ์หมากเฉพาะเมื่อจบเร็วกว่า" };
+    std::string out;
+    for (std::size_t i = 0; i < std::size(kThai); ++i)
+        if (rules.has(RuleOption(i))) out.append(out.empty() ? "" : "; ").append(kThai[i]);
+    return out.empty() ? "กติกาปกติ (ตามที่ Fairy-Stockfish เล่น)" : out;
 }
 
 // The main line as text: moves with numbers, the count after each of the counter's moves,
@@ -173,7 +221,8 @@ struct LineText {
     bool countEnded = false;
 };
 
-LineText line_text(const Prober& prober, const Item& item, const CountRules& rules) {
+LineText line_text(const Prober& prober, const Item& item, const CountRules& rules, Lang lang) {
+    const bool th = lang == Lang::Th;
     LineText out;
     Position pos = item.pos;
     CountState count = pos.count_state();
@@ -210,8 +259,10 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
         if (i < kBriefPlies)
             out.brief += prefix + move + (only ? "!" : "") + " ";
         else if (i == kBriefPlies)
-            out.brief += "... (the whole line, " + std::to_string((item.line.size() + 1) / 2)
-                + " moves, in the PGN) ";
+            out.brief += th
+                ? "... (ทั้งแนว " + std::to_string((item.line.size() + 1) / 2) + " ตา อยู่ใน PGN) "
+                : "... (the whole line, " + std::to_string((item.line.size() + 1) / 2)
+                    + " moves, in the PGN) ";
         if (out.countEnded) // the game is over: the rest of the pure mate, in the comment
             out.pgn += (stm == WHITE || i == 0 ? prefix : "") + move + " ";
         else
@@ -219,9 +270,10 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
         if (!out.countEnded && count_has_ended(count) && !is_checkmate(next)) {
             // The count ends the game here: a draw, whatever the pure line goes on to show.
             out.countEnded = true;
-            out.html += "(the count has run out: a draw under the count; without it the mate "
-                        "would go on) ";
-            if (i < kBriefPlies) out.brief += "(the count runs out here) ";
+            out.html += th ? "(นับครบแล้ว: เสมอด้วยการนับ ถ้าไม่นับการรุกจนจะดำเนินต่อ) "
+                           : "(the count has run out: a draw under the count; without it the mate "
+                             "would go on) ";
+            if (i < kBriefPlies) out.brief += th ? "(นับครบที่นี่) " : "(the count runs out here) ";
             openComment = i + 1 < item.line.size();
             if (openComment)
                 out.pgn += "{the count has run out: the game is drawn here; without the count "
@@ -231,7 +283,9 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
         } else if (announces_count(next, stm, count) && !out.countEnded) {
             const std::string c = "count " + std::to_string((count.ply + 1) / 2) + " of "
                 + std::to_string(count.limit / 2);
-            out.html += "(" + c + ") ";
+            out.html += th ? "(นับ " + std::to_string((count.ply + 1) / 2) + " จาก "
+                    + std::to_string(count.limit / 2) + ") "
+                           : "(" + c + ") ";
             out.pgn += "{" + c + "} ";
         }
         if (stm == BLACK) ++number;
@@ -241,85 +295,111 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
     return out;
 }
 
-// The files of one ending as they are written.
+// The files of one ending as they are written: the three pages in each language, the rest once.
 struct EndingFiles {
-    std::ostringstream html, epd, pgn, worksheet, key;
+    std::ostringstream html[2], worksheet[2], key[2], epd, pgn;
     Json claims = Json::array();
 };
+constexpr Lang kLangs[] = { Lang::En, Lang::Th };
 
 // The pages' heads: the ending's page with its figures, the worksheet's and the answer key's.
-void write_heads(EndingFiles& f, const Teacher& t) {
+void write_heads(EndingFiles& f, const Teacher& t, Lang lang) {
+    const bool th = lang == Lang::Th;
+    const int l = int(lang);
     const std::string name = t.material().name();
+    const std::string self = page_file(name, lang), sheet = page_file(name + ".worksheet", lang),
+                      answers = page_file(name + ".answers", lang),
+                      rules = escape(rules_words(t.rules(), lang));
     // For print: the worksheet (diagrams and tasks, no solution) and its answer key apart.
-    f.worksheet << page_head("mktb: " + name + " worksheet", "report.css") << "<nav><a href=\""
-                << name << ".html\">" << name << "</a></nav>\n<h1>" << name
-                << ": worksheet</h1>\n<p>Counting rules: " << escape(describe_in_words(t.rules()))
-                << ". The answers: <a href=\"" << name << ".answers.html\">answer key</a>.</p>\n"
-                << men_legend() << "<div class=\"themes\">\n";
-    f.key << page_head("mktb: " + name + " answer key", "report.css") << "<nav><a href=\"" << name
-          << ".html\">" << name << "</a></nav>\n<h1>" << name
-          << ": answer key</h1>\n<p>For the <a href=\"" << name
-          << ".worksheet.html\">worksheet</a>; distances in moves.</p>\n<div class=\"key\">\n";
-    f.html
-        << page_head("mktb: " + name, "report.css") << "<nav><a href=\"index.html\">All endings</a>"
-        << " &middot; <a href=\"" << name << ".epd\">EPD</a> &middot; <a href=\"" << name
-        << ".pgn\">PGN</a> &middot; print: <a href=\"" << name
-        << ".worksheet.html\">worksheet</a>, <a href=\"" << name
-        << ".answers.html\">answer key</a></nav>\n<h1>" << name
-        << "</h1>\n<p>Counting rules: " << escape(describe_in_words(t.rules()))
-        << ".</p>\n<h2>What the ending holds</h2>\n<table>\n"
-        << "<tr><th>Side to move</th><th>Positions</th><th>Wins</th><th>Draws</th><th>Losses</th>"
-           "<th>Wins within a fresh count</th><th>Losses within a fresh count</th><th>Longest "
-           "mate</th></tr>\n";
+    f.worksheet[l] << page_head(
+        "mktb: " + name + (th ? " แบบฝึกหัด" : " worksheet"), name + ".worksheet", lang)
+                   << "<nav><a href=\"" << self << "\">" << name << "</a></nav>\n<h1>" << name
+                   << (th ? ": แบบฝึกหัด</h1>\n<p>กติกาการนับ: "
+                          : ": worksheet</h1>\n<p>Counting rules: ")
+                   << rules << (th ? " คำตอบ: <a href=\"" : ". The answers: <a href=\"") << answers
+                   << "\">" << (th ? "เฉลย" : "answer key") << "</a>.</p>\n"
+                   << men_legend(lang) << "<div class=\"themes\">\n";
+    f.key[l] << page_head("mktb: " + name + (th ? " เฉลย" : " answer key"), name + ".answers", lang)
+             << "<nav><a href=\"" << self << "\">" << name << "</a></nav>\n<h1>" << name
+             << (th ? ": เฉลย</h1>\n<p>สำหรับ<a href=\""
+                    : ": answer key</h1>\n<p>For the <a href=\"")
+             << sheet << "\">"
+             << (th ? "แบบฝึกหัด</a> ระยะนับเป็นตา" : "worksheet</a>; distances in moves")
+             << ".</p>\n<div class=\"key\">\n";
+    f.html[l] << page_head("mktb: " + name, name, lang) << "<nav><a href=\""
+              << page_file("index", lang) << "\">" << (th ? "เผด็จทั้งหมด" : "All endings") << "</a>"
+              << " &middot; <a href=\"" << name << ".epd\">EPD</a> &middot; <a href=\"" << name
+              << ".pgn\">PGN</a> &middot; " << (th ? "พิมพ์" : "print") << ": <a href=\"" << sheet
+              << "\">" << (th ? "แบบฝึกหัด" : "worksheet") << "</a>, <a href=\"" << answers << "\">"
+              << (th ? "เฉลย" : "answer key") << "</a></nav>\n<h1>" << name << "</h1>\n<p>"
+              << (th ? "กติกาการนับ: " : "Counting rules: ") << rules << ".</p>\n<h2>"
+              << (th ? "เผด็จนี้มีอะไร" : "What the ending holds") << "</h2>\n<table>\n"
+              << (th ? "<tr><th>ฝ่ายที่เดิน</th><th>ตำแหน่ง</th><th>ชนะ</th><th>เสมอ</th><th>แพ้</th>"
+                       "<th>ชนะภายในการนับใหม่</th><th>แพ้ภายในการนับใหม่</th><th>รุกจนยาวที่สุด</th></tr>\n"
+                     : "<tr><th>Side to move</th><th>Positions</th><th>Wins</th><th>Draws</th>"
+                       "<th>Losses</th><th>Wins within a fresh count</th><th>Losses within a fresh "
+                       "count</th><th>Longest mate</th></tr>\n");
     for (Color c : { WHITE, BLACK }) {
         const SideFigures& s = t.figures()[c];
-        f.html << "<tr><td>" << kColorName[c] << "</td><td>" << number(s.legal) << "</td><td>"
-               << percent(s.wins, s.legal) << "</td><td>" << percent(s.draws, s.legal)
-               << "</td><td>" << percent(s.losses, s.legal) << "</td><td>"
-               << percent(s.countedWins, s.legal) << "</td><td>"
-               << percent(s.countedLosses, s.legal) << "</td><td>"
-               << (s.longest > 0 ? std::to_string(s.longest) + " moves" : "-") << "</td></tr>\n";
+        f.html[l] << "<tr><td>" << color_name(c, lang) << "</td><td>" << number(s.legal)
+                  << "</td><td>" << percent(s.wins, s.legal) << "</td><td>"
+                  << percent(s.draws, s.legal) << "</td><td>" << percent(s.losses, s.legal)
+                  << "</td><td>" << percent(s.countedWins, s.legal) << "</td><td>"
+                  << percent(s.countedLosses, s.legal) << "</td><td>"
+                  << (s.longest > 0 ? std::to_string(s.longest) + (th ? " ตา" : " moves") : "-")
+                  << "</td></tr>\n";
     }
-    f.html
-        << "</table>\n<p>Positions are distinct boards; \"fresh count\": the count the position "
-           "starts (pieces' honour: the men on the board counted; board's honour: 64 moves; with "
-           "a Bia: the count its conversion starts).</p>\n";
+    f.html[l] << (th ? "</table>\n<p>ตำแหน่งนับเป็นกระดานที่ต่างกัน; \"การนับใหม่\": การนับที่ตำแหน่งนั้นเริ่ม "
+                       "(นับศักดิ์หมาก: เริ่มจากจำนวนหมากบนกระดาน; นับศักดิ์กระดาน: 64 ตา; "
+                       "มีเบี้ย: การนับที่เริ่มเมื่อเบี้ยหมด)</p>\n"
+                     : "</table>\n<p>Positions are distinct boards; \"fresh count\": the count the "
+                       "position starts (pieces' honour: the men on the board counted; board's "
+                       "honour: 64 moves; with a Bia: the count its conversion starts).</p>\n");
     for (Color c : { WHITE, BLACK })
         if (t.figures()[c].wins)
-            f.html << histogram_svg(
-                t.figures()[c], std::string(kColorName[c]) + " to move: positions won in N moves")
-                   << "\n";
-    f.html << men_legend() << "<div class=\"themes\">\n";
+            f.html[l] << histogram_svg(t.figures()[c],
+                th ? color_name(c, lang) + "เดิน: ตำแหน่งที่ชนะใน N ตา"
+                   : std::string(kColorName[c]) + " to move: positions won in N moves",
+                lang) << "\n";
+    f.html[l] << men_legend(lang) << "<div class=\"themes\">\n";
 }
 
 // The count a position starts, in words for a worksheet: "Pieces' honour: Black counts from 3
-// to 16; White has 14 moves.", "Board's honour: Black counts to 64; White has 65 moves.", "No
-// count while a Bia is on the board."
-std::string count_words(const Position& p, const CountRules& rules) {
+// to 16; White has 14 moves.", "Board's honour: the weaker side counts to 64 from 0; the
+// stronger side has 65 moves.", "No count while a Bia is on the board."
+std::string count_words(const Position& p, const CountRules& rules, Lang lang) {
+    const bool th = lang == Lang::Th;
     const CountState count = p.count_state();
+    const std::string from = std::to_string((count.ply + 1) / 2);
     switch (count_phase(p)) {
     case CountPhase::NoCount:
-        return "No count while a Bia is on the board.";
+        return th ? "ยังไม่นับขณะมีเบี้ยบนกระดาน" : "No count while a Bia is on the board.";
     case CountPhase::BareKings:
-        return "Bare kings.";
+        return th ? "เหลือขุนเปล่า" : "Bare kings.";
     case CountPhase::PiecesHonour: {
         const Color attacker = *pieces_honour_attacker(p);
-        return std::string("Pieces' honour: ") + kColorName[~attacker] + " counts from "
-            + std::to_string((count.ply + 1) / 2) + " to " + std::to_string(count.limit / 2) + "; "
-            + kColorName[attacker] + " has "
-            + std::to_string(attacker_moves_left(count, p.side_to_move() == attacker, rules))
-            + " moves.";
+        const std::string to = std::to_string(count.limit / 2),
+                          left
+            = std::to_string(attacker_moves_left(count, p.side_to_move() == attacker, rules));
+        return th ? "นับศักดิ์หมาก: " + color_name(~attacker, lang) + "นับจาก " + from + " ถึง " + to
+                + "; " + color_name(attacker, lang) + "มีเวลา " + left + " ตา"
+                  : "Pieces' honour: " + color_name(~attacker, lang) + " counts from " + from
+                + " to " + to + "; " + color_name(attacker, lang) + " has " + left + " moves.";
     }
-    default:
-        if (rules.has(RuleOption::BoardHonourOff)) return "No count while both sides have men.";
-        return "Board's honour: the weaker side counts to 64 from "
-            + std::to_string((count.ply + 1) / 2) + "; the stronger side has "
-            + std::to_string(attacker_moves_left(count, true, rules)) + " moves.";
+    default: {
+        if (rules.has(RuleOption::BoardHonourOff))
+            return th ? "ไม่นับขณะที่ทั้งสองฝ่ายมีหมาก" : "No count while both sides have men.";
+        const std::string left = std::to_string(attacker_moves_left(count, true, rules));
+        return th
+            ? "นับศักดิ์กระดาน: ฝ่ายที่อ่อนกว่านับถึง 64 จาก " + from + "; ฝ่ายที่แข็งกว่ามีเวลา " + left + " ตา"
+            : "Board's honour: the weaker side counts to 64 from " + from
+                + "; the stronger side has " + left + " moves.";
+    }
     }
 }
 
 // One position of a theme (the `number`th) in every file: its diagrams, its figure on the page,
-// the worksheet and the key, its EPD line, its PGN game and its claim.
+// the worksheet and the key in each language, its EPD line, its PGN game and its claim.
 void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item& item,
     std::size_t number, const fs::path& dir) {
     const Prober& prober = t.prober();
@@ -340,41 +420,56 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
     }
     const Value pure = *prober.dtm(p);
     const CountedValue counted = *prober.counted(p, p.count_state());
-    const std::string verdictText = verdict(prober, p, pure, counted, p.count_state());
-    const LineText line = line_text(prober, item, t.rules());
+    const std::optional<BaringPath> baring = baring_path(prober, p, p.count_state());
     auto joined = [&](const std::vector<Move>& moves) {
         std::string text;
         for (Move mv : moves) text.append(text.empty() ? "" : " ").append(san(p, mv));
         return text;
     };
     const std::string best = joined(item.best), avoid = joined(item.avoid);
-    f.html << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
-           << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>"
-           << kColorName[p.side_to_move()] << " to move.</b> " << escape(capitalized(item.claim))
-           << ". " << escape(count_words(p, t.rules()))
-           << "<br>Difficulty: " << escape(item.hardness) << ".<br><span class=\"line\">"
-           << escape(fen) << "</span>"
-           << "<details><summary>Solution</summary>"
-           << (solutionSvg.empty() ? ""
-                                   : "<img src=\"" + solutionSvg
-                          + "\" alt=\"the solution\" width=\"280\" height=\"270\">")
-           << "<p>" << escape(verdictText) << ".</p>"
-           << (best.empty() ? "" : "<p>Best: " + escape(best) + "</p>")
-           << (avoid.empty() ? "" : "<p>Not: " + escape(avoid) + "</p>")
-           << (line.html.empty() ? "" : "<p class=\"line\">" + escape(line.html) + "</p>")
-           << "</details></figcaption></figure>\n";
-    f.worksheet << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
-                << "\" width=\"280\" height=\"270\"><figcaption><b>" << number << ".</b> "
-                << kColorName[p.side_to_move()] << " to move. " << escape(count_words(p, t.rules()))
-                << "<br><i>" << escape(item.task.empty() ? theme.task : item.task) << "</i>"
-                << "<br><span class=\"line\">" << escape(fen)
-                << "</span></figcaption><div class=\"answer\">Answer:</div></figure>\n";
-    f.key << "<li><b>" << escape(capitalized(item.claim)) << ".</b> " << escape(verdictText) << "."
-          << (best.empty() ? "" : " Best: " + escape(best) + ".")
-          << (avoid.empty() ? "" : " Not: " + escape(avoid) + ".")
-          << (line.brief.empty() ? ""
-                                 : "<br><span class=\"line\">" + escape(line.brief) + "</span>")
-          << "</li>\n";
+    std::string verdictEn;
+    for (Lang lang : kLangs) {
+        const bool th = lang == Lang::Th;
+        const int l = int(lang);
+        const std::string verdictText
+            = verdict(p, pure, counted, t.rules(), p.count_state(), baring, lang);
+        if (!th) verdictEn = verdictText;
+        const LineText line = line_text(prober, item, t.rules(), lang);
+        const std::string toMove = th ? color_name(p.side_to_move(), lang) + "เดิน"
+                                      : color_name(p.side_to_move(), lang) + " to move.";
+        const std::string claim = th ? item.claim.th : capitalized(item.claim.en);
+        const std::string bestWord = th ? "ดีที่สุด: " : "Best: ", notWord = th ? "ไม่ใช่: " : "Not: ";
+        f.html[l] << "<figure id=\"" << item.id << "\"><img src=\"" << svgName << "\" alt=\""
+                  << escape(fen) << "\" width=\"280\" height=\"270\"><figcaption><b>" << toMove
+                  << "</b> " << escape(claim) << ". " << escape(count_words(p, t.rules(), lang))
+                  << "<br>" << (th ? "ความยาก: " : "Difficulty: ") << escape(item.hardness.in(lang))
+                  << ".<br><span class=\"line\">" << escape(fen) << "</span>"
+                  << "<details><summary>" << (th ? "เฉลย" : "Solution") << "</summary>"
+                  << (solutionSvg.empty() ? ""
+                                          : "<img src=\"" + solutionSvg + "\" alt=\""
+                                 + (th ? "เฉลย" : "the solution")
+                                 + "\" width=\"280\" height=\"270\">")
+                  << "<p>" << escape(verdictText) << ".</p>"
+                  << (best.empty() ? "" : "<p>" + bestWord + escape(best) + "</p>")
+                  << (avoid.empty() ? "" : "<p>" + notWord + escape(avoid) + "</p>")
+                  << (line.html.empty() ? "" : "<p class=\"line\">" + escape(line.html) + "</p>")
+                  << "</details></figcaption></figure>\n";
+        f.worksheet[l] << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
+                       << "\" width=\"280\" height=\"270\"><figcaption><b>" << number << ".</b> "
+                       << toMove << " " << escape(count_words(p, t.rules(), lang)) << "<br><i>"
+                       << escape(item.task.empty() ? theme.task.in(lang) : item.task.in(lang))
+                       << "</i><br><span class=\"line\">" << escape(fen)
+                       << "</span></figcaption><div class=\"answer\">"
+                       << (th ? "คำตอบ:" : "Answer:") << "</div></figure>\n";
+        f.key[l] << "<li><b>" << escape(claim) << ".</b> " << escape(verdictText) << "."
+                 << (best.empty() ? "" : " " + bestWord + escape(best) + ".")
+                 << (avoid.empty() ? "" : " " + notWord + escape(avoid) + ".")
+                 << (line.brief.empty()
+                            ? ""
+                            : "<br><span class=\"line\">" + escape(line.brief) + "</span>")
+                 << "</li>\n";
+    }
+    const LineText line = line_text(prober, item, t.rules(), Lang::En);
     // EPD: the board, side, and castling/en passant fields (none in Makruk), then the
     // operations; c2 holds FEN fields 4-5 (Fairy-Stockfish's count).
     const std::string board = fen.substr(0, fen.find(' ', fen.find(' ') + 1));
@@ -382,17 +477,17 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
     if (!best.empty()) f.epd << " bm " << best << ";";
     if (!avoid.empty()) f.epd << " am " << avoid << ";";
     if (item.dm) f.epd << " dm " << *item.dm << ";";
-    f.epd << " id \"" << item.id << "\"; c0 \"" << verdictText << "\"; c1 \"" << item.claim
+    f.epd << " id \"" << item.id << "\"; c0 \"" << verdictEn << "\"; c1 \"" << item.claim.en
           << "\"; c2 \"" << p.count_state().limit << ' ' << p.count_state().ply << "\";\n";
     const bool mates = !item.line.empty();
     const std::string result = !mates                                ? "*"
         : line.countEnded                                            ? "1/2-1/2"
         : (item.line.size() % 2 == 1) == (p.side_to_move() == WHITE) ? "1-0"
                                                                      : "0-1";
-    f.pgn << "[Event \"mktb " << name << ": " << theme.title << "\"]\n[Site \"?\"]\n[Round \""
+    f.pgn << "[Event \"mktb " << name << ": " << theme.title.en << "\"]\n[Site \"?\"]\n[Round \""
           << item.id << "\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"" << result
-          << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen << "\"]\n\n{" << item.claim
-          << ". " << verdictText << ".} " << line.pgn << result << "\n\n";
+          << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen << "\"]\n\n{"
+          << item.claim.en << ". " << verdictEn << ".} " << line.pgn << result << "\n\n";
     Json lineUci = Json::array(), bestUci = Json::array(), avoidUci = Json::array();
     for (Move mv : item.line) lineUci.push_back(move_to_uci(mv));
     for (Move mv : item.best) bestUci.push_back(move_to_uci(mv));
@@ -415,34 +510,45 @@ Json write_ending(const Teacher& t, const fs::path& dir) {
     fs::create_directories(dir / "diagrams" / "men");
     for (char letter : std::string("KMSNRPkmsnrp"))
         write_file(dir / "diagrams" / "men" / (std::string(1, letter) + ".svg"), man_svg(letter));
-    write_heads(f, t);
+    for (Lang lang : kLangs) write_heads(f, t, lang);
     fs::create_directories(dir / "diagrams");
     for (const Theme& theme : t.themes()) {
-        f.html << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title) << " ("
-               << theme.items.size() << ")</h2>\n<p class=\"rule\">" << escape(theme.rule)
-               << "</p>\n";
-        if (theme.items.empty()) f.html << "<p>No position of this ending fits.</p>\n";
-        f.html << "<div class=\"positions\">\n";
-        if (!theme.items.empty()) {
-            f.worksheet << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
-                        << "</h2>\n<div class=\"positions\">\n";
-            f.key << "<section id=\"" << theme.key << "\">\n<h2>" << escape(theme.title)
-                  << "</h2>\n<ol>\n";
+        for (Lang lang : kLangs) {
+            const int l = int(lang);
+            const std::string title = escape(theme.title.in(lang));
+            f.html[l] << "<section id=\"" << theme.key << "\">\n<h2>" << title << " ("
+                      << theme.items.size() << ")</h2>\n<p class=\"rule\">"
+                      << escape(theme.rule.in(lang)) << "</p>\n";
+            if (theme.items.empty())
+                f.html[l] << (lang == Lang::Th ? "<p>ไม่มีตำแหน่งในเผด็จนี้ที่เข้าเกณฑ์</p>\n"
+                                               : "<p>No position of this ending fits.</p>\n");
+            f.html[l] << "<div class=\"positions\">\n";
+            if (!theme.items.empty()) {
+                f.worksheet[l] << "<section id=\"" << theme.key << "\">\n<h2>" << title
+                               << "</h2>\n<div class=\"positions\">\n";
+                f.key[l] << "<section id=\"" << theme.key << "\">\n<h2>" << title
+                         << "</h2>\n<ol>\n";
+            }
         }
         for (std::size_t k = 0; k < theme.items.size(); ++k)
             write_item(f, t, theme, theme.items[k], k + 1, dir);
-        f.html << "</div>\n</section>\n";
-        if (!theme.items.empty()) {
-            f.worksheet << "</div>\n</section>\n";
-            f.key << "</ol>\n</section>\n";
+        for (Lang lang : kLangs) {
+            const int l = int(lang);
+            f.html[l] << "</div>\n</section>\n";
+            if (!theme.items.empty()) {
+                f.worksheet[l] << "</div>\n</section>\n";
+                f.key[l] << "</ol>\n</section>\n";
+            }
         }
     }
-    f.html << "</div>\n</body>\n</html>\n";
-    f.worksheet << "</div>\n</body>\n</html>\n";
-    f.key << "</div>\n</body>\n</html>\n";
-    write_file(dir / (name + ".worksheet.html"), f.worksheet.str());
-    write_file(dir / (name + ".answers.html"), f.key.str());
-    write_file(dir / (name + ".html"), f.html.str());
+    for (Lang lang : kLangs) {
+        const int l = int(lang);
+        for (std::ostringstream* page : { &f.html[l], &f.worksheet[l], &f.key[l] })
+            *page << "</div>\n</body>\n</html>\n";
+        write_file(dir / page_file(name + ".worksheet", lang), f.worksheet[l].str());
+        write_file(dir / page_file(name + ".answers", lang), f.key[l].str());
+        write_file(dir / page_file(name, lang), f.html[l].str());
+    }
     write_file(dir / (name + ".epd"), f.epd.str());
     write_file(dir / (name + ".pgn"), f.pgn.str());
     write_file(dir / (name + ".json"), f.claims.dump(1) + "\n");
@@ -504,6 +610,19 @@ std::string would_take(const Material& m) {
     return out;
 }
 
+// A regulation's material in words: "K + 1 Bia" in Thai "ขุน + เบี้ย 1".
+std::string men_words(const std::string& text, Lang lang) {
+    if (lang == Lang::En) return text;
+    static const std::pair<const char*, const char*> kWords[]
+        = { { "promoted Bia", "เบี้ยหงาย" }, { "Khun", "ขุน" }, { "Bia", "เบี้ย" }, { "Khon", "โคน" },
+              { "Ruea", "เรือ" }, { "Ma", "ม้า" }, { "K", "ขุน" }, { " or ", " หรือ " } };
+    std::string out = text;
+    for (const auto& [from, to] : kWords)
+        for (std::size_t at = out.find(from); at != std::string::npos; at = out.find(from, at))
+            out.replace(at, std::strlen(from), to), at += std::strlen(to);
+    return out;
+}
+
 std::optional<Json> read_stats(const std::string& tables, const std::string& name) {
     std::ifstream in(fs::path(tables) / (name + ".json"));
     if (!in) return std::nullopt;
@@ -516,15 +635,6 @@ std::optional<Json> read_stats(const std::string& tables, const std::string& nam
 
 void write_overview(const fs::path& dir, const std::string& tables,
     const std::set<std::string>& taught, const CountRules& rules) {
-    std::ostringstream html;
-    html << page_head("mktb: Makruk endings", "report.css")
-         << "<nav><a href=\"regulation.html\">The tournament regulation</a></nav>\n"
-            "<h1>Makruk endings</h1>\n<p>Every ending generated in <code>"
-         << escape(tables) << "</code> (counting rules: " << escape(describe_in_words(rules))
-         << "), White (the stronger side) to move. \"Taken by the count\": the share of White's "
-            "wins that are not won within a fresh count.</p>\n<table>\n<tr><th>Ending</th><th>Men"
-            "</th><th>Positions</th><th>White wins</th><th>Within a fresh count</th><th>Taken by "
-            "the count</th><th>Longest mate</th></tr>\n";
     std::vector<std::pair<int, std::string>> endings;
     for (const auto& entry : fs::directory_iterator(tables))
         if (entry.path().extension() == ".mktb") {
@@ -532,77 +642,117 @@ void write_overview(const fs::path& dir, const std::string& tables,
             if (const auto m = Material::parse(name)) endings.push_back({ m->men(), name });
         }
     std::sort(endings.begin(), endings.end());
-    for (const auto& [men, name] : endings) {
-        const std::optional<Json> stats = read_stats(tables, name);
-        html << "<tr><td>"
-             << (taught.count(name) ? "<a href=\"" + name + ".html\">" + name + "</a>" : name)
-             << "</td><td>" << men << "</td>";
-        if (!stats) {
-            html << "<td colspan=\"5\">no statistics file</td></tr>\n";
-            continue;
-        }
-        const Json& w = (*stats)["sides"]["white_to_move"];
-        const std::uint64_t legal = w["legal"], wins = w["wins"];
-        html << "<td>" << number(legal) << "</td><td>" << percent(wins, legal) << "</td>";
-        if (w["counted_wins"].is_null()) {
-            html << "<td>-</td><td>-</td>";
-        } else {
-            const std::uint64_t counted = w["counted_wins"];
-            html << "<td>" << percent(counted, legal) << "</td><td>"
-                 << (wins ? percent(wins - std::min(wins, counted), wins) : std::string("-"))
-                 << "</td>";
-        }
-        const int plies = w["longest_mate_plies"];
-        html << "<td>" << (plies > 0 && wins ? std::to_string((plies + 1) / 2) + " moves" : "-")
-             << "</td></tr>\n";
-    }
-    html << "</table>\n</body>\n</html>\n";
-    write_file(dir / "index.html", html.str());
-
-    // The regulation page: per pairing, what the tables say of its stronger side.
-    std::ostringstream reg;
-    reg << page_head("mktb: the stronger side regulation", "report.css")
-        << "<nav><a href=\"index.html\">All endings</a></nav>\n<h1>Which side is stronger?</h1>\n"
-           "<p>One event's regulation (the 31st north-eastern Rajabhat universities games, "
-           "\"Phuphan Games\"; docs/rules.md §7) names the side that may claim the board count "
-           "(the weaker one) by material. For each pairing, its endings (a Bia read as a Bia and "
-           "as "
-           "a promoted one) and, where these tables hold them, how often its stronger side (the "
-           "side written first) wins, with itself or the weaker "
-           "side to move, without counting and within a fresh count. The regulation and the "
-           "tables <span class=\"disagree\">disagree</span> where the stronger side to move wins "
-           "fewer than half of the positions.</p>\n<table class=\"regulation\">\n<tr><th>Weaker "
-           "side has at most</th>"
-           "<th>Stronger side has at least</th><th>Ending</th><th>Stronger to move: wins</th>"
-           "<th>within the count</th><th>Weaker to move: stronger wins</th></tr>\n";
-    for (const RegulationRow& row : kRegulation)
-        for (const char* e : row.endings) {
-            reg << "<tr><td>" << escape(row.weaker) << "</td><td>" << escape(row.stronger)
-                << "</td><td>" << e << "</td>";
-            // The table names the stronger side by its own material: where that is the
-            // regulation's weaker side, the colours of its statistics are swapped.
-            const Material m = *Material::parse(e);
-            const bool swapped = !m.is_canonical();
-            const std::string name = m.canonical().name();
+    for (Lang lang : kLangs) {
+        const bool th = lang == Lang::Th;
+        std::ostringstream html;
+        html << page_head(th ? "mktb: เผด็จหมากรุกไทย" : "mktb: Makruk endings", "index", lang)
+             << "<nav><a href=\"" << page_file("regulation", lang) << "\">"
+             << (th ? "ระเบียบการแข่งขัน" : "The tournament regulation") << "</a></nav>\n<h1>"
+             << (th ? "เผด็จหมากรุกไทย" : "Makruk endings") << "</h1>\n<p>"
+             << (th ? "ทุกเผด็จที่สร้างไว้ใน <code>" : "Every ending generated in <code>")
+             << escape(tables) << (th ? "</code> (กติกาการนับ: " : "</code> (counting rules: ")
+             << escape(rules_words(rules, lang))
+             << (th ? ") เมื่อขาว (ฝ่ายที่แข็งกว่า) เดิน \"การนับพรากไป\": "
+                      "ส่วนของการชนะของขาวที่ไม่ชนะภายในการนับใหม่"
+                      "</p>\n<table>\n<tr><th>เผด็จ</th><th>จำนวนหมาก</th><th>ตำแหน่ง</"
+                      "th><th>ขาวชนะ</th>"
+                      "<th>ภายในการนับใหม่</th><th>การนับพรากไป</th><th>รุกจนยาวที่สุด</th></tr>\n"
+                    : "), White (the stronger side) to move. \"Taken by the count\": the share of "
+                      "White's wins that are not won within a fresh count.</p>\n<table>\n<tr><th>"
+                      "Ending</th><th>Men</th><th>Positions</th><th>White wins</th><th>Within a "
+                      "fresh count</th><th>Taken by the count</th><th>Longest mate</th></tr>\n");
+        for (const auto& [men, name] : endings) {
             const std::optional<Json> stats = read_stats(tables, name);
+            html << "<tr><td>"
+                 << (taught.count(name)
+                            ? "<a href=\"" + page_file(name, lang) + "\">" + name + "</a>"
+                            : name)
+                 << "</td><td>" << men << "</td>";
             if (!stats) {
-                reg << "<td colspan=\"3\">not generated (<code>mktb gen " << name
-                    << "</code>: " << escape(would_take(m.canonical())) << ")</td></tr>\n";
+                html << "<td colspan=\"5\">" << (th ? "ไม่มีไฟล์สถิติ" : "no statistics file")
+                     << "</td></tr>\n";
                 continue;
             }
-            const Json& w = (*stats)["sides"][swapped ? "black_to_move" : "white_to_move"];
-            const Json& b = (*stats)["sides"][swapped ? "white_to_move" : "black_to_move"];
+            const Json& w = (*stats)["sides"]["white_to_move"];
             const std::uint64_t legal = w["legal"], wins = w["wins"];
-            const bool disagree = 2 * wins < legal;
-            reg << "<td" << (disagree ? " class=\"disagree\"" : "") << ">" << percent(wins, legal)
-                << "</td><td>"
-                << (w["counted_wins"].is_null() ? std::string("-")
-                                                : percent(std::uint64_t(w["counted_wins"]), legal))
-                << "</td><td>" << percent(std::uint64_t(b["losses"]), std::uint64_t(b["legal"]))
-                << "</td></tr>\n";
+            html << "<td>" << number(legal) << "</td><td>" << percent(wins, legal) << "</td>";
+            if (w["counted_wins"].is_null()) {
+                html << "<td>-</td><td>-</td>";
+            } else {
+                const std::uint64_t counted = w["counted_wins"];
+                html << "<td>" << percent(counted, legal) << "</td><td>"
+                     << (wins ? percent(wins - std::min(wins, counted), wins) : std::string("-"))
+                     << "</td>";
+            }
+            const int plies = w["longest_mate_plies"];
+            html << "<td>"
+                 << (plies > 0 && wins ? std::to_string((plies + 1) / 2) + (th ? " ตา" : " moves")
+                                       : "-")
+                 << "</td></tr>\n";
         }
-    reg << "</table>\n</body>\n</html>\n";
-    write_file(dir / "regulation.html", reg.str());
+        html << "</table>\n</body>\n</html>\n";
+        write_file(dir / page_file("index", lang), html.str());
+
+        // The regulation page: per pairing, what the tables say of its stronger side.
+        std::ostringstream reg;
+        reg << page_head(th ? "mktb: ระเบียบฝ่ายที่แข็งกว่า" : "mktb: the stronger side regulation",
+            "regulation", lang)
+            << "<nav><a href=\"" << page_file("index", lang) << "\">"
+            << (th ? "เผด็จทั้งหมด" : "All endings") << "</a></nav>\n"
+            << (th ? "<h1>ฝ่ายใดแข็งกว่า?</h1>\n<p>ระเบียบของการแข่งขันหนึ่ง "
+                     "(กีฬามหาวิทยาลัยราชภัฏภาคตะวันออกเฉียงเหนือ "
+                     "ครั้งที่ 31 \"ภูพานเกมส์\"; docs/rules.md §7) กำหนดฝ่ายที่มีสิทธิ์นับศักดิ์กระดาน "
+                     "(ฝ่ายที่อ่อนกว่า) ตามหมากที่เหลือ สำหรับแต่ละคู่: เผด็จของคู่นั้น (อ่านเบี้ยเป็นเบี้ย "
+                     "และเป็นเบี้ยหงาย) และเมื่อตารางมีเผด็จนั้น ฝ่ายที่แข็งกว่า (ฝ่ายที่เขียนก่อน) "
+                     "ชนะบ่อยเพียงใด เมื่อตนเองหรือฝ่ายที่อ่อนกว่าเดิน ทั้งไม่นับและภายในการนับใหม่ "
+                     "ระเบียบกับตาราง<span class=\"disagree\">ไม่ตรงกัน</span>เมื่อฝ่ายที่แข็งกว่าเดินแล้วชนะ"
+                     "น้อยกว่าครึ่งของตำแหน่ง</p>\n<table "
+                     "class=\"regulation\">\n<tr><th>ฝ่ายที่อ่อนกว่ามีไม่เกิน"
+                     "</th><th>ฝ่ายที่แข็งกว่ามีอย่างน้อย</th><th>เผด็จ</th><th>ฝ่ายที่แข็งกว่าเดิน: ชนะ</th>"
+                     "<th>ภายในการนับ</th><th>ฝ่ายที่อ่อนกว่าเดิน: ฝ่ายที่แข็งกว่าชนะ</th></tr>\n"
+                   : "<h1>Which side is stronger?</h1>\n<p>One event's regulation (the 31st "
+                     "north-eastern Rajabhat universities games, \"Phuphan Games\"; docs/rules.md "
+                     "§7) names the side that may claim the board count (the weaker one) by "
+                     "material. For each pairing, its endings (a Bia read as a Bia and as a "
+                     "promoted one) and, where these tables hold them, how often its stronger side "
+                     "(the side written first) wins, with itself or the weaker side to move, "
+                     "without counting and within a fresh count. The regulation and the tables "
+                     "<span class=\"disagree\">disagree</span> where the stronger side to move "
+                     "wins fewer than half of the positions.</p>\n<table class=\"regulation\">\n"
+                     "<tr><th>Weaker side has at most</th><th>Stronger side has at least</th>"
+                     "<th>Ending</th><th>Stronger to move: wins</th><th>within the count</th>"
+                     "<th>Weaker to move: stronger wins</th></tr>\n");
+        for (const RegulationRow& row : kRegulation)
+            for (const char* e : row.endings) {
+                reg << "<tr><td>" << escape(men_words(row.weaker, lang)) << "</td><td>"
+                    << escape(men_words(row.stronger, lang)) << "</td><td>" << e << "</td>";
+                // The table names the stronger side by its own material: where that is the
+                // regulation's weaker side, the colours of its statistics are swapped.
+                const Material m = *Material::parse(e);
+                const bool swapped = !m.is_canonical();
+                const std::string name = m.canonical().name();
+                const std::optional<Json> stats = read_stats(tables, name);
+                if (!stats) {
+                    reg << "<td colspan=\"3\">" << (th ? "ยังไม่ได้สร้าง" : "not generated")
+                        << " (<code>mktb gen " << name
+                        << "</code>: " << escape(would_take(m.canonical())) << ")</td></tr>\n";
+                    continue;
+                }
+                const Json& w = (*stats)["sides"][swapped ? "black_to_move" : "white_to_move"];
+                const Json& b = (*stats)["sides"][swapped ? "white_to_move" : "black_to_move"];
+                const std::uint64_t legal = w["legal"], wins = w["wins"];
+                const bool disagree = 2 * wins < legal;
+                reg << "<td" << (disagree ? " class=\"disagree\"" : "") << ">"
+                    << percent(wins, legal) << "</td><td>"
+                    << (w["counted_wins"].is_null()
+                               ? std::string("-")
+                               : percent(std::uint64_t(w["counted_wins"]), legal))
+                    << "</td><td>" << percent(std::uint64_t(b["losses"]), std::uint64_t(b["legal"]))
+                    << "</td></tr>\n";
+            }
+        reg << "</table>\n</body>\n</html>\n";
+        write_file(dir / page_file("regulation", lang), reg.str());
+    }
     write_file(dir / "report.css", kReportCss);
 }
 

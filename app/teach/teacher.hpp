@@ -28,23 +28,24 @@ struct Item {
     std::vector<Move> best; // the moves that keep the result the theme is about ("bm")
     std::vector<Move> avoid; // tempting moves that throw it away ("am")
     std::optional<int> dm; // the side to move mates in dm moves without counting
-    std::string claim; // the theme's property, in words
-    std::string task; // what the worksheet asks of this position when not the theme's task
+    Said claim; // the theme's property, in words
+    Said task; // what the worksheet asks of this position when not the theme's task
     Json facts; // the same, as data for the tests
     int difficulty = 0; // the theme's figure: the larger, the harder (see `hardness`)
-    std::string hardness; // that figure in words: "7 only moves on the main line"
+    Said hardness; // that figure in words: "7 only moves on the main line"
     std::vector<Move> line; // the main line from pos under its count
     bool pureLine = false; // the line is the fastest mate without counting
 };
 
 struct Theme {
-    Theme(std::string k, std::string t, std::string r, std::string a)
+    Theme(std::string k, Said t, Said r, Said a)
         : key(std::move(k))
         , title(std::move(t))
         , rule(std::move(r))
         , task(std::move(a)) { }
-    std::string key, title, rule;
-    std::string task; // what the worksheet asks of each position, without giving it away
+    std::string key;
+    Said title, rule;
+    Said task; // what the worksheet asks of each position, without giving it away
     std::vector<Item> items;
 };
 
@@ -182,10 +183,10 @@ private:
     }
 
     // The item's common part: claim, facts, main line (its id comes when a theme takes it).
-    Item make_item(const Position& pos, const std::string& claim, bool pureLine = false) const {
+    Item make_item(const Position& pos, Said claim, bool pureLine = false) const {
         Item item;
         item.pos = pos;
-        item.claim = claim;
+        item.claim = std::move(claim);
         const Value pure = *prober_.dtm(pos);
         if (pure.is_win()) item.dm = pure.mate_in_moves();
         item.pureLine = pureLine;
@@ -285,23 +286,32 @@ private:
 
     // The longest mates, pure and under a fresh count, per side to move.
     std::pair<Theme, Theme> longest_themes() {
-        Theme longest { "longest", "Longest mates",
-            "The positions where the side to move needs the most moves to mate, without counting "
-            "(the fastest mate is the solution).",
-            "Find the fastest mate." };
-        Theme longestCounted { "longest-counted", "Longest wins within the count",
-            "The positions whose win within a fresh count takes the most moves: mate, or under "
-            "board's honour a capture that bares the defender into a won pieces' honour count.",
-            "Find the move that wins within the count, and play the win out." };
+        Theme longest { "longest", { "Longest mates", "รุกจนยาวที่สุด" },
+            { "The positions where the side to move needs the most moves to mate, without "
+              "counting (the fastest mate is the solution).",
+                "ตำแหน่งที่ฝ่ายเดินต้องใช้ตามากที่สุดจึงรุกจน ถ้าไม่นับ (คำตอบคือทางรุกจนที่เร็วที่สุด)" },
+            { "Find the fastest mate.", "หาทางรุกจนที่เร็วที่สุด" } };
+        Theme longestCounted { "longest-counted",
+            { "Longest wins within the count", "ชนะภายในการนับที่ยาวที่สุด" },
+            { "The positions whose win within a fresh count takes the most moves: mate, or under "
+              "board's honour a capture that bares the defender into a won pieces' honour count.",
+                "ตำแหน่งที่การชนะภายในการนับใหม่ใช้ตามากที่สุด: รุกจน หรือในการนับศักดิ์กระดาน "
+                "การกินหมากตัวสุดท้ายที่นำไปสู่การนับศักดิ์หมากที่ชนะ" },
+            { "Find the move that wins within the count, and play the win out.",
+                "หาตาเดินที่ชนะภายในการนับ แล้วเดินจนชนะ" } };
         for (Color stm : { WHITE, BLACK }) {
             const int quota = stm == WHITE ? half() : perTheme_;
             for (const Position& p : longest_[stm].kept) {
                 if (int(longest.items.size()) >= quota) break;
                 const Value v = *prober_.dtm(p);
+                const std::string n = std::to_string(longestMoves_[stm]);
                 Item item = make_item(p,
-                    std::string(kColorName[stm]) + (v.is_win() ? " mates in " : " is mated in ")
-                        + std::to_string(longestMoves_[stm]) + ", the longest mate of "
-                        + material_.name() + " with " + kColorName[stm] + " to move",
+                    { std::string(kColorName[stm]) + (v.is_win() ? " mates in " : " is mated in ")
+                            + n + ", the longest mate of " + material_.name() + " with "
+                            + kColorName[stm] + " to move",
+                        color_name(stm, Lang::Th) + (v.is_win() ? "รุกจนใน " : "ถูกรุกจนใน ") + n
+                            + " ตา ยาวที่สุดของ " + material_.name() + " เมื่อ"
+                            + color_name(stm, Lang::Th) + "เดิน" },
                     true);
                 item.best = *prober_.best_moves(p, View::Pure);
                 // The theme's task ("find the fastest mate") only where it is one: the side to
@@ -309,28 +319,36 @@ private:
                 const CountedValue c = *prober_.counted(p, p.count_state());
                 if (v.is_loss())
                     item.task = c.result == CountedValue::Result::Draw
-                        ? "Hold out until the count ends the game: the defence that lasts."
-                        : "Find the defence that holds out longest.";
+                        ? Said { "Hold out until the count ends the game: the defence that lasts.",
+                              "ต้านไว้จนการนับจบเกม: หาทางป้องกันที่ยืนได้" }
+                        : Said { "Find the defence that holds out longest.",
+                              "หาทางป้องกันที่ต้านได้นานที่สุด" };
                 else if (c.result == CountedValue::Result::Draw)
-                    item.task = "Under the count this is a draw: how many moves would the mate "
-                                "take, and how many does the count leave?";
+                    item.task = { "Under the count this is a draw: how many moves would the mate "
+                                  "take, and how many does the count leave?",
+                        "ตามการนับตำแหน่งนี้เสมอ: การรุกจนต้องใช้กี่ตา และการนับเหลือกี่ตา?" };
                 item.difficulty = longestMoves_[stm];
-                item.hardness = std::to_string(item.difficulty) + " moves to mate";
+                item.hardness = { std::to_string(item.difficulty) + " moves to mate",
+                    std::to_string(item.difficulty) + " ตาถึงรุกจน" };
                 item.facts["mate_moves"] = longestMoves_[stm];
                 add(longest, std::move(item));
             }
             for (const Position& p : longestCounted_[stm].kept) {
                 if (int(longestCounted.items.size()) >= quota) break;
                 const CountedValue c = *prober_.counted(p, p.count_state());
+                const std::string n = std::to_string(longestCountedMoves_[stm]);
+                const bool wins = c.result == CountedValue::Result::Win;
                 Item item = make_item(p,
-                    std::string(kColorName[stm])
-                        + (c.result == CountedValue::Result::Win ? " wins" : " loses")
-                        + " within a fresh count in " + std::to_string(longestCountedMoves_[stm])
-                        + " moves, the longest of " + material_.name() + " with " + kColorName[stm]
-                        + " to move");
+                    { std::string(kColorName[stm]) + (wins ? " wins" : " loses")
+                            + " within a fresh count in " + n + " moves, the longest of "
+                            + material_.name() + " with " + kColorName[stm] + " to move",
+                        color_name(stm, Lang::Th) + (wins ? "ชนะ" : "แพ้") + "ภายในการนับใหม่ใน " + n
+                            + " ตา ยาวที่สุดของ " + material_.name() + " เมื่อ"
+                            + color_name(stm, Lang::Th) + "เดิน" });
                 item.best = counted_best(ranked(p));
                 item.difficulty = longestCountedMoves_[stm];
-                item.hardness = std::to_string(item.difficulty) + " moves within the count";
+                item.hardness = { std::to_string(item.difficulty) + " moves within the count",
+                    std::to_string(item.difficulty) + " ตาภายในการนับ" };
                 item.facts["moves_needed"] = longestCountedMoves_[stm];
                 add(longestCounted, std::move(item));
             }
@@ -340,10 +358,13 @@ private:
 
     // Only-move wins: exactly one move keeps the win within the count.
     Theme only_move_theme() {
-        Theme only { "only-move", "Only-move wins",
-            "Won within a fresh count, and every move but one throws that win away; difficulty: "
-            "how many of the winner's moves along the main line are only moves (study-like).",
-            "Find the only move that keeps the win within the count." };
+        Theme only { "only-move", { "Only-move wins", "ชนะด้วยตาเดินเดียว" },
+            { "Won within a fresh count, and every move but one throws that win away; difficulty: "
+              "how many of the winner's moves along the main line are only moves (study-like).",
+                "ชนะภายในการนับใหม่ และทุกตาเดินยกเว้นตาเดียวทิ้งการชนะ; ความยาก: "
+                "จำนวนตาเดินบังคับของฝ่ายชนะในแนวหลัก" },
+            { "Find the only move that keeps the win within the count.",
+                "หาตาเดินเดียวที่ยังชนะภายในการนับ" } };
         std::vector<Item> onlyItems;
         for (int i = 0; i < std::min<int>(kBudget, int(counted_wins_.kept.size())); ++i) {
             const Position& p = counted_wins_.kept[std::size_t(i)];
@@ -352,12 +373,15 @@ private:
             for (const RankedMove& r : moves)
                 winning += r.counted.result == CountedValue::Result::Win;
             if (winning != 1) continue;
-            Item item = make_item(
-                p, "only " + san(p, moves.front().move) + " keeps the win within the count");
+            const std::string m = san(p, moves.front().move);
+            Item item = make_item(p,
+                { "only " + m + " keeps the win within the count",
+                    "มีเพียง " + m + " ที่ยังชนะภายในการนับ" });
             item.best = { moves.front().move };
             item.difficulty = only_moves_on_line(item);
-            item.hardness = std::to_string(item.difficulty) + " only move"
-                + (item.difficulty == 1 ? "" : "s") + " on the main line";
+            item.hardness = { std::to_string(item.difficulty) + " only move"
+                    + (item.difficulty == 1 ? "" : "s") + " on the main line",
+                "ตาเดินบังคับ " + std::to_string(item.difficulty) + " ตาในแนวหลัก" };
             item.facts["winning_moves"] = 1;
             onlyItems.push_back(std::move(item));
         }
@@ -367,10 +391,13 @@ private:
 
     // Count-critical: wins the count takes away, or that only a slower mate keeps.
     Theme count_critical_theme() {
-        Theme critical { "count-critical", "Wins the count takes away",
-            "Won without counting but drawn under the fresh count (the fewest moves short first); "
-            "and won within the count only by a move that is not the fastest mate.",
-            "Does the count leave time to win? If it does, find the move that wins within it." };
+        Theme critical { "count-critical", { "Wins the count takes away", "ชนะที่การนับพรากไป" },
+            { "Won without counting but drawn under the fresh count (the fewest moves short "
+              "first); and won within the count only by a move that is not the fastest mate.",
+                "ชนะถ้าไม่นับ แต่เสมอด้วยการนับใหม่ (ขาดน้อยที่สุดก่อน) "
+                "และชนะภายในการนับได้ด้วยตาที่ไม่ใช่ทางรุกจนที่เร็วที่สุดเท่านั้น" },
+            { "Does the count leave time to win? If it does, find the move that wins within it.",
+                "การนับเหลือเวลาพอให้ชนะหรือไม่? ถ้าพอ หาตาเดินที่ชนะภายในการนับ" } };
         for (int i = 0; i < std::min<int>(kBudget, int(counted_wins_.kept.size())); ++i) {
             const Position& p = counted_wins_.kept[std::size_t(i)];
             const std::vector<RankedMove> moves = ranked(p);
@@ -386,14 +413,16 @@ private:
                     fastWins |= r.counted.result == CountedValue::Result::Win;
                 }
             if (fastWins) continue;
+            const std::string f = san(p, fast.front()), m = san(p, moves.front().move);
             Item item = make_item(p,
-                "the fastest mate (" + san(p, fast.front()) + ") runs out of count: only "
-                    + san(p, moves.front().move) + " wins within it");
+                { "the fastest mate (" + f + ") runs out of count: only " + m + " wins within it",
+                    "ทางรุกจนที่เร็วที่สุด (" + f + ") นับไม่ทัน: มีเพียง " + m + " ที่ชนะภายในการนับ" });
             item.best = counted_best(moves);
             item.avoid = fast;
             item.difficulty = int(fast.size());
-            item.hardness = std::to_string(fast.size()) + " fastest mate"
-                + (fast.size() == 1 ? "" : "s") + " to resist";
+            item.hardness = { std::to_string(fast.size()) + " fastest mate"
+                    + (fast.size() == 1 ? "" : "s") + " to resist",
+                "ต้องเลี่ยงทางรุกจนที่เร็วที่สุด " + std::to_string(fast.size()) + " ทาง" };
             item.facts["fastest_mate_loses_count"] = true;
             if (!add(critical, std::move(item)) && int(critical.items.size()) >= half()) break;
         }
@@ -401,18 +430,23 @@ private:
         for (const Position& p : count_critical_.kept) {
             const CountedValue c = *prober_.counted(p, p.count_state());
             if (c.moves_needed < 0) continue;
+            const Color winner = prober_.dtm(p)->is_win() ? p.side_to_move() : ~p.side_to_move();
+            const std::string left = std::to_string(c.moves_available),
+                              needed = std::to_string(c.moves_needed);
             Item item = make_item(p,
-                pure_verdict_words(p) + " without counting, but the count leaves "
-                    + std::string(
-                        kColorName[prober_.dtm(p)->is_win() ? p.side_to_move() : ~p.side_to_move()])
-                    + " " + std::to_string(c.moves_available) + " moves for the "
-                    + std::to_string(c.moves_needed) + " it needs: a draw",
+                { pure_verdict_words(p, Lang::En) + " without counting, but the count leaves "
+                        + kColorName[winner] + " " + left + " moves for the " + needed
+                        + " it needs: a draw",
+                    pure_verdict_words(p, Lang::Th) + " ถ้าไม่นับ แต่การนับเหลือให้"
+                        + color_name(winner, Lang::Th) + "เพียง " + left + " ตา จากที่ต้องใช้ " + needed
+                        + " ตา: เสมอ" },
                 true);
             item.best = *prober_.best_moves(p, View::Pure);
             // The closer the count comes, the harder to see that it takes the win away.
             item.difficulty = 100 - (c.moves_needed - c.moves_available);
-            item.hardness = "the count is " + std::to_string(c.moves_needed - c.moves_available)
-                + " move" + (c.moves_needed - c.moves_available == 1 ? "" : "s") + " short";
+            item.hardness = { "the count is " + std::to_string(c.moves_needed - c.moves_available)
+                    + " move" + (c.moves_needed - c.moves_available == 1 ? "" : "s") + " short",
+                "การนับขาดไป " + std::to_string(c.moves_needed - c.moves_available) + " ตา" };
             item.facts["shortfall"] = c.moves_needed - c.moves_available;
             criticalItems.push_back(std::move(item));
         }
@@ -422,10 +456,13 @@ private:
 
     // Defence: the one move that holds out longest, or keeps the draw under the count.
     Theme defence_theme() {
-        Theme defence { "defence", "Defence",
-            "Lost positions where only one move holds out longest (the pure distance to mate), and "
-            "positions drawn under the count where only one move keeps the draw.",
-            "Find the best defence: the one move that holds out longest, or keeps the draw." };
+        Theme defence { "defence", { "Defence", "การป้องกัน" },
+            { "Lost positions where only one move holds out longest (the pure distance to mate), "
+              "and positions drawn under the count where only one move keeps the draw.",
+                "ตำแหน่งแพ้ที่มีเพียงตาเดียวที่ต้านได้นานที่สุด (ถ้าไม่นับ) "
+                "และตำแหน่งเสมอด้วยการนับที่มีเพียงตาเดียวที่รักษาการเสมอ" },
+            { "Find the best defence: the one move that holds out longest, or keeps the draw.",
+                "หาทางป้องกันที่ดีที่สุด: ตาเดียวที่ต้านได้นานที่สุด หรือรักษาการเสมอ" } };
         for (int i = 0; i < std::min<int>(kBudget, int(pure_losses_.kept.size())); ++i) {
             if (int(defence.items.size()) >= half()) break;
             const Position& p = pure_losses_.kept[std::size_t(i)];
@@ -441,11 +478,14 @@ private:
             // A defence whose one move takes a free man teaches nothing.
             if (atLongest != 1 || moves.size() < 3 || !p.empty(to_sq(m))) continue;
             Item item = make_item(p,
-                "only " + san(p, m) + " holds out longest (" + describe(Value { longestLoss })
-                    + ")");
+                { "only " + san(p, m) + " holds out longest (" + describe(Value { longestLoss })
+                        + ")",
+                    "มีเพียง " + san(p, m) + " ที่ต้านได้นานที่สุด ("
+                        + value_text(Value { longestLoss }, Lang::Th) + ")" });
             item.best = { m };
             item.difficulty = int(moves.size()) - 1;
-            item.hardness = std::to_string(item.difficulty) + " other moves lose sooner";
+            item.hardness = { std::to_string(item.difficulty) + " other moves lose sooner",
+                "ตาอื่นอีก " + std::to_string(item.difficulty) + " ตาแพ้เร็วกว่า" };
             item.facts["longest_loss_plies"] = longestLoss;
             add(defence, std::move(item));
         }
@@ -456,11 +496,14 @@ private:
             for (const RankedMove& r : moves)
                 drawing += r.counted.result == CountedValue::Result::Draw;
             if (drawing != 1 || moves.size() < 3 || !p.empty(to_sq(moves.front().move))) continue;
-            Item item = make_item(
-                p, "only " + san(p, moves.front().move) + " keeps the draw under the count");
+            const std::string m = san(p, moves.front().move);
+            Item item = make_item(p,
+                { "only " + m + " keeps the draw under the count",
+                    "มีเพียง " + m + " ที่รักษาการเสมอด้วยการนับ" });
             item.best = { moves.front().move };
             item.difficulty = int(moves.size()) - 1;
-            item.hardness = std::to_string(item.difficulty) + " other moves lose";
+            item.hardness = { std::to_string(item.difficulty) + " other moves lose",
+                "ตาอื่นอีก " + std::to_string(item.difficulty) + " ตาแพ้" };
             item.facts["drawing_moves"] = 1;
             if (!add(defence, std::move(item)) && int(defence.items.size()) >= perTheme_) break;
         }
@@ -469,23 +512,28 @@ private:
 
     // Mutual zugzwang.
     Theme zugzwang_theme() {
-        Theme zugzwang { "zugzwang", "Mutual zugzwang",
-            "Whoever is to move does worse than if the other side were to move (results without "
-            "counting): the diagram shows White to move.",
-            "What is the result with White to move, and with Black to move?" };
+        Theme zugzwang { "zugzwang", { "Mutual zugzwang", "ซุกซวังทั้งสองฝ่าย" },
+            { "Whoever is to move does worse than if the other side were to move (results "
+              "without counting): the diagram shows White to move.",
+                "ฝ่ายใดเดินก็เสียเปรียบกว่าเมื่ออีกฝ่ายเดิน (ผลเมื่อไม่นับ): แผนภาพแสดงเมื่อขาวเดิน" },
+            { "What is the result with White to move, and with Black to move?",
+                "ผลเป็นอย่างไรเมื่อขาวเดิน และเมื่อดำเดิน?" } };
         for (const Position& p : zugzwang_.kept) {
             Position other = p;
             other.set_side_to_move(BLACK);
             other.set_count_state(fresh_count(other, rules_));
             const Value w = *prober_.dtm(p), b = *prober_.dtm(other);
             Item item = make_item(p,
-                "White to move: " + pure_words(WHITE, w)
-                    + "; Black to move: " + pure_words(BLACK, b));
+                { "White to move: " + pure_words(WHITE, w, Lang::En)
+                        + "; Black to move: " + pure_words(BLACK, b, Lang::En),
+                    "ขาวเดิน: " + pure_words(WHITE, w, Lang::Th)
+                        + "; ดำเดิน: " + pure_words(BLACK, b, Lang::Th) });
             item.facts["white_to_move"] = result_word(w);
             item.facts["black_to_move"] = result_word(b);
             item.difficulty = std::max(std::abs(w.mate_in_moves()), std::abs(b.mate_in_moves()));
             item.hardness
-                = "a mate of " + std::to_string(item.difficulty) + " moves hangs on the move";
+                = { "a mate of " + std::to_string(item.difficulty) + " moves hangs on the move",
+                      "การรุกจน " + std::to_string(item.difficulty) + " ตาขึ้นกับว่าใครเดิน" };
             add(zugzwang, std::move(item));
         }
         return zugzwang;
@@ -494,11 +542,14 @@ private:
     // Traps: a natural move (a capture, a check, the king's nearest approach) throws the result
     // away.
     Theme trap_theme() {
-        Theme traps { "trap", "Traps",
-            "Won within the count (or drawn under it), and a natural move - a capture, a check, "
-            "or the king move that comes closest to the other king - throws the win (or the "
-            "draw) away.",
-            "Find the move that keeps the result, and the tempting move that throws it away." };
+        Theme traps { "trap", { "Traps", "กับดัก" },
+            { "Won within the count (or drawn under it), and a natural move - a capture, a "
+              "check, or the king move that comes closest to the other king - throws the win (or "
+              "the draw) away.",
+                "ชนะภายในการนับ (หรือเสมอ) และตาเดินที่ดูเป็นธรรมชาติ - การกิน การรุก "
+                "หรือการเดินขุนเข้าใกล้ขุนอีกฝ่าย - ทิ้งการชนะ (หรือการเสมอ)" },
+            { "Find the move that keeps the result, and the tempting move that throws it away.",
+                "หาตาเดินที่รักษาผล และตาล่อใจที่ทิ้งผลนั้น" } };
         for (const Reservoir* pool : { &counted_wins_, &counted_draws_ })
             for (int i = 0; i < std::min<int>(kBudget, int(pool->kept.size())); ++i) {
                 if (int(traps.items.size()) >= (pool == &counted_wins_ ? half() : perTheme_)) break;
@@ -520,14 +571,19 @@ private:
                 // A trap that simply hangs a man is no trap: the opponent's answer that keeps
                 // the result it gains may not be a capture.
                 if (hangs_a_man(p, trap->move)) continue;
+                const std::string whyTh = why == "capture" ? "การกิน"
+                    : why == "check"                       ? "การรุก"
+                                     : "การเดินขุนเข้าใกล้";
                 Item item = make_item(p,
-                    "the " + why + " " + san(p, trap->move) + " looks natural but "
-                        + (goal == Wdl::Win ? "throws the win within the count away"
-                                            : "loses under the count"));
+                    { "the " + why + " " + san(p, trap->move) + " looks natural but "
+                            + (goal == Wdl::Win ? "throws the win within the count away"
+                                                : "loses under the count"),
+                        whyTh + " " + san(p, trap->move) + " ดูเป็นธรรมชาติ แต่"
+                            + (goal == Wdl::Win ? "ทิ้งการชนะภายในการนับ" : "แพ้ตามการนับ") });
                 item.best = counted_best(moves);
                 item.avoid = { trap->move };
                 item.difficulty = why == "capture" ? 3 : why == "check" ? 2 : 1;
-                item.hardness = "the tempting move: a " + why;
+                item.hardness = { "the tempting move: a " + why, "ตาล่อใจ: " + whyTh };
                 item.facts["trap"] = move_to_uci(trap->move);
                 item.facts["trap_counted"] = result_word(trap->counted.result); // for the mover
                 add(traps, std::move(item));
@@ -536,17 +592,20 @@ private:
     }
 
     // "White mates in 14", "Black is mated in 14".
-    std::string pure_verdict_words(const Position& p) const {
+    std::string pure_verdict_words(const Position& p, Lang lang) const {
         const Value v = *prober_.dtm(p);
+        const std::string n = std::to_string(std::abs(v.mate_in_moves()));
+        if (lang == Lang::Th)
+            return color_name(p.side_to_move(), lang) + (v.is_win() ? "รุกจนใน " : "ถูกรุกจนใน ") + n
+                + " ตา";
         return std::string(kColorName[p.side_to_move()])
-            + (v.is_win() ? " mates in " : " is mated in ")
-            + std::to_string(std::abs(v.mate_in_moves()));
+            + (v.is_win() ? " mates in " : " is mated in ") + n;
     }
 
-    static std::string pure_words(Color stm, Value v) {
-        if (v.is_draw()) return "draw";
+    static std::string pure_words(Color stm, Value v, Lang lang) {
+        if (v.is_draw()) return lang == Lang::Th ? "เสมอ" : "draw";
         const Color winner = v.is_win() ? stm : ~stm;
-        return std::string(kColorName[winner]) + " wins";
+        return color_name(winner, lang) + (lang == Lang::Th ? "ชนะ" : " wins");
     }
 
     // Whether `m` simply hangs a man: among the opponent's best answers (under the count) is a

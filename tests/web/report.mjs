@@ -100,6 +100,38 @@ try {
   await page.emulateMedia({ media: 'print' });
   await page.pdf({ path: `${outDir}/regulation.pdf`, format: 'A4' });
   await page.emulateMedia({ media: 'screen' });
+  await page.setViewportSize({ width: 1100, height: 1400 });
+
+  // Thai: every page in Thai beside the English one; a browser whose language is Thai is taken
+  // there, the switch back to English is remembered; the men's Thai names and the counting
+  // terms of the sources on the pages, the worksheet and the regulation (which fits A4 too).
+  const thai = await browser.newContext({ locale: 'th-TH', viewport: { width: 1100, height: 1400 } });
+  const th = await thai.newPage();
+  th.on('pageerror', (e) => errors.push(e.message));
+  await th.goto(url('index.html'));
+  await th.waitForURL(/index\.th\.html$/);
+  check('Thai browser: the Thai overview', (await th.textContent('h1')) === 'เผด็จหมากรุกไทย');
+  await th.click('a[href="KSMvK.th.html"]');
+  await th.waitForSelector('figure img');
+  const thaiPage = await th.textContent('body');
+  check("Thai page: the men's Thai names", ['ขุน', 'เม็ด', 'โคน', 'ม้า', 'เรือ', 'เบี้ย', 'เบี้ยหงาย'].every((n) => thaiPage.includes(n)));
+  check("Thai page: pieces' honour in the sources' term", thaiPage.includes('นับศักดิ์หมาก'));
+  check('Thai page: claims and verdicts in Thai', (await th.$$eval('figcaption b', (bs) => bs.map((b) => b.textContent))).every((t) => /^(ขาว|ดำ)เดิน$/.test(t)));
+  await th.goto(url('KSMvK.worksheet.th.html'));
+  const thaiSheet = await th.$$eval('figure', (fs) => fs.map((f) => f.textContent));
+  check('Thai worksheet: every position, the count in words, an answer space', thaiSheet.length === positions
+    && thaiSheet.every((t) => t.includes('นับศักดิ์หมาก') && t.includes('คำตอบ:')), thaiSheet[0]);
+  await th.goto(url('regulation.th.html'));
+  await th.setViewportSize({ width: 794, height: 1123 });
+  check('Thai regulation fits A4', (await th.evaluate(() => document.documentElement.scrollWidth)) <= 794);
+  check('Thai regulation in Thai', (await th.textContent('body')).includes('ฝ่ายที่อ่อนกว่า') && (await th.textContent('table')).includes('เบี้ย'));
+  await th.click('a[hreflang="en"]');
+  await th.waitForURL(/regulation\.html$/);
+  await th.goto(url('index.html'));
+  check('the switch to English is kept', th.url().endsWith('index.html') && (await th.textContent('h1')) === 'Makruk endings', th.url());
+  await th.goto(url('KSMvK.worksheet.th.html'));
+  await th.waitForURL(/KSMvK\.worksheet\.html$/).catch(() => {});
+  await thai.close();
 } catch (e) {
   check('the walk through the report', false, e.stack);
 } finally {
