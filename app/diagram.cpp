@@ -3,6 +3,7 @@
 // Khon with a pointed dome, Ma a horse's head, Ruea a crenellated block, Bia a flat cowrie shell.
 #include "diagram.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <sstream>
@@ -204,6 +205,197 @@ std::string board_svg(std::string_view fen, const DiagramOptions& options) {
         for (const auto& p : pts) svg << std::lround(p[0]) << ',' << std::lround(p[1]) << ' ';
         svg << "'/>";
     }
+    svg << "</svg>";
+    return svg.str();
+}
+
+} // namespace mktb::cli
+
+namespace mktb::cli {
+
+namespace {
+
+// Xiangqi: the men as players draw them, round with their character, red and black.
+struct XiangqiGlyph {
+    char letter; // Fairy-Stockfish's FEN letter
+    const char *red, *black, *name;
+};
+constexpr XiangqiGlyph kXiangqiGlyphs[] = { { 'K', "帥", "將", "general" },
+    { 'A', "仕", "士", "advisor" }, { 'B', "相", "象", "elephant" }, { 'N', "傌", "馬", "horse" },
+    { 'R', "俥", "車", "chariot" }, { 'C', "炮", "砲", "cannon" }, { 'P', "兵", "卒", "soldier" } };
+
+const XiangqiGlyph* xiangqi_glyph_of(char c) {
+    char upper = c >= 'a' ? char(c - 'a' + 'A') : c;
+    if (upper == 'E') upper = 'B'; // the FEN parser takes E and H too
+    if (upper == 'H') upper = 'N';
+    for (const XiangqiGlyph& g : kXiangqiGlyphs)
+        if (g.letter == upper) return &g;
+    return nullptr;
+}
+
+constexpr int kPoint = 100; // the distance between two lines
+constexpr int kXLeft = 70, kXTop = 60; // the first line's position (coordinates outside)
+
+// "e10" -> file 4, rank 9.
+std::pair<int, int> parse_point(const std::string& name) {
+    if (name.size() >= 2 && name.size() <= 3 && name[0] >= 'a' && name[0] <= 'i') {
+        const std::string digits = name.substr(1);
+        if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })
+            && digits[0] != '0') {
+            const int rank = std::stoi(digits);
+            if (rank >= 1 && rank <= 10) return { name[0] - 'a', rank - 1 };
+        }
+    }
+    throw std::invalid_argument("'" + name + "' is not a point (a1 to i10)");
+}
+
+} // namespace
+
+void draw_xiangqi_man(std::ostream& svg, char c, int x, int y, bool letters) {
+    const bool red = c < 'a';
+    const XiangqiGlyph& g = *xiangqi_glyph_of(c);
+    const char* ink = red ? "#c0181f" : "#1d1d1d";
+    svg << "<g class='man' transform='translate(" << x << ' ' << y << ")'><title>"
+        << (red ? "Red " : "Black ") << g.name << "</title><circle r='44' fill='#f6e3bd' stroke='"
+        << ink << "' stroke-width='4'/><circle r='36' fill='none' stroke='" << ink
+        << "' stroke-width='2'/><text y='17' font-size='" << (letters ? 46 : 48)
+        << "' text-anchor='middle' font-family='" << (letters ? "sans-serif" : "serif")
+        << "' font-weight='bold' fill='" << ink << "'>";
+    if (letters)
+        svg << (g.letter == 'B' ? 'E' : g.letter == 'N' ? 'H' : g.letter); // WXF's letters
+    else
+        svg << (red ? g.red : g.black);
+    svg << "</text></g>";
+}
+
+std::string xiangqi_board_svg(std::string_view fen, const DiagramOptions& options) {
+    std::array<char, 90> board {}; // [rank * 9 + file], rank 0 Red's back rank
+    const std::string_view placement = fen.substr(0, fen.find(' '));
+    int rank = 9, file = 0;
+    for (std::size_t i = 0; i < placement.size(); ++i) {
+        const char c = placement[i];
+        if (c == '/') {
+            if (file != 9 || rank == 0)
+                throw std::invalid_argument(
+                    "rank " + std::to_string(rank + 1) + " of the board does not have 9 points");
+            --rank, file = 0;
+        } else if (c >= '1' && c <= '9') {
+            file += c - '0';
+        } else if (xiangqi_glyph_of(c)) {
+            if (file < 9) board[std::size_t(rank * 9 + file)] = c;
+            ++file;
+        } else {
+            throw std::invalid_argument(std::string("'") + c
+                + "' is not a Xiangqi man (K A B N R C P, lower case for Black) or a digit");
+        }
+        if (file > 9)
+            throw std::invalid_argument(
+                "rank " + std::to_string(rank + 1) + " of the board has more than 9 points");
+    }
+    if (rank != 0 || file != 9)
+        throw std::invalid_argument("the board does not have 10 ranks of 9");
+    bool blackToMove = false;
+    if (const std::size_t space = fen.find(' '); space != std::string_view::npos) {
+        const std::string_view side = fen.substr(space + 1, fen.find(' ', space + 1) - space - 1);
+        if (side != "w" && side != "b")
+            throw std::invalid_argument(
+                "the side to move is w (Red) or b, not '" + std::string(side) + "'");
+        blackToMove = side == "b";
+    }
+    auto x_of = [&](int f) { return kXLeft + (options.flip ? 8 - f : f) * kPoint; };
+    auto y_of = [&](int r) { return kXTop + (options.flip ? r : 9 - r) * kPoint; };
+    const int width = 2 * kXLeft + 8 * kPoint + 40, height = 2 * kXTop + 9 * kPoint;
+    std::ostringstream svg;
+    svg << "<svg xmlns='http://www.w3.org/2000/svg' class='mktb-board xiangqi' viewBox='0 0 "
+        << width << ' ' << height << "' width='" << options.size << "' height='"
+        << options.size * height / width << "' role='img'><title>Xiangqi position, "
+        << (blackToMove ? "Black" : "Red") << " to move</title>";
+    svg << "<rect x='0' y='0' width='" << width << "' height='" << height << "' fill='#ecc987'/>";
+    // Every point is a target for clicks (drawn first, under the lines and the men).
+    for (int r = 0; r < 10; ++r)
+        for (int f = 0; f < 9; ++f) {
+            bool marked = false;
+            for (const std::string& m : options.marked) marked |= parse_point(m) == std::pair(f, r);
+            svg << "<rect data-square='" << char('a' + f) << r + 1 << "' x='"
+                << x_of(f) - kPoint / 2 << "' y='" << y_of(r) - kPoint / 2 << "' width='" << kPoint
+                << "' height='" << kPoint << "' fill='" << (marked ? "#f4e04d" : "#ecc987")
+                << "'/>";
+        }
+    // The drawing over the points takes no clicks: a line or a letter is not a target.
+    svg << "<g stroke='#5b3a1a' stroke-width='3' fill='none' pointer-events='none'>";
+    for (int r = 0; r < 10; ++r) // the ranks
+        svg << "<line x1='" << x_of(0) << "' y1='" << y_of(r) << "' x2='" << x_of(8) << "' y2='"
+            << y_of(r) << "'/>";
+    for (int f = 0; f < 9; ++f) { // the files: the inner ones stop at the river
+        const bool edge = f == 0 || f == 8;
+        svg << "<line x1='" << x_of(f) << "' y1='" << y_of(0) << "' x2='" << x_of(f) << "' y2='"
+            << y_of(edge ? 9 : 4) << "'/>";
+        if (!edge)
+            svg << "<line x1='" << x_of(f) << "' y1='" << y_of(5) << "' x2='" << x_of(f) << "' y2='"
+                << y_of(9) << "'/>";
+    }
+    for (int r : { 0, 7 }) // the palaces' diagonals
+        svg << "<line x1='" << x_of(3) << "' y1='" << y_of(r) << "' x2='" << x_of(5) << "' y2='"
+            << y_of(r + 2) << "'/><line x1='" << x_of(5) << "' y1='" << y_of(r) << "' x2='"
+            << x_of(3) << "' y2='" << y_of(r + 2) << "'/>";
+    svg << "<rect x='" << x_of(0) - 12 << "' y='" << y_of(9) - 12 << "' width='" << 8 * kPoint + 24
+        << "' height='" << 9 * kPoint + 24 << "' stroke-width='6'/></g>";
+    // The river.
+    svg << "<g font-family='serif' font-size='44' fill='#7a5426' text-anchor='middle' "
+           "pointer-events='none'><text x='"
+        << x_of(options.flip ? 6 : 2) << "' y='" << (y_of(4) + y_of(5)) / 2 + 15
+        << "'>楚 河</text><text x='" << x_of(options.flip ? 2 : 6) << "' y='"
+        << (y_of(4) + y_of(5)) / 2 + 15 << "'>漢 界</text></g>";
+    if (options.coordinates) {
+        svg << "<g font-family='sans-serif' font-size='26' fill='#333' text-anchor='middle' "
+               "pointer-events='none'>";
+        for (int f = 0; f < 9; ++f)
+            svg << "<text x='" << x_of(f) << "' y='" << height - 8 << "'>" << char('a' + f)
+                << "</text>";
+        for (int r = 0; r < 10; ++r)
+            svg << "<text x='24' y='" << y_of(r) + 9 << "'>" << r + 1 << "</text>";
+        svg << "</g>";
+    }
+    const bool moverAtBottom = blackToMove == options.flip;
+    svg << "<circle class='side-to-move' cx='" << width - 22 << "' cy='"
+        << (moverAtBottom ? y_of(options.flip ? 9 : 0) : y_of(options.flip ? 0 : 9))
+        << "' r='13' fill='" << (blackToMove ? "#262626" : "#c0181f")
+        << "' stroke='#1d1d1d' stroke-width='3'><title>" << (blackToMove ? "Black" : "Red")
+        << " to move</title></circle>";
+    for (int r = 0; r < 10; ++r)
+        for (int f = 0; f < 9; ++f)
+            if (const char c = board[std::size_t(r * 9 + f)])
+                draw_xiangqi_man(svg, c, x_of(f), y_of(r), options.letters);
+    for (const auto& [from, to] : options.arrows) {
+        const auto [f0, r0] = parse_point(from);
+        const auto [f1, r1] = parse_point(to);
+        const double x0 = x_of(f0), y0 = y_of(r0), x1 = x_of(f1), y1 = y_of(r1);
+        const double len = std::hypot(x1 - x0, y1 - y0);
+        if (len == 0) continue;
+        const double dx = (x1 - x0) / len, dy = (y1 - y0) / len, nx = -dy, ny = dx;
+        const double shaft = 8, head = 22, headLen = 36, base = len - headLen;
+        const double pts[][2] = { { x0 + nx * shaft, y0 + ny * shaft },
+            { x0 + dx * base + nx * shaft, y0 + dy * base + ny * shaft },
+            { x0 + dx * base + nx * head, y0 + dy * base + ny * head }, { x1, y1 },
+            { x0 + dx * base - nx * head, y0 + dy * base - ny * head },
+            { x0 + dx * base - nx * shaft, y0 + dy * base - ny * shaft },
+            { x0 - nx * shaft, y0 - ny * shaft } };
+        svg << "<polygon class='arrow' fill='#1f8a3a' fill-opacity='0.75' points='";
+        for (const auto& p : pts) svg << std::lround(p[0]) << ',' << std::lround(p[1]) << ' ';
+        svg << "'/>";
+    }
+    svg << "</svg>";
+    return svg.str();
+}
+
+std::string xiangqi_man_svg(char fen_letter, bool letters, int size) {
+    if (!xiangqi_glyph_of(fen_letter))
+        throw std::invalid_argument(std::string("'") + fen_letter
+            + "' is not a Xiangqi man (K A B N R C P, lower case for Black)");
+    std::ostringstream svg;
+    svg << "<svg xmlns='http://www.w3.org/2000/svg' viewBox='-50 -50 100 100' width='" << size
+        << "' height='" << size << "'>";
+    draw_xiangqi_man(svg, fen_letter, 0, 0, letters);
     svg << "</svg>";
     return svg.str();
 }

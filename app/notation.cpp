@@ -3,6 +3,10 @@
 
 #include "mktb/movegen.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
 namespace mktb::cli {
 
 std::string san(const Position& pos, Move m) {
@@ -35,6 +39,61 @@ std::string san(const Position& pos, Move m) {
     else if (next.in_check())
         text += '+';
     return text;
+}
+
+} // namespace mktb::cli
+
+namespace mktb::cli {
+
+std::string wxf(const xq::Position& pos, xq::Move m) {
+    using xq::file_of, xq::rank_of, xq::make_point, xq::FILE_NB, xq::RANK_NB, xq::RED;
+    using xq::KING, xq::CHARIOT, xq::CANNON, xq::SOLDIER;
+    const int from = xq::from_pt(m), to = xq::to_pt(m);
+    const xq::Piece pc = pos.piece_on(from);
+    const Color us = xq::color_of(pc);
+    const xq::PieceType pt = xq::type_of(pc);
+    static constexpr char kLetter[] = { '?', 'K', 'A', 'E', 'H', 'R', 'C', 'P' };
+    // Files from the mover's right; "forward" towards the other side.
+    const auto fileNumber
+        = [&](int p) { return us == RED ? FILE_NB - file_of(p) : file_of(p) + 1; };
+    const int ahead = us == RED ? 1 : -1;
+    // The men of this kind on the mover's file, foremost first.
+    std::vector<int> tandem;
+    for (int r = 0; r < RANK_NB; ++r)
+        if (const int p = make_point(file_of(from), r); pos.piece_on(p) == pc) tandem.push_back(p);
+    std::sort(tandem.begin(), tandem.end(),
+        [&](int a, int b) { return ahead * (rank_of(a) - rank_of(b)) > 0; });
+    const int n = int(tandem.size());
+    const int at = int(std::find(tandem.begin(), tandem.end(), from) - tandem.begin());
+    std::string out(1, kLetter[pt]);
+    if (n == 1) {
+        out += char('0' + fileNumber(from));
+    } else {
+        // Soldiers: another file with two or more of them names the file in place of the letter.
+        bool twoFiles = false;
+        if (pt == SOLDIER)
+            for (int f = 0; f < FILE_NB && !twoFiles; ++f) {
+                if (f == file_of(from)) continue;
+                int k = 0;
+                for (int r = 0; r < RANK_NB; ++r) k += pos.piece_on(make_point(f, r)) == pc;
+                twoFiles = k >= 2;
+            }
+        const bool foremost = at == 0, rearmost = at == n - 1;
+        char where = foremost ? '+' : rearmost ? '-' : char('0' + fileNumber(from));
+        if (n >= 4 && (foremost || rearmost)) // "++", "--": the letter gives way
+            out = std::string(1, where);
+        else if (n >= 4 && at == 1)
+            where = '+';
+        else if (n >= 4 && at == n - 2)
+            where = '-';
+        if (twoFiles) out = std::string(1, char('0' + fileNumber(from)));
+        out += where;
+    }
+    const int dr = (rank_of(to) - rank_of(from)) * ahead;
+    out += dr > 0 ? '+' : dr < 0 ? '-' : '=';
+    const bool straight = pt == KING || pt == CHARIOT || pt == CANNON || pt == SOLDIER;
+    out += char('0' + (straight && dr != 0 ? std::abs(dr) : fileNumber(to)));
+    return out;
 }
 
 } // namespace mktb::cli

@@ -20,6 +20,16 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
     std::set<std::string> names;
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
         if (entry.path().extension() == ".mktb") names.insert(entry.path().stem().string());
+    // Xiangqi's tables beside them (KRvKAABB.xq.mktb): a directory may hold either game or both.
+    auto xiangqi = std::make_unique<xq::Tablebase>(dir, cache_bytes);
+    for (const xq::Material& m : xiangqi->on_disk()) {
+        try {
+            xiangqi->table(m); // throws TableError for a damaged header or block index
+            out.xiangqi_endings.push_back(m);
+        } catch (const TableError& e) {
+            out.left_out.push_back(e.what());
+        }
+    }
     const Tablebase tables(dir, cache_bytes, true);
     std::optional<std::uint32_t> rules;
     for (const std::string& name : names) {
@@ -38,13 +48,15 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
         rules = t->rules();
         out.endings.push_back(*m);
     }
-    if (!rules && !out.left_out.empty())
+    if (!rules && out.xiangqi_endings.empty() && !out.left_out.empty())
         return "no table in " + dir + " can be read: " + out.left_out.front();
-    if (!rules)
+    if (!rules && out.xiangqi_endings.empty())
         return "no tables in " + dir + " (generate them: mktb gen --men 4 --tables " + dir + ")";
+    if (!rules) rules = encode(CountRules {}); // Xiangqi alone: the default set
     out.dir = dir;
     out.rules = decode_rules(*rules);
     out.prober = std::make_unique<Prober>(dir, ProbeOptions { cache_bytes, out.rules });
+    if (!out.xiangqi_endings.empty()) out.xiangqi = std::move(xiangqi);
     return {};
 }
 
@@ -84,7 +96,7 @@ std::string tables_fingerprint(const std::vector<std::string>& dirs) {
     for (const std::string& dir : dirs) {
         std::error_code ec;
         for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-            if (entry.path().extension() != ".mktb") continue;
+            if (entry.path().extension() != ".mktb") continue; // both games' tables
             const auto size = entry.file_size(ec);
             const auto time = entry.last_write_time(ec).time_since_epoch().count();
             files.insert(

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mktb/probe.hpp"
+#include "xiangqi_tables.hpp"
 
 namespace mktb::cli {
 
@@ -17,6 +18,9 @@ struct TableSet {
     std::vector<Material> endings; // by name
     std::vector<std::string> left_out; // damaged tables, each "FILE: FAULT", never answering
     std::unique_ptr<Prober> prober;
+    // Xiangqi's tables in the same directory (no counting rules: the set's rules do not apply).
+    std::vector<xq::Material> xiangqi_endings;
+    std::unique_ptr<xq::Tablebase> xiangqi;
 };
 
 class TableSets {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "notation.hpp"
+
 namespace mktb::cli {
 
 namespace {
@@ -94,9 +96,10 @@ Json xiangqi_json(
         Position after = pos;
         after.do_move(x.move);
         const bool none = !xq::has_legal_move(after);
-        moves.push_back({ { "uci", xq::move_to_uci(x.move) }, { "fen", after.fen() },
-            { "capture", x.capture }, { "conversion", x.capture }, { "check", after.in_check() },
-            { "checkmate", none && after.in_check() }, { "stalemate", none && !after.in_check() },
+        moves.push_back({ { "uci", xq::move_to_uci(x.move) }, { "wxf", wxf(pos, x.move) },
+            { "fen", after.fen() }, { "capture", x.capture }, { "conversion", x.capture },
+            { "check", after.in_check() }, { "checkmate", none && after.in_check() },
+            { "stalemate", none && !after.in_check() },
             // The position after the move, for its side to move, as Makruk's answer gives it.
             { "category", category(x.after) }, { "dtm", signed_plies(x.after) },
             { "best", x.value == a.moves.front().value && x.result == a.moves.front().result },
@@ -105,9 +108,19 @@ Json xiangqi_json(
     }
     j["moves"] = moves;
     if (with_line) {
-        Json line = Json::array();
-        for (xq::Move mv : xiangqi_line(tables, pos)) line.push_back(xq::move_to_uci(mv));
+        // The moves, and each step to walk through with the position after it.
+        Json line = Json::array(), inWxf = Json::array(), steps = Json::array();
+        Position p = pos;
+        for (xq::Move mv : xiangqi_line(tables, pos)) {
+            line.push_back(xq::move_to_uci(mv));
+            inWxf.push_back(wxf(p, mv));
+            p.do_move(mv);
+            steps.push_back(
+                { { "uci", line.back() }, { "wxf", inWxf.back() }, { "fen", p.fen() } });
+        }
         j["line"] = line;
+        j["line_wxf"] = inWxf;
+        j["line_steps"] = steps;
     }
     return j;
 }

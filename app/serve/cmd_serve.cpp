@@ -34,6 +34,7 @@
 #include "table_sets.hpp"
 #include "tablefile.hpp"
 #include "web_assets.hpp"
+#include "xiangqi_answer.hpp"
 
 namespace mktb::cli {
 
@@ -397,9 +398,14 @@ public:
         http.Get(R"(/api/endings/([A-Za-z]+))",
             [this](const auto& req, auto& res) { endings(req, res, req.matches[1]); });
         http.Get("/board.svg", [](const auto& req, auto& res) { board(req, res); });
+        // A man for palettes: Makruk's, or with ?game=xiangqi Xiangqi's (&letters=1: its letter).
         http.Get(R"(/man/([A-Za-z])\.svg)", [](const auto& req, auto& res) {
             try {
-                res.set_content(man_svg(req.matches[1].str()[0]), "image/svg+xml");
+                const char letter = req.matches[1].str()[0];
+                res.set_content(req.get_param_value("game") == "xiangqi"
+                        ? xiangqi_man_svg(letter, req.get_param_value("letters") == "1")
+                        : man_svg(letter),
+                    "image/svg+xml");
             } catch (const std::invalid_argument& e) {
                 reply_error(res, 404, e.what());
             }
@@ -475,12 +481,13 @@ private:
         int status = 0;
         std::string error;
         const std::shared_ptr<const TableSets> tables = tables_.load(); // for this request
-        const TableSet* s = select(*tables, req, status, error);
-        if (!s) return reply_error(res, status, error);
         std::string fen = req.get_param_value("fen");
         if (fen.empty()) return reply_error(res, 400, "missing parameter 'fen'");
         for (char& c : fen)
             if (c == '_') c = ' ';
+        if (xq::Position::is_xiangqi_fen(fen)) return probe_xiangqi(req, res, *tables, fen);
+        const TableSet* s = select(*tables, req, status, error);
+        if (!s) return reply_error(res, status, error);
         Position pos;
         try {
             pos = Position::from_fen(fen);
@@ -502,6 +509,70 @@ private:
         } catch (const TableError& e) {
             reply_error(res, 500, e.what()); // a damaged table: reported, never answered
         }
+    }
+
+    // /api/probe of a Xiangqi FEN (ten ranks): the answer of `mktb probe --json` for it (the
+    // shape of Makruk's, "game": "xiangqi"), each move with its WXF notation too. The counting
+    // parameters do not apply and are refused.
+    void probe_xiangqi(const httplib::Request& req, httplib::Response& res, const TableSets& tables,
+        const std::string& fen) const {
+        for (const auto& [key, value] : req.params)
+            if (key == "count" || find_rule_option(key))
+                return reply_error(
+                    res, 400, "'" + key + "' is a Makruk counting parameter; Xiangqi has no count");
+        xq::Position pos;
+        try {
+            pos = xq::Position::from_fen(fen);
+        } catch (const FenError& e) {
+            return reply_error(res, 400, std::string("bad Xiangqi FEN: ") + e.what());
+        }
+        const std::string line = req.get_param_value("line");
+        if (!line.empty() && line != "0" && line != "1" && line != "true" && line != "false")
+            return reply_error(res, 400, "line takes 1 or 0, not '" + line + "'");
+        const TableSet* s = nullptr;
+        for (const TableSet& t : tables.sets())
+            if (t.xiangqi && !s) s = &t;
+        const std::string m = xq::Material::of(pos).canonical().name();
+        if (!s)
+            return reply_json(res, 404,
+                Json { { "error",
+                           "no Xiangqi tables are served (make them: mktb gen --game "
+                           "xiangqi "
+                               + m + ")" },
+                    { "game", "xiangqi" }, { "material", m } });
+        try {
+            const std::optional<XAnswer> a = xiangqi_answer(*s->xiangqi, pos);
+            if (!a)
+                return reply_json(res, 404,
+                    Json {
+                        { "error", "no Xiangqi table for " + m + " or an ending it converts into" },
+                        { "game", "xiangqi" }, { "material", m } });
+            reply_json(res, 200, xiangqi_json(*s->xiangqi, pos, *a, line == "1" || line == "true"));
+        } catch (const TableError& e) {
+            reply_error(res, 500, e.what()); // a damaged table: reported, never answered
+        }
+    }
+
+    // Xiangqi's statistics file (mktb gen --game xiangqi) in the shape of Makruk's, as the
+    // endings pages read it: per side to move (Red in "white_to_move"), no count; null when the
+    // file cannot be read.
+    static Json xiangqi_statistics(const Json& j) {
+        if (j.is_discarded() || !j.contains("red_to_move") || !j.contains("black_to_move"))
+            return nullptr;
+        Json sides;
+        for (const auto& [from, to] : { std::pair { "red_to_move", "white_to_move" },
+                 std::pair { "black_to_move", "black_to_move" } }) {
+            const Json& s = j[from];
+            const int plies = s.value("longest_mate_plies", -1);
+            const std::string fen = s.value("longest_mate_fen", "");
+            sides[to] = { { "legal", s.value("positions", 0) }, { "wins", s.value("wins", 0) },
+                { "draws", s.value("draws", 0) }, { "losses", s.value("losses", 0) },
+                { "counted_wins", nullptr }, { "counted_losses", nullptr },
+                { "longest_mate_plies", plies < 0 ? 0 : plies },
+                { "longest_mate_fen", fen.empty() ? Json(nullptr) : Json(fen) },
+                { "win_in_moves", Json::object() }, { "loss_in_moves", Json::object() } };
+        }
+        return { { "rule", j.value("rule", "") }, { "sides", sides } };
     }
 
     // A position no table answers (404): what the tables served hold, whether mktb gen could
@@ -551,21 +622,46 @@ private:
     // GET /api/endings: every table served under the request's rules, with the statistics
     // `mktb gen` wrote beside it; /api/endings/NAME: one of them.
     void endings(const httplib::Request& req, httplib::Response& res, std::string name) const {
-        if (std::string e = check_params(req, {}); !e.empty()) return reply_error(res, 400, e);
+        if (std::string e = check_params(req, { "game" }); !e.empty())
+            return reply_error(res, 400, e);
         int status = 0;
         std::string error;
         const std::shared_ptr<const TableSets> tables = tables_.load(); // for this request
         const TableSet* s = select(*tables, req, status, error);
         if (!s) return reply_error(res, status, error);
-        if (!name.empty()) {
+        std::string xiangqi_name;
+        if (!name.empty() && req.get_param_value("game") == "xiangqi") {
+            const std::optional<xq::Material> m = xq::Material::parse(name);
+            if (!m)
+                return reply_error(
+                    res, 400, "'" + name + "' is not a Xiangqi ending (e.g. KRvKAABB)");
+            xiangqi_name = m->canonical().name();
+        } else if (!name.empty()) {
             const std::optional<Material> m = Material::parse(name);
             if (!m) return reply_error(res, 400, "'" + name + "' is not an ending (e.g. KRvKM)");
             name = m->canonical().name();
         }
+        const std::string game = req.get_param_value("game");
+        if (!game.empty() && game != "makruk" && game != "xiangqi")
+            return reply_error(res, 400, "game takes makruk or xiangqi, not '" + game + "'");
         Json list = Json::array();
+        // Xiangqi's tables, where the directory holds them (KRvK is an ending of both games:
+        // /api/endings/KRvK?game=xiangqi names the one).
+        if (s->xiangqi && game != "makruk")
+            for (const xq::Material& m : s->xiangqi_endings) {
+                if (!name.empty() && (game != "xiangqi" || m.name() != xiangqi_name)) continue;
+                const std::filesystem::path base = std::filesystem::path(s->dir) / m.name();
+                Json e { { "game", "xiangqi" }, { "ending", m.name() }, { "men", m.men() },
+                    { "file_bytes", std::filesystem::file_size(base.string() + ".xq.mktb") },
+                    { "statistics", nullptr } };
+                std::ifstream stats(base.string() + ".xq.json");
+                if (stats) e["statistics"] = xiangqi_statistics(Json::parse(stats, nullptr, false));
+                list.push_back(std::move(e));
+            }
         for (const Material& m : s->endings) {
+            if (game == "xiangqi") break;
             if (!name.empty() && m.name() != name) continue;
-            Json e { { "ending", m.name() }, { "men", m.men() },
+            Json e { { "game", "makruk" }, { "ending", m.name() }, { "men", m.men() },
                 { "file_bytes", std::filesystem::file_size(table_path(s->dir, m)) },
                 { "statistics", nullptr } };
             std::ifstream stats(std::filesystem::path(s->dir) / (m.name() + ".json"));
@@ -574,7 +670,9 @@ private:
             list.push_back(std::move(e));
         }
         if (!name.empty()) {
-            if (list.empty()) return reply_error(res, 404, "no table for " + name);
+            if (list.empty())
+                return reply_error(
+                    res, 404, "no table for " + (xiangqi_name.empty() ? name : xiangqi_name));
             return reply_json(res, 200, list[0]);
         }
         reply_json(res, 200,
@@ -584,8 +682,8 @@ private:
 
     // GET /board.svg?fen=...&flip=1&mark=e4,e5&arrow=h1h8&size=400&coordinates=0
     static void board(const httplib::Request& req, httplib::Response& res) {
-        if (std::string e
-            = check_params(req, { "fen", "flip", "mark", "arrow", "size", "coordinates" });
+        if (std::string e = check_params(
+                req, { "fen", "flip", "mark", "arrow", "size", "coordinates", "letters" });
             !e.empty())
             return reply_error(res, 400, e);
         DiagramOptions options;
@@ -594,6 +692,10 @@ private:
             if (c == '_') c = ' ';
         options.flip = req.get_param_value("flip") == "1";
         options.coordinates = req.get_param_value("coordinates") != "0";
+        options.letters = req.get_param_value("letters") == "1";
+        // A Xiangqi FEN (ten ranks) draws the Xiangqi board.
+        const bool xiangqi
+            = std::count(fen.begin(), fen.begin() + std::min(fen.size(), fen.find(' ')), '/') == 9;
         try {
             if (const std::string size = req.get_param_value("size"); !size.empty()) {
                 options.size = std::stoi(size);
@@ -604,11 +706,15 @@ private:
             for (std::string square; std::getline(marks, square, ',');)
                 if (!square.empty()) options.marked.push_back(square);
             if (const std::string arrow = req.get_param_value("arrow"); !arrow.empty()) {
-                if (arrow.size() < 4) return reply_error(res, 400, "arrow takes a move like h1h8");
-                options.arrows.push_back({ arrow.substr(0, 2), arrow.substr(2, 2) });
+                // "h1h8"; Xiangqi's points may have two digits: "e2e10", "a10a9".
+                const std::size_t split = arrow.find_first_of("abcdefghi", 1);
+                if (arrow.size() < 4 || split == std::string::npos)
+                    return reply_error(res, 400, "arrow takes a move like h1h8");
+                options.arrows.push_back({ arrow.substr(0, split), arrow.substr(split) });
             }
-            res.set_content(
-                board_svg(fen.empty() ? "8/8/8/8/8/8/8/8 w" : fen, options), "image/svg+xml");
+            res.set_content(xiangqi ? xiangqi_board_svg(fen, options)
+                                    : board_svg(fen.empty() ? "8/8/8/8/8/8/8/8 w" : fen, options),
+                "image/svg+xml");
         } catch (const std::invalid_argument& e) {
             reply_error(res, 400, e.what());
         } catch (const std::out_of_range&) {

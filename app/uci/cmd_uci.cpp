@@ -1,7 +1,9 @@
-// cmd_uci.cpp - `mktb uci`: a UCI engine for Makruk that plays from the tables where they cover
-// the position and hands every other position to another engine (Fairy-Stockfish by default),
-// passing its output through. It follows the count through `position ... moves ...` as the
-// rules do (docs/rules.md §3-4), so its answer is the one under the count running in the game.
+// cmd_uci.cpp - `mktb uci`: a UCI engine for Makruk and Xiangqi (UCI_Variant) that plays from
+// the tables where they cover the position and hands every other position to another engine
+// (Fairy-Stockfish by default), passing its output through. It follows the count through
+// `position ... moves ...` as the rules do (docs/rules.md §3-4), so its Makruk answer is the one
+// under the count running in the game; its Xiangqi answer follows the perpetual-check rule
+// where both sides are armed (docs/rules-xiangqi.md §5).
 //
 // Threads: the main thread reads the GUI's commands and answers table positions itself; one
 // thread copies the engine's output to ours. Every line we write goes through say().
@@ -22,6 +24,7 @@
 #include "engine_process.hpp"
 #include "mktb/movegen.hpp"
 #include "table_sets.hpp"
+#include "xiangqi_answer.hpp"
 
 namespace mktb::cli {
 
@@ -40,6 +43,13 @@ std::string lower(std::string s) {
     for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
+
+// A Xiangqi move the tables choose, with its line and score.
+struct XChoice {
+    xq::Move move = xq::MOVE_NONE;
+    std::vector<xq::Move> pv;
+    std::string score; // "mate 12", "mate -7", "cp 0", "cp 5000" (won only by the rule)
+};
 
 // A move the tables choose, with the line that follows it and its score.
 struct Choice {
@@ -168,7 +178,8 @@ private:
             say(o);
         }
         if (!multipv) say("option name MultiPV type spin default 1 min 1 max 256");
-        if (!variant) say("option name UCI_Variant type combo default makruk var makruk");
+        if (!variant)
+            say("option name UCI_Variant type combo default makruk var makruk var xiangqi");
         for (const RuleOptionInfo& o : kRuleOptions)
             say("option name " + std::string(o.name) + " type combo default "
                 + std::string(o.default_value) + " var " + std::string(o.default_value) + " var "
@@ -206,8 +217,10 @@ private:
             }
         } else if (lower(name) == "uci_variant") {
             makruk_ = lower(value) == "makruk";
-            if (!makruk_)
-                say("info string the tables are Makruk's: " + value + " goes to the engine");
+            xiangqi_ = lower(value) == "xiangqi";
+            if (!makruk_ && !xiangqi_)
+                say("info string the tables are Makruk's and Xiangqi's: " + value
+                    + " goes to the engine");
         }
         forward(line);
     }
@@ -216,6 +229,7 @@ private:
     void position(const std::string& line) {
         positionLine_ = line;
         valid_ = false;
+        if (xiangqi_) return xiangqi_position(line);
         if (!makruk_) return; // another variant: the engine's business
         std::istringstream in(line);
         std::string word, fen;
@@ -246,6 +260,111 @@ private:
                 pos_ = next;
             }
         valid_ = true;
+    }
+
+    // Xiangqi's position startpos|fen FEN [moves M...].
+    void xiangqi_position(const std::string& line) {
+        static constexpr const char* kXiangqiStart
+            = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        std::istringstream in(line);
+        std::string word, fen;
+        in >> word >> word;
+        if (word == "startpos") {
+            fen = kXiangqiStart;
+            in >> word;
+        } else if (word == "fen") {
+            while (in >> word && word != "moves") fen += (fen.empty() ? "" : " ") + word;
+        } else {
+            return say("info string position takes startpos or fen, not '" + word + "'");
+        }
+        try {
+            xpos_ = xq::Position::from_fen(fen);
+        } catch (const FenError& e) {
+            return say("info string bad Xiangqi FEN in position: " + std::string(e.what()));
+        }
+        if (word == "moves")
+            while (in >> word) {
+                const xq::Move m = xq::parse_uci_move(xpos_, word);
+                if (m == xq::MOVE_NONE)
+                    return say("info string illegal move " + word + " in " + xpos_.fen());
+                xpos_.do_move(m);
+            }
+        valid_ = true;
+    }
+
+    // Xiangqi from the tables: every move with its line and score, best first (the result
+    // under the perpetual-check rule, then the plain distance). A mate score only where a mate
+    // is forced (the plain distance); a result only the rule decides scores as a decisive
+    // advantage, never as a mate; nullopt when the tables do not cover the position.
+    std::optional<std::vector<XChoice>> xiangqi_choose() const {
+        const TableSet* set = nullptr;
+        for (const TableSet& t : tables_.sets())
+            if (t.xiangqi && !set) set = &t;
+        if (!set || !valid_) return std::nullopt;
+        const std::optional<XAnswer> a = xiangqi_answer(*set->xiangqi, xpos_);
+        if (!a) return std::nullopt;
+        std::vector<XChoice> out;
+        for (const XMove& x : a->moves) {
+            XChoice c { x.move, { x.move }, "cp 0" };
+            xq::Position next = xpos_;
+            next.do_move(x.move);
+            if (!x.value.is_draw()) {
+                for (xq::Move r : xiangqi_line(*set->xiangqi, next)) c.pv.push_back(r);
+                const int plies = int(c.pv.size());
+                c.score = x.value.is_win() ? "mate " + std::to_string((plies + 1) / 2)
+                                           : "mate -" + std::to_string(plies / 2);
+            } else if (x.result) {
+                c.score = x.result > 0 ? "cp 5000" : "cp -5000";
+            }
+            out.push_back(c);
+        }
+        return out;
+    }
+
+    void xiangqi_go(bool wait, const std::string& line) {
+        std::optional<std::vector<XChoice>> choices;
+        try {
+            choices = xiangqi_choose();
+        } catch (const TableError& e) {
+            say(std::string("info string damaged table, the engine answers: ") + e.what());
+        }
+        if (!choices && !valid_) {
+            say("info string no valid position to search");
+            return say("bestmove (none)");
+        }
+        if (!choices) {
+            if (!engine_) {
+                say("info string no Xiangqi table for " + xq::Material::of(xpos_).canonical().name()
+                    + ", and no engine");
+                return say("bestmove (none)");
+            }
+            delegated_ = true;
+            if (!engine_->send(positionLine_) || !engine_->send(line)) {
+                say("info string " + engine_->program() + " has gone away");
+                say("bestmove (none)");
+            }
+            return;
+        }
+        delegated_ = false;
+        say("info string mktb Xiangqi tables"
+            + std::string(choices->empty() || choices->front().score != "cp 5000"
+                    ? ""
+                    : ": won under the perpetual-check rule (the opponent can hold only by "
+                      "checking forever)"));
+        for (std::size_t i = 0; i < std::min(std::size_t(multipv_), choices->size()); ++i) {
+            const XChoice& c = (*choices)[i];
+            std::string text = "info depth " + std::to_string(c.pv.size()) + " multipv "
+                + std::to_string(i + 1) + " score " + c.score + " nodes 0 time 0 pv";
+            for (xq::Move m : c.pv) text.append(" ").append(xq::move_to_uci(m));
+            say(text);
+        }
+        const std::string best = choices->empty()
+            ? "bestmove (none)"
+            : "bestmove " + xq::move_to_uci(choices->front().move);
+        if (wait)
+            pending_ = best;
+        else
+            say(best);
     }
 
     // The tables' moves for the current position, best first, or nullopt when they do not
@@ -302,6 +421,7 @@ private:
         std::istringstream in(line);
         bool wait = false; // go infinite / go ponder: the best move waits for stop / ponderhit
         for (std::string w; in >> w;) wait |= w == "infinite" || w == "ponder";
+        if (xiangqi_) return xiangqi_go(wait, line);
         std::optional<std::vector<Choice>> choices;
         try {
             choices = choose();
@@ -370,7 +490,8 @@ private:
     std::string engineName_, engineError_;
     std::vector<std::string> engineOptions_;
     CountRules rules_;
-    bool makruk_ = true;
+    bool makruk_ = true, xiangqi_ = false;
+    xq::Position xpos_;
     int multipv_ = 1;
     std::string positionLine_;
     bool valid_ = false;
@@ -396,9 +517,10 @@ int uci_command(const Args& a) {
 const Command kUciCommand {
     .name = "uci",
     .usage = "[--tables DIR]... [--engine PATH [ARGS...] | --engine none]",
-    .summary = "a UCI engine for Makruk: table positions\n"
-               "answered from the tables under the count the\n"
-               "game runs, others handed to the engine\n"
+    .summary = "a UCI engine for Makruk (and Xiangqi with\n"
+               "UCI_Variant xiangqi): table positions answered\n"
+               "from the tables (under the count the game\n"
+               "runs), others handed to the engine\n"
                "(default: fairy-stockfish)",
     .options = { { "--tables", "DIR", "a directory of tables, one per rule set", Option::Kind::Text,
                      0, 0, true },

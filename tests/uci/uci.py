@@ -241,5 +241,40 @@ check("an ended count: a draw, no mate score, no move",
       and lines[-1] == "bestmove (none)", lines)
 e.quit()
 
+# Xiangqi: after UCI_Variant xiangqi, a table position is answered from the Xiangqi tables (the
+# best move and mate distance of `mktb probe --json`, mate scores never shorter than the plain
+# distance); the start position is handed to Fairy-Stockfish's xiangqi.
+import json
+with tempfile.TemporaryDirectory() as xdir:
+    subprocess.run([mktb, "gen", "--game", "xiangqi", "KRvKA", "--tables", xdir],
+                   capture_output=True, check=True, timeout=300)
+    tables = xdir
+    e = Engine()
+    e.send("uci")
+    options = e.until("uciok")
+    check("xiangqi offered", any("UCI_Variant" in l and "xiangqi" in l for l in options), options[-5:])
+    e.send("setoption name UCI_Variant value xiangqi")
+    for fen in ["4k4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1", "3k5/4a4/9/9/9/9/9/4R4/9/4K4 b - - 0 1"]:
+        answer = json.loads(subprocess.run([mktb, "probe", fen, "--json", "--tables", xdir],
+                                           capture_output=True, text=True, check=True).stdout)
+        e.send(f"position fen {fen}")
+        e.send("go movetime 50")
+        lines = e.until("bestmove")
+        scores = [l for l in lines if " score " in l]
+        check(f"xiangqi {fen}: the tables' best move", best(lines) == answer["moves"][0]["uci"]
+              and any("mktb Xiangqi tables" in l for l in lines), lines)
+        if answer["mate_in"]:
+            stated = int(scores[0].split(" score mate ")[1].split()[0]) if "score mate" in scores[0] else None
+            check(f"xiangqi {fen}: mate score not shorter than the plain mate in {answer['mate_in']}",
+                  stated is not None and abs(stated) >= abs(answer["mate_in"])
+                  and (stated > 0) == (answer["mate_in"] > 0), scores)
+    e.send("position startpos moves h3e3")
+    e.send("go depth 6")
+    lines = e.until("bestmove", timeout=60)
+    move = best(lines)
+    check("xiangqi start position: handed to the engine", move and move != "(none)"
+          and not any("mktb Xiangqi tables" in l for l in lines), lines[-3:])
+    e.quit()
+
 print(f"{len(failures)} failures" if failures else "all uci checks passed")
 sys.exit(1 if failures else 0)

@@ -221,6 +221,36 @@ try {
   check('longest mates in moves, said for the side to move', detailText.includes('White mates in 16:') && detailText.includes('Black is mated in 16:') && !detailText.includes('plies'), detailText);
   await page.screenshot({ path: `${outDir}/endings.png`, fullPage: true });
 
+  // Xiangqi on the same page: a ten-rank FEN switches the board (9 x 10 points, the men with
+  // their characters); the verdict and every move (WXF) as the API gives them; a move played on
+  // the board gives the FEN the API gives for it; a bad FEN reported; the control switches back.
+  const xfen = '4k4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1';
+  const xiangqi = await api(xfen);
+  check('Xiangqi API answer', xiangqi.game === 'xiangqi' && xiangqi.moves.length > 0, JSON.stringify(xiangqi).slice(0, 200));
+  await page.goto(`${base}/?fen=${xfen.replace(/ /g, '_')}`);
+  await waitVerdict(xiangqi.verdict);
+  check('Xiangqi: the board has 90 points', (await page.$$('#board rect[data-square]')).length === 90);
+  check('Xiangqi: the men with their characters', (await page.textContent('#board svg')).includes('俥') && (await page.textContent('#board svg')).includes('將'));
+  check('Xiangqi: the game control follows the FEN', (await page.inputValue('#game')) === 'xiangqi');
+  const xrows = await page.$$eval('#moves tbody tr', (trs) => trs.map((t) => t.firstChild.textContent));
+  check('Xiangqi: every move in WXF, in the API order', xrows.join() === xiangqi.moves.map((m) => m.wxf).join(), xrows.join());
+  const xbest = xiangqi.moves[0];
+  const [, xfrom, xto] = xbest.uci.match(/^([a-i]\d+)([a-i]\d+)$/);
+  await page.click(`#board rect[data-square="${xfrom}"]`);
+  await page.waitForSelector(`#board rect[data-square="${xfrom}"][fill="#f4e04d"]`);
+  await page.click(`#board rect[data-square="${xto}"]`);
+  await page.waitForFunction((f) => document.querySelector('#fen').value.startsWith(f), xbest.fen.split(' ').slice(0, 2).join(' ') + ' ');
+  await waitVerdict((await api(xbest.fen)).verdict);
+  expected = 400;
+  await page.fill('#fen', '4k4/4a4/9/9/9/9/9/9/4R4/3K6 w - - 0 1');
+  await page.click('#fen-form button');
+  await page.waitForFunction(() => document.querySelector('#error').textContent.includes('Cannot read the FEN'));
+  await page.waitForTimeout(200);
+  expected = null;
+  await page.screenshot({ path: `${outDir}/page-xiangqi.png`, fullPage: false });
+  await page.selectOption('#game', 'makruk');
+  await page.waitForFunction(() => document.querySelectorAll('#board rect[data-square]').length === 64);
+
   // Thai: a browser whose language is Thai gets the page in Thai (the men's Thai names, the
   // counting terms of the sources), the verdict as the API says it with lang=th; the switch
   // turns it to English and the choice is kept.

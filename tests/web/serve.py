@@ -428,6 +428,50 @@ with tempfile.TemporaryDirectory() as scratch:
           and "\x1b" not in err and "\\x1B" in err, err)
     check("the new table said", "new tables in" in out and "KSvK" in out, out)
 
+# 9. Xiangqi: a directory holding both games' tables (KRvK of Makruk beside Xiangqi's KRvKA and
+# KRvK); /api/probe answers a Xiangqi FEN as `mktb probe --json` does, each move with its WXF
+# notation (hand-checked: Red's chariot on the e-file; the shortest mate's first move);
+# /api/endings lists both games, KRvK?game=xiangqi names the Xiangqi one; the count refused.
+with tempfile.TemporaryDirectory() as both:
+    for name in ("KRvK.mktb", "KRvK.json"):
+        shutil.copy(os.path.join(tables, name), both)
+    subprocess.run([mktb, "gen", "--game", "xiangqi", "KRvKA", "--tables", both],
+                   capture_output=True, check=True, timeout=300)
+    server, port = start_server(both)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for fen in ["3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "4k4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1",
+                    "3k5/9/9/9/9/9/9/9/4R4/4K4 b - - 0 1"]:
+            for extra in ("", "&line=1"):
+                status, answer = api("/api/probe?fen=" + urllib.parse.quote(fen.replace(" ", "_")) + extra)
+                expected = json.loads(subprocess.run(
+                    [mktb, "probe", fen, "--json", "--tables", both] + (["--line"] if extra else []),
+                    capture_output=True, text=True, check=True).stdout)
+                check(f"xiangqi {fen}{extra}: equals mktb probe --json", status == 200 and answer == expected,
+                      (status, str(answer)[:300]))
+        status, answer = api("/api/probe?fen=" + urllib.parse.quote("3k5/9/9/9/9/9/9/9/4R4/4K4_w_-_-_0_1"))
+        moves = {m["uci"]: m["wxf"] for m in answer["moves"]}
+        # Red's chariot on e2 is on Red's 5th file: to d2 is "R5=6", to e9 seven ranks up "R5+7".
+        check("xiangqi: WXF of each move", moves.get("e2d2") == "R5=6" and moves.get("e2e9") == "R5+7"
+              and answer["moves"][0]["uci"] == "e2d2" and answer["category"] == "win", moves)
+        check("xiangqi: the game named", answer["game"] == "xiangqi")
+        status, answer = api("/api/probe?fen=3k5/9/9/9/9/9/9/9/4R4/4K4_w_-_-_0_1&count=pieces:3")
+        check("xiangqi: a count refused", status == 400 and "no count" in answer["error"], answer)
+        status, answer = api("/api/probe?fen=3k5/9/9/9/9/9/9/9/4R4/4K5_w_-_-_0_1")
+        check("xiangqi: a bad FEN named", status == 400 and "bad Xiangqi FEN" in answer["error"], answer)
+        status, answer = api("/api/probe?fen=3k5/9/9/9/9/9/9/9/4C4/4K4_w_-_-_0_1")
+        check("xiangqi: no table, named", status == 404 and answer["material"] == "KCvK", answer)
+        status, listed = api("/api/endings")
+        games = {(e["game"], e["ending"]) for e in listed["endings"]}
+        check("endings of both games", {("makruk", "KRvK"), ("xiangqi", "KRvK"), ("xiangqi", "KRvKA")} <= games, games)
+        status, one = api("/api/endings/KRvK?game=xiangqi")
+        check("KRvK?game=xiangqi is Xiangqi's", status == 200 and one["game"] == "xiangqi", one)
+        status, one = api("/api/endings/KRvK")
+        check("KRvK alone is Makruk's", status == 200 and one["game"] == "makruk", one)
+    finally:
+        server.terminate()
+        server.communicate(timeout=20)
+
 # 8. Arguments the server refuses.
 for args, code, words in [
     (["--tables", "/nonexistent/mktb-tables"], 1, "is not a directory"),

@@ -1,8 +1,22 @@
-// app.js - the probing page: a board editor over /board.svg, the answers of /api/probe, moves
-// played by clicking them (the count follows: each move's answer carries the FEN after it).
+// app.js - the probing page of both games: a board editor over /board.svg, the answers of
+// /api/probe, moves played by clicking them (the count follows: each move's answer carries the
+// FEN after it). Makruk or Xiangqi by the control and by the FEN given (ten ranks: Xiangqi).
 'use strict';
 
-const MEN = ['K', 'M', 'S', 'N', 'R', 'P'];
+// Each game's board and men (FEN letters; Xiangqi's are Fairy-Stockfish's: B elephant, N horse).
+const GAMES = {
+  makruk: {
+    files: 8, ranks: 8, men: ['K', 'M', 'S', 'N', 'R', 'P'], example: '8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1',
+    empty: '8/8/8/8/8/8/8/8', sides: [L('White', 'ขาว'), L('Black', 'ดำ')],
+  },
+  xiangqi: {
+    files: 9, ranks: 10, men: ['K', 'A', 'B', 'N', 'R', 'C', 'P'], example: '4k4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1',
+    empty: '9/9/9/9/9/9/9/9/9/9', sides: [L('Red', 'แดง'), L('Black', 'ดำ')],
+  },
+};
+const XIANGQI_NAMES = L({ K: 'general', A: 'advisor', B: 'elephant', N: 'horse', R: 'chariot', C: 'cannon', P: 'soldier' },
+  { K: 'ขุน (将)', A: 'ที่ปรึกษา (士)', B: 'ช้าง (象)', N: 'ม้า (马)', R: 'รถ (车)', C: 'ปืนใหญ่ (炮)', P: 'ทหาร (兵)' });
+const game = () => GAMES[state.game];
 // The counting options of docs/rules.md §4, default first.
 const RULES = {
   limit_precedence: ['min', 'khon_before_knights'],
@@ -30,7 +44,9 @@ const NAMES = L({ K: 'Khun', M: 'Met', S: 'Khon', N: 'Ma', R: 'Ruea', P: 'Bia' }
 const $ = (id) => document.getElementById(id);
 
 const state = {
-  board: Array(64).fill(''), // [rank * 8 + file], FEN letters
+  game: 'makruk', // or 'xiangqi'
+  letters: false, // Xiangqi: letters on the men for their characters
+  board: Array(64).fill(''), // [rank * files + file], FEN letters
   side: 'w',
   countFields: null, // "88 8": the count fields of a FEN being followed, else null
   flip: false,
@@ -43,15 +59,16 @@ const state = {
   request: 0, // answers to older requests are dropped
 };
 
-function squareName(i) { return 'abcdefgh'[i % 8] + (Math.floor(i / 8) + 1); }
-function squareIndex(name) { return (name.charCodeAt(0) - 97) + 8 * (name.charCodeAt(1) - 49); }
+function squareName(i) { return 'abcdefghi'[i % game().files] + (Math.floor(i / game().files) + 1); }
+function squareIndex(name) { return (name.charCodeAt(0) - 97) + game().files * (Number(name.slice(1)) - 1); }
 
 function placement() {
   const ranks = [];
-  for (let r = 7; r >= 0; r--) {
+  const { files } = game();
+  for (let r = game().ranks - 1; r >= 0; r--) {
     let text = '', empty = 0;
-    for (let f = 0; f < 8; f++) {
-      const man = state.board[r * 8 + f];
+    for (let f = 0; f < files; f++) {
+      const man = state.board[r * files + f];
       if (!man) { empty++; continue; }
       if (empty) { text += empty; empty = 0; }
       text += man;
@@ -62,29 +79,36 @@ function placement() {
 }
 
 function fen() {
+  if (state.game === 'xiangqi') return `${placement()} ${state.side} - - 0 1`;
   return `${placement()} ${state.side} - ${state.countFields || '- 0'} 1`;
 }
 
 // Reads a FEN into the editor; throws a message for a placement the board cannot show.
 function loadFen(text) {
   const fields = text.trim().split(/[\s_]+/);
-  const board = Array(64).fill('');
   const ranks = (fields[0] || '').split('/');
-  if (ranks.length !== 8) throw new Error(L('a FEN board has 8 ranks separated by /', 'กระดานใน FEN มี 8 แถวคั่นด้วย /'));
+  // Ten ranks: a Xiangqi FEN; eight: Makruk's.
+  if (ranks.length !== 8 && ranks.length !== 10)
+    throw new Error(L('a FEN board has 8 ranks (Makruk) or 10 (Xiangqi) separated by /', 'กระดานใน FEN มี 8 แถว (หมากรุกไทย) หรือ 10 แถว (หมากรุกจีน) คั่นด้วย /'));
+  const which = ranks.length === 10 ? 'xiangqi' : 'makruk';
+  const { files, men } = GAMES[which];
+  const letters = new RegExp(`[${men.join('')}${men.join('').toLowerCase()}]`);
+  const board = Array(files * ranks.length).fill('');
   ranks.forEach((rank, i) => {
     let f = 0;
     for (const c of rank.replace(/~/g, '')) {
-      if (/[1-8]/.test(c)) f += Number(c);
-      else if (/[KMSNRPkmsnrp]/.test(c) && f < 8) board[(7 - i) * 8 + f++] = c;
-      else throw new Error(L(`'${c}' is not a man (K M S N R P) or a digit`, `'${c}' ไม่ใช่หมาก (K M S N R P) หรือตัวเลข`));
+      if (/[1-9]/.test(c)) f += Number(c);
+      else if (letters.test(c) && f < files) board[(ranks.length - 1 - i) * files + f++] = c;
+      else throw new Error(L(`'${c}' is not a man (${men.join(' ')}) or a digit`, `'${c}' ไม่ใช่หมาก (${men.join(' ')}) หรือตัวเลข`));
     }
-    if (f !== 8) throw new Error(L(`rank ${8 - i} does not have 8 squares`, `แถวที่ ${8 - i} ไม่ครบ 8 ช่อง`));
+    if (f !== files) throw new Error(L(`rank ${ranks.length - i} does not have ${files} squares`, `แถวที่ ${ranks.length - i} ไม่ครบ ${files} ช่อง`));
   });
+  if (which !== state.game) setGame(which, false);
   if (fields[1] !== 'w' && fields[1] !== 'b') throw new Error(L(`the side to move is '${fields[1] || ''}': w or b`, `ฝ่ายที่เดินคือ '${fields[1] || ''}': ต้องเป็น w หรือ b`));
   state.board = board;
   state.side = fields[1];
   const limit = fields[3];
-  state.countFields = limit && limit !== '-' && limit !== '0' ? `${limit} ${fields[4] || 0}` : null;
+  state.countFields = which === 'makruk' && limit && limit !== '-' && limit !== '0' ? `${limit} ${fields[4] || 0}` : null;
   $('count-kind').value = state.countFields ? 'fen' : 'fresh';
   syncControls();
 }
@@ -120,7 +144,8 @@ function query(params) {
 
 async function drawBoard() {
   const best = state.answer && state.answer.moves.length ? state.answer.moves[0].uci : '';
-  const params = { fen: fen(), flip: state.flip ? 1 : '', mark: state.selected !== null ? squareName(state.selected) : '', arrow: state.tool === 'move' ? best.slice(0, 4) : '' };
+  const move = best.match(/^([a-i]\d+)([a-i]\d+)/);
+  const params = { fen: fen(), flip: state.flip ? 1 : '', mark: state.selected !== null ? squareName(state.selected) : '', arrow: state.tool === 'move' && move ? move[1] + move[2] : '', letters: state.letters ? 1 : '' };
   const response = await fetch(`/board.svg?${query(params)}`);
   if (response.ok) $('board').innerHTML = await response.text();
 }
@@ -160,29 +185,50 @@ function describeCount(count) {
 
 function showAnswer(answer) {
   $('verdict').textContent = answer.verdict;
+  const xiangqi = answer.game === 'xiangqi';
+  if (!answer.count) answer.count = { running: false, phase: 'none' }; // Xiangqi has no count
   // A count set by hand goes into the FEN box too, so that a copied FEN keeps it.
   if (answer.count.running && countParam()) $('fen').value = `${placement()} ${state.side} - ${answer.count.limit} ${answer.count.ply} 1`;
   // A new line, unless this answer is a step along the one shown (stepped to, or its next move
   // played on the board or from the list).
   if (!state.stepping) {
     const fields = answer.fen.split(' ');
-    const rootFen = answer.count.running ? `${fields[0]} ${fields[1]} - ${answer.count.limit} ${answer.count.ply} 1` : answer.fen;
+    const rootFen = answer.count && answer.count.running ? `${fields[0]} ${fields[1]} - ${answer.count.limit} ${answer.count.ply} 1` : answer.fen;
     state.line = { rootFen, rootSide: fields[1], steps: answer.line_steps || [], at: -1 };
   }
   state.stepping = false;
   showLine();
-  $('pure').textContent = L(`Without counting: ${answer.pure_verdict}.`, `ถ้าไม่นับ: ${answer.pure_verdict}`);
-  $('count-info').textContent = describeCount(answer.count);
+  if (xiangqi) {
+    // The rules the table follows, in words: where both sides are armed, a side that can hold
+    // only by checking forever loses.
+    $('pure').textContent = answer.rules.includes('perpetual_check=loss')
+      ? L('Xiangqi: stalemate loses; a side that can hold only by checking forever loses (perpetual chase not modelled).', 'หมากรุกจีน: อับถือว่าแพ้; ฝ่ายที่ยื้อได้ด้วยการรุกไม่หยุดเท่านั้นถือว่าแพ้ (ไม่รวมการไล่ไม่หยุด)')
+      : L('Xiangqi: stalemate loses; with one side armless the perpetual-check rule changes nothing.', 'หมากรุกจีน: อับถือว่าแพ้; เมื่อฝ่ายหนึ่งไม่มีตัวรุก กติการุกไม่หยุดไม่เปลี่ยนผล');
+    $('count-info').textContent = '';
+  } else {
+    $('pure').textContent = L(`Without counting: ${answer.pure_verdict}.`, `ถ้าไม่นับ: ${answer.pure_verdict}`);
+    $('count-info').textContent = describeCount(answer.count);
+  }
+  $('legend').textContent = xiangqi
+    ? L('* marks the moves that keep the best result. Click a move to play it.', '* คือตาเดินที่รักษาผลดีที่สุด คลิกตาเดินเพื่อเดิน')
+    : L('* marks the moves that keep the best result under the count. Click a move to play it; the count runs on.', THAI.legend);
+  $('line-title').textContent = xiangqi ? L('The line that keeps the result', 'แนวเดินที่รักษาผล')
+    : L('The line that keeps the result, with the count after each move', THAI['line-title']);
+  const heads = $('moves').querySelectorAll('thead th');
+  heads[1].textContent = xiangqi ? L('Value', 'ผล') : L('Without counting', 'ไม่นับ');
+  heads[2].textContent = xiangqi ? L('Under the perpetual-check rule', 'ตามกติการุกไม่หยุด') : L('Under the count', 'ตามการนับ');
   const body = $('moves').querySelector('tbody');
   body.replaceChildren();
   for (const move of answer.moves) {
     const row = document.createElement('tr');
     // move.category is the result for the side to move after the move (tablebase API style)
-    const mover = { win: 'loss', loss: 'win', draw: 'draw' }[move.counted.category];
+    const after = xiangqi ? (move.rule_result ? { win: 'loss', loss: 'win' }[move.rule_result] : move.category) : move.counted.category;
+    const mover = { win: 'loss', loss: 'win', draw: 'draw' }[after];
     row.className = `${mover}${move.best ? ' best' : ''}`;
     row.dataset.uci = move.uci;
     row.title = L('Play this move', 'เดินตานี้');
-    for (const text of [move.san, move.text.pure, move.text.counted]) {
+    const ruled = move.rule_result ? L(`${move.rule_result} (only the rule decides)`, `${{ win: 'ชนะ', loss: 'แพ้' }[move.rule_result]} (กติกาเท่านั้นที่ตัดสิน)`) : '';
+    for (const text of xiangqi ? [move.wxf, move.text.pure, ruled] : [move.san, move.text.pure, move.text.counted]) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.appendChild(cell);
@@ -208,8 +254,8 @@ function showLine() {
     const button = document.createElement('button');
     button.type = 'button';
     button.dataset.step = i;
-    button.textContent = `${white ? `${n}. ` : i === 0 ? `${n}... ` : ''}${step.san}`;
-    if (step.count.running) {
+    button.textContent = `${white ? `${n}. ` : i === 0 ? `${n}... ` : ''}${step.san || step.wxf}`;
+    if (step.count && step.count.running) {
       const count = document.createElement('small');
       count.textContent = ` ${step.count.announced}/${step.count.limit_moves}`;
       count.title = L(`count ${step.count.announced} of ${step.count.limit_moves}`, `นับ ${step.count.announced} จาก ${step.count.limit_moves}`);
@@ -263,7 +309,7 @@ async function refresh(push = false) {
     state.answer = null;
     showError('');
     showEngine(null);
-    clearAnswer(state.board.some(Boolean) ? L('Place one Khun of each colour', 'วางขุนสีละหนึ่งตัว') : L('Set up a position', 'ตั้งตำแหน่ง'));
+    clearAnswer(state.board.some(Boolean) ? (state.game === 'xiangqi' ? L('Place one general of each colour', 'วางขุนสีละหนึ่งตัว') : L('Place one Khun of each colour', 'วางขุนสีละหนึ่งตัว')) : L('Set up a position', 'ตั้งตำแหน่ง'));
     await drawBoard();
     return;
   }
@@ -291,6 +337,11 @@ async function refresh(push = false) {
   await drawBoard();
 }
 
+// The listed move from one square to another (a Bia's promotion written with its suffix).
+function findMove(from, to) {
+  return state.answer.moves.find((m) => m.uci === from + to || m.uci === `${from + to}m`);
+}
+
 function play(move) {
   // The next move of the line shown: a step along it, which keeps the line.
   const line = state.line;
@@ -314,7 +365,7 @@ function clickSquare(square) {
     const man = state.board[i];
     const own = man && (man === man.toUpperCase()) === (state.side === 'w');
     if (state.selected !== null && state.answer) {
-      const move = state.answer.moves.find((m) => m.uci.startsWith(squareName(state.selected) + square));
+      const move = findMove(squareName(state.selected), square);
       if (move) return play(move);
     }
     state.selected = own && state.selected !== i ? i : null;
@@ -333,23 +384,53 @@ function selectTool(tool) {
   drawBoard();
 }
 
-function setup() {
+// The palette of the game's men, the side to move's names, the controls only Makruk has.
+function drawPalette() {
+  const xiangqi = state.game === 'xiangqi';
   for (const span of document.querySelectorAll('#palette .men')) {
-    const white = span.dataset.colour === 'white';
-    for (const m of MEN) {
-      const letter = white ? m : m.toLowerCase();
+    span.replaceChildren();
+    const first = span.dataset.colour === 'white';
+    const side = game().sides[first ? 0 : 1];
+    for (const m of game().men) {
+      const letter = first ? m : m.toLowerCase();
+      const name = xiangqi ? XIANGQI_NAMES[m] : NAMES[m];
       const button = document.createElement('button');
       button.type = 'button';
-      button.className = 'tool';
+      button.className = `tool${state.tool === letter ? ' selected' : ''}`;
       button.dataset.tool = letter;
-      button.title = L(`Place ${white ? 'White' : 'Black'} ${NAMES[m]}`, `วาง${NAMES[m]}${white ? 'ขาว' : 'ดำ'}`);
+      button.title = L(`Place ${side} ${name}`, `วาง${name}${side}`);
       const img = document.createElement('img');
-      img.src = `/man/${letter}.svg`;
-      img.alt = L(`${white ? 'White' : 'Black'} ${NAMES[m]}`, `${NAMES[m]}${white ? 'ขาว' : 'ดำ'}`);
+      img.src = xiangqi ? `/man/${letter}.svg?game=xiangqi${state.letters ? '&letters=1' : ''}` : `/man/${letter}.svg`;
+      img.alt = L(`${side} ${name}`, `${name}${side}`);
       button.appendChild(img);
+      button.addEventListener('click', () => selectTool(letter));
       span.appendChild(button);
     }
   }
+  $('side-w-name').textContent = game().sides[0];
+  $('side-b-name').textContent = game().sides[1];
+  for (const id of ['count-fieldset', 'rules']) $(id).hidden = xiangqi;
+  $('letters-row').hidden = !xiangqi;
+  $('game').value = state.game;
+}
+
+// Switches the game: its board, emptied (or `example`: the game's example position).
+function setGame(which, example = true) {
+  state.game = which;
+  state.board = Array(GAMES[which].files * GAMES[which].ranks).fill('');
+  state.countFields = null;
+  state.selected = null;
+  state.line = null;
+  if (!['move', 'remove'].includes(state.tool)) state.tool = 'move';
+  drawPalette();
+  if (example) {
+    loadFen(GAMES[which].example);
+    refresh(true);
+  }
+}
+
+function setup() {
+  drawPalette();
   for (const [name, values] of Object.entries(RULES)) {
     const label = document.createElement('label');
     label.textContent = `${RULE_WORDS[name][0]}: `;
@@ -361,7 +442,9 @@ function setup() {
     label.appendChild(select);
     $('rules').appendChild(label);
   }
-  for (const b of document.querySelectorAll('.tool')) b.addEventListener('click', () => selectTool(b.dataset.tool));
+  for (const b of document.querySelectorAll('#palette > .tool')) b.addEventListener('click', () => selectTool(b.dataset.tool));
+  $('game').addEventListener('change', () => setGame($('game').value));
+  $('letters').addEventListener('change', () => { state.letters = $('letters').checked; drawPalette(); drawBoard(); });
   $('board').addEventListener('click', (e) => {
     const square = e.target.closest('[data-square]');
     if (square && !state.dragged) clickSquare(square.dataset.square);
@@ -400,7 +483,7 @@ function setup() {
     setTimeout(() => { state.dragged = false; }, 0);
     const target = document.elementFromPoint(e.clientX, e.clientY);
     const square = target && target.closest('#board [data-square]');
-    const move = square && state.answer && state.answer.moves.find((m) => m.uci.startsWith(drag.from + square.dataset.square));
+    const move = square && state.answer && findMove(drag.from, square.dataset.square);
     if (move) play(move); else { state.selected = null; drawBoard(); }
   });
   $('line-back').addEventListener('click', () => step(state.line.at - 1));
@@ -442,7 +525,7 @@ function setup() {
 function start() {
   const params = new URLSearchParams(location.search);
   try {
-    loadFen(params.get('fen') || '8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1');
+    loadFen(params.get('fen') || GAMES[params.get('game') === 'xiangqi' ? 'xiangqi' : 'makruk'].example);
   } catch (error) {
     showError(L(`Cannot read the FEN of the address: ${error.message}`, `อ่าน FEN ในลิงก์ไม่ได้: ${error.message}`));
   }

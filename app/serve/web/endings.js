@@ -88,13 +88,14 @@ function overview(data) {
   for (const e of data.endings) {
     const row = document.createElement('tr');
     const w = e.statistics ? e.statistics.sides.white_to_move : null;
-    cell(row, link(`/endings?ending=${e.ending}`, e.ending));
+    const xiangqi = e.game === 'xiangqi';
+    cell(row, link(`/endings?ending=${e.ending}${xiangqi ? '&game=xiangqi' : ''}`, xiangqi ? L(`${e.ending} (Xiangqi)`, `${e.ending} (หมากรุกจีน)`) : e.ending));
     cell(row, e.men);
     cell(row, w ? number(w.legal) : '-');
     cell(row, w ? percent(w.wins, w.legal) : '-');
     cell(row, w ? percent(w.draws, w.legal) : '-');
     cell(row, w && w.counted_wins !== null ? percent(w.counted_wins, w.legal) : '-');
-    cell(row, w && w.longest_mate_fen ? link(`/?fen=${w.longest_mate_fen.replace(/ /g, '_')}`, mateWords(w.longest_mate_plies, L('White', 'ขาว'))) : '-');
+    cell(row, w && w.longest_mate_fen ? link(`/?fen=${w.longest_mate_fen.replace(/ /g, '_')}`, mateWords(w.longest_mate_plies, xiangqi ? L('Red', 'แดง') : L('White', 'ขาว'))) : '-');
     cell(row, `${(e.file_bytes / 1024).toFixed(1)} KiB`);
     body.appendChild(row);
   }
@@ -103,13 +104,14 @@ function overview(data) {
 function detail(e) {
   $('overview').hidden = true;
   $('detail').hidden = false;
-  $('detail-title').textContent = e.ending;
+  $('detail-title').textContent = e.game === 'xiangqi' ? L(`${e.ending} (Xiangqi)`, `${e.ending} (หมากรุกจีน)`) : e.ending;
   const root = $('detail-body');
   if (!e.statistics) {
     root.textContent = L('No statistics file beside this table (generate it again with mktb gen).', 'ไม่มีไฟล์สถิติข้างตารางนี้ (สร้างใหม่ด้วย mktb gen)');
     return;
   }
-  for (const [key, title, side] of [['white_to_move', L('White to move', 'ขาวเดิน'), L('White', 'ขาว')], ['black_to_move', L('Black to move', 'ดำเดิน'), L('Black', 'ดำ')]]) {
+  const first = e.game === 'xiangqi' ? [L('Red to move', 'แดงเดิน'), L('Red', 'แดง')] : [L('White to move', 'ขาวเดิน'), L('White', 'ขาว')];
+  for (const [key, title, side] of [['white_to_move', ...first], ['black_to_move', L('Black to move', 'ดำเดิน'), L('Black', 'ดำ')]]) {
     const s = e.statistics.sides[key];
     const h = document.createElement('h3');
     h.textContent = title;
@@ -140,9 +142,10 @@ function detail(e) {
 }
 
 async function main() {
-  const name = new URLSearchParams(location.search).get('ending');
+  const params = new URLSearchParams(location.search);
+  const name = params.get('ending'), gameParam = params.get('game') === 'xiangqi' ? '?game=xiangqi' : '';
   try {
-    const response = await fetch(name ? `/api/endings/${encodeURIComponent(name)}` : '/api/endings');
+    const response = await fetch(name ? `/api/endings/${encodeURIComponent(name)}${gameParam}` : '/api/endings');
     const body = await response.json();
     if (!response.ok) throw new Error(body.error);
     if (name) detail(body); else overview(body);

@@ -18,6 +18,7 @@ const THAI = {
   board: 'กระดาน: คลิกที่ช่อง', tools: 'เครื่องมือ',
   play: 'เดิน', 'play-title': 'เดิน: คลิกหมาก แล้วคลิกช่องที่จะไป', remove: 'ลบ', 'remove-title': 'ลบหมาก',
   'side-to-move': 'ฝ่ายที่เดิน', white: 'ขาว', black: 'ดำ',
+  game: 'เกม', makruk: 'หมากรุกไทย', xiangqi: 'หมากรุกจีน (象棋)', letters: 'แสดงตัวอักษรบนหมาก (K A E H R C P)',
   clear: 'ล้างกระดาน', flip: 'กลับกระดาน', swap: 'สลับสี',
   count: 'การนับ', 'count-state': 'สถานะการนับ', 'count-fresh': 'ยังไม่เริ่ม: การนับที่ตำแหน่งนี้เริ่ม',
   'count-pieces': 'นับศักดิ์หมาก นับล่าสุด', 'count-board': 'นับศักดิ์กระดาน นับถึง', 'count-fen': 'ตาม FEN',
