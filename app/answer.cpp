@@ -215,6 +215,10 @@ std::optional<BaringPath> baring_path(const Prober& prober, Position pos, CountS
         return std::nullopt;
     const std::optional<CountedValue> start = prober.counted(pos, count);
     if (!start || start->result == CountedValue::Result::Draw) return std::nullopt;
+    // The board's honour figure counts the moves to mate or to a winning baring capture: where
+    // it equals the pure mate's, the mate itself is the path (and nothing needs walking).
+    const std::optional<Value> pure = prober.dtm(pos);
+    if (!pure || std::abs(pure->mate_in_moves()) <= start->moves_needed) return std::nullopt;
     const Color winner
         = start->result == CountedValue::Result::Win ? pos.side_to_move() : ~pos.side_to_move();
     // Both sides keep their best counted answer (rank_root's first move): the winner its fewest
@@ -231,7 +235,9 @@ std::optional<BaringPath> baring_path(const Prober& prober, Position pos, CountS
         if (count_phase(pos) == CountPhase::BoardHonour) continue;
         if (count_phase(pos) != CountPhase::PiecesHonour) return std::nullopt;
         const std::optional<CountedValue> then = prober.counted(pos, count);
-        if (!then || then->result == CountedValue::Result::Draw) return std::nullopt;
+        // A capture that mates is a mate, not a baring.
+        if (!then || then->result == CountedValue::Result::Draw || then->moves_needed == 0)
+            return std::nullopt;
         return BaringPath { winnerMoves, *then };
     }
     return std::nullopt;

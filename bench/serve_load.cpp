@@ -65,6 +65,7 @@ void slow_client(const std::string& host, int port, const std::atomic<bool>& don
 int main(int argc, char** argv) {
     std::string host = "127.0.0.1";
     int port = 8080, connections = 4, requests = 4000, slow = 0;
+    std::vector<std::string> fens; // --fen: the positions asked (else the built-in Makruk ones)
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--host")
@@ -77,13 +78,16 @@ int main(int argc, char** argv) {
             requests = std::max(1, std::atoi(argv[i + 1]));
         else if (flag == "--slow")
             slow = std::max(0, std::atoi(argv[i + 1]));
+        else if (flag == "--fen")
+            fens.push_back(argv[i + 1]);
         else {
             std::fprintf(stderr,
                 "usage: mktb_serve_load [--host H] [--port P] [--connections N] "
-                "[--requests N] [--slow N]\n");
+                "[--requests N] [--slow N] [--fen FEN]...\n");
             return 2;
         }
     }
+    if (fens.empty()) fens.assign(std::begin(kPositions), std::end(kPositions));
     std::vector<std::vector<double>> latency(static_cast<std::size_t>(connections)); // microseconds
     std::atomic<int> errors { 0 };
     std::string firstError;
@@ -101,7 +105,7 @@ int main(int argc, char** argv) {
             client.set_tcp_nodelay(true);
             const int n = requests / connections + (c < requests % connections);
             for (int i = 0; i < n; ++i) {
-                const char* fen = kPositions[std::size_t(c + i) % std::size(kPositions)];
+                const std::string& fen = fens[std::size_t(c + i) % fens.size()];
                 const auto t0 = std::chrono::steady_clock::now();
                 const auto res = client.Get("/api/probe?fen=" + encode(fen));
                 const auto t1 = std::chrono::steady_clock::now();
@@ -110,7 +114,7 @@ int main(int argc, char** argv) {
                 if (!res || res->status != 200
                     || res->body.find("\"verdict\"") == std::string::npos) {
                     if (!reported.test_and_set())
-                        firstError = std::string(fen) + ": "
+                        firstError = fen + ": "
                             + (res ? "HTTP " + std::to_string(res->status) + " " + res->body
                                    : httplib::to_string(res.error()));
                     ++errors;
