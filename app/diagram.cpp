@@ -66,6 +66,23 @@ std::pair<int, int> parse_square(const std::string& name) {
     return { name[0] - 'a', name[1] - '1' };
 }
 
+// An arrow from (x0, y0) to (x1, y1), centre to centre: a shaft and a head as one polygon.
+void draw_arrow(std::ostream& svg, double x0, double y0, double x1, double y1) {
+    const double len = std::hypot(x1 - x0, y1 - y0);
+    if (len == 0) return;
+    const double dx = (x1 - x0) / len, dy = (y1 - y0) / len, nx = -dy, ny = dx;
+    const double shaft = 8, head = 22, headLen = 36, base = len - headLen;
+    const double pts[][2] = { { x0 + nx * shaft, y0 + ny * shaft },
+        { x0 + dx * base + nx * shaft, y0 + dy * base + ny * shaft },
+        { x0 + dx * base + nx * head, y0 + dy * base + ny * head }, { x1, y1 },
+        { x0 + dx * base - nx * head, y0 + dy * base - ny * head },
+        { x0 + dx * base - nx * shaft, y0 + dy * base - ny * shaft },
+        { x0 - nx * shaft, y0 - ny * shaft } };
+    svg << "<polygon class='arrow' fill='#1f8a3a' fill-opacity='0.75' points='";
+    for (const auto& p : pts) svg << std::lround(p[0]) << ',' << std::lround(p[1]) << ' ';
+    svg << "'/>";
+}
+
 // The <g> drawing man `c` (a valid FEN letter) at (x, y).
 void draw_man(std::ostream& svg, char c, int x, int y) {
     const bool white = c < 'a';
@@ -189,21 +206,8 @@ std::string board_svg(std::string_view fen, const DiagramOptions& options) {
     for (const auto& [from, to] : options.arrows) {
         const auto [f0, r0] = parse_square(from);
         const auto [f1, r1] = parse_square(to);
-        const double x0 = x_of(f0) + kSquare / 2.0, y0 = y_of(r0) + kSquare / 2.0;
-        const double x1 = x_of(f1) + kSquare / 2.0, y1 = y_of(r1) + kSquare / 2.0;
-        const double len = std::hypot(x1 - x0, y1 - y0);
-        if (len == 0) continue;
-        const double dx = (x1 - x0) / len, dy = (y1 - y0) / len, nx = -dy, ny = dx;
-        const double shaft = 8, head = 22, headLen = 36, base = len - headLen;
-        const double pts[][2] = { { x0 + nx * shaft, y0 + ny * shaft },
-            { x0 + dx * base + nx * shaft, y0 + dy * base + ny * shaft },
-            { x0 + dx * base + nx * head, y0 + dy * base + ny * head }, { x1, y1 },
-            { x0 + dx * base - nx * head, y0 + dy * base - ny * head },
-            { x0 + dx * base - nx * shaft, y0 + dy * base - ny * shaft },
-            { x0 - nx * shaft, y0 - ny * shaft } };
-        svg << "<polygon class='arrow' fill='#1f8a3a' fill-opacity='0.75' points='";
-        for (const auto& p : pts) svg << std::lround(p[0]) << ',' << std::lround(p[1]) << ' ';
-        svg << "'/>";
+        draw_arrow(svg, x_of(f0) + kSquare / 2.0, y_of(r0) + kSquare / 2.0,
+            x_of(f1) + kSquare / 2.0, y_of(r1) + kSquare / 2.0);
     }
     svg << "</svg>";
     return svg.str();
@@ -369,20 +373,7 @@ std::string xiangqi_board_svg(std::string_view fen, const DiagramOptions& option
     for (const auto& [from, to] : options.arrows) {
         const auto [f0, r0] = parse_point(from);
         const auto [f1, r1] = parse_point(to);
-        const double x0 = x_of(f0), y0 = y_of(r0), x1 = x_of(f1), y1 = y_of(r1);
-        const double len = std::hypot(x1 - x0, y1 - y0);
-        if (len == 0) continue;
-        const double dx = (x1 - x0) / len, dy = (y1 - y0) / len, nx = -dy, ny = dx;
-        const double shaft = 8, head = 22, headLen = 36, base = len - headLen;
-        const double pts[][2] = { { x0 + nx * shaft, y0 + ny * shaft },
-            { x0 + dx * base + nx * shaft, y0 + dy * base + ny * shaft },
-            { x0 + dx * base + nx * head, y0 + dy * base + ny * head }, { x1, y1 },
-            { x0 + dx * base - nx * head, y0 + dy * base - ny * head },
-            { x0 + dx * base - nx * shaft, y0 + dy * base - ny * shaft },
-            { x0 - nx * shaft, y0 - ny * shaft } };
-        svg << "<polygon class='arrow' fill='#1f8a3a' fill-opacity='0.75' points='";
-        for (const auto& p : pts) svg << std::lround(p[0]) << ',' << std::lround(p[1]) << ' ';
-        svg << "'/>";
+        draw_arrow(svg, x_of(f0), y_of(r0), x_of(f1), y_of(r1));
     }
     svg << "</svg>";
     return svg.str();

@@ -321,6 +321,38 @@ private:
         return out;
     }
 
+    // A position the tables do not answer: the engine's (`noEngine` said when there is none).
+    void delegate(const std::string& line, const std::string& noEngine) {
+        if (!engine_) {
+            say(noEngine);
+            return say("bestmove (none)");
+        }
+        delegated_ = true;
+        if (!engine_->send(positionLine_) || !engine_->send(line)) {
+            say("info string " + engine_->program() + " has gone away");
+            say("bestmove (none)");
+        }
+    }
+
+    // The tables' choices as info lines (MultiPV of them) and the best move, held for stop
+    // when `wait` (go infinite, go ponder).
+    template<class Choices, class ToUci>
+    void report(const Choices& choices, bool wait, ToUci to_uci) {
+        for (std::size_t i = 0; i < std::min(std::size_t(multipv_), choices.size()); ++i) {
+            const auto& c = choices[i];
+            std::string text = "info depth " + std::to_string(c.pv.size()) + " multipv "
+                + std::to_string(i + 1) + " score " + c.score + " nodes 0 time 0 pv";
+            for (const auto m : c.pv) text.append(" ").append(to_uci(m));
+            say(text);
+        }
+        const std::string best
+            = choices.empty() ? "bestmove (none)" : "bestmove " + to_uci(choices.front().move);
+        if (wait)
+            pending_ = best;
+        else
+            say(best);
+    }
+
     void xiangqi_go(bool wait, const std::string& line) {
         std::optional<std::vector<XChoice>> choices;
         try {
@@ -332,39 +364,17 @@ private:
             say("info string no valid position to search");
             return say("bestmove (none)");
         }
-        if (!choices) {
-            if (!engine_) {
-                say("info string no Xiangqi table for " + xq::Material::of(xpos_).canonical().name()
+        if (!choices)
+            return delegate(line,
+                "info string no Xiangqi table for " + xq::Material::of(xpos_).canonical().name()
                     + ", and no engine");
-                return say("bestmove (none)");
-            }
-            delegated_ = true;
-            if (!engine_->send(positionLine_) || !engine_->send(line)) {
-                say("info string " + engine_->program() + " has gone away");
-                say("bestmove (none)");
-            }
-            return;
-        }
         delegated_ = false;
         say("info string mktb Xiangqi tables"
             + std::string(choices->empty() || choices->front().score != "cp 5000"
                     ? ""
                     : ": won under the perpetual-check rule (the opponent can hold only by "
                       "checking forever)"));
-        for (std::size_t i = 0; i < std::min(std::size_t(multipv_), choices->size()); ++i) {
-            const XChoice& c = (*choices)[i];
-            std::string text = "info depth " + std::to_string(c.pv.size()) + " multipv "
-                + std::to_string(i + 1) + " score " + c.score + " nodes 0 time 0 pv";
-            for (xq::Move m : c.pv) text.append(" ").append(xq::move_to_uci(m));
-            say(text);
-        }
-        const std::string best = choices->empty()
-            ? "bestmove (none)"
-            : "bestmove " + xq::move_to_uci(choices->front().move);
-        if (wait)
-            pending_ = best;
-        else
-            say(best);
+        report(*choices, wait, [](xq::Move m) { return xq::move_to_uci(m); });
     }
 
     // The tables' moves for the current position, best first, or nullopt when they do not
@@ -433,38 +443,17 @@ private:
             return say("bestmove (none)");
         }
         if (!choices) {
-            if (!engine_) {
-                say(makruk_ ? "info string no table for " + Material::of(pos_).canonical().name()
-                            + " under these rules, and no engine"
-                            : "info string no engine for this variant");
-                return say("bestmove (none)");
-            }
-            delegated_ = true;
-            if (!engine_->send(positionLine_) || !engine_->send(line)) {
-                say("info string " + engine_->program() + " has gone away");
-                say("bestmove (none)");
-            }
-            return;
+            return delegate(line,
+                makruk_ ? "info string no table for " + Material::of(pos_).canonical().name()
+                        + " under these rules, and no engine"
+                        : "info string no engine for this variant");
         }
         delegated_ = false;
         const TableSet& set = *tables_.find(rules_);
         const Value pure = *set.prober->dtm(pos_);
         const CountedValue counted = *set.prober->counted(pos_, count_);
         say("info string mktb tables: " + verdict(*set.prober, pos_, pure, counted, count_));
-        for (std::size_t i = 0; i < std::min(std::size_t(multipv_), choices->size()); ++i) {
-            const Choice& c = (*choices)[i];
-            std::string text = "info depth " + std::to_string(c.pv.size()) + " multipv "
-                + std::to_string(i + 1) + " score " + c.score + " nodes 0 time 0 pv";
-            for (Move m : c.pv) text.append(" ").append(move_to_uci(m));
-            say(text);
-        }
-        const std::string best = choices->empty()
-            ? "bestmove (none)"
-            : "bestmove " + move_to_uci(choices->front().move);
-        if (wait)
-            pending_ = best;
-        else
-            say(best);
+        report(*choices, wait, [](Move m) { return move_to_uci(m); });
     }
 
     void stop(const std::string& line) {
