@@ -233,15 +233,7 @@ private:
         if (!makruk_) return; // another variant: the engine's business
         std::istringstream in(line);
         std::string word, fen;
-        in >> word >> word;
-        if (word == "startpos") {
-            fen = std::string(kStartFen);
-            in >> word;
-        } else if (word == "fen") {
-            while (in >> word && word != "moves") fen += (fen.empty() ? "" : " ") + word;
-        } else {
-            return say("info string position takes startpos or fen, not '" + word + "'");
-        }
+        if (!position_fen(in, word, fen, std::string(kStartFen))) return;
         try {
             pos_ = Position::from_fen(fen);
         } catch (const FenError& e) {
@@ -262,21 +254,30 @@ private:
         valid_ = true;
     }
 
+    // The FEN of "position startpos|fen FEN [moves ...]" read from `in` (`start` for startpos),
+    // `word` left at "moves" when moves follow; false (said) for anything else.
+    static bool position_fen(
+        std::istringstream& in, std::string& word, std::string& fen, const std::string& start) {
+        in >> word >> word;
+        if (word == "startpos") {
+            fen = start;
+            in >> word;
+        } else if (word == "fen") {
+            while (in >> word && word != "moves") fen += (fen.empty() ? "" : " ") + word;
+        } else {
+            say("info string position takes startpos or fen, not '" + word + "'");
+            return false;
+        }
+        return true;
+    }
+
     // Xiangqi's position startpos|fen FEN [moves M...].
     void xiangqi_position(const std::string& line) {
         static constexpr const char* kXiangqiStart
             = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
         std::istringstream in(line);
         std::string word, fen;
-        in >> word >> word;
-        if (word == "startpos") {
-            fen = kXiangqiStart;
-            in >> word;
-        } else if (word == "fen") {
-            while (in >> word && word != "moves") fen += (fen.empty() ? "" : " ") + word;
-        } else {
-            return say("info string position takes startpos or fen, not '" + word + "'");
-        }
+        if (!position_fen(in, word, fen, kXiangqiStart)) return;
         try {
             xpos_ = xq::Position::from_fen(fen);
         } catch (const FenError& e) {
