@@ -77,6 +77,19 @@ std::string counted_text(CountedValue mover, bool conversion, Lang lang) {
               : "wins within the count (" + moves_text(mover, lang) + ")";
 }
 
+std::string rules_words(const CountRules& rules, Lang lang) {
+    if (lang == Lang::En) return describe_in_words(rules);
+    // The alternatives of kRuleOptions, in its order.
+    static constexpr const char* kThai[]
+        = { "โคนหนึ่งตัวให้ศักดิ์ 44 แม้มีม้าสองตัว", "เสมอเมื่อนับถึงศักดิ์ (แบบกัมพูชา)", "ฝ่ายที่นับรุกจนได้เพียงเสมอ",
+              "ไม่นับศักดิ์กระดาน", "เริ่มนับศักดิ์หมากเฉพาะเมื่อจบเร็วกว่า" };
+    static_assert(std::size(kThai) == kRuleOptions.size());
+    std::string out;
+    for (std::size_t i = 0; i < std::size(kThai); ++i)
+        if (rules.has(RuleOption(i))) out.append(out.empty() ? "" : "; ").append(kThai[i]);
+    return out.empty() ? "กติกาปกติ (ตามที่ Fairy-Stockfish เล่น)" : out;
+}
+
 std::string value_text(Value v, Lang lang) {
     if (lang == Lang::En) return describe(v);
     if (v.is_draw()) return "เสมอ";
@@ -315,8 +328,8 @@ std::string verdict(const Position& pos, Value pure, const CountedValue& counted
 
 std::string verdict(const Prober& prober, const Position& pos, Value pure,
     const CountedValue& counted, CountState count, Lang lang) {
-    return verdict(pos, pure, counted, prober.options().rules, count,
-        baring_path(prober, pos, count), lang);
+    return verdict(
+        pos, pure, counted, prober.options().rules, count, baring_path(prober, pos, count), lang);
 }
 
 std::optional<Json> answer_json(

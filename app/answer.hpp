@@ -41,6 +41,9 @@ bool announces_count(const Position& after, Color mover, CountState count);
 
 // "12 of 40 moves", "12 moves, no count yet" (no count runs yet), "no forced mate".
 std::string moves_text(const CountedValue& c, Lang lang = Lang::En);
+// The counting rules for people: the usual ones, or the options that differ from them
+// (describe_in_words), in English or Thai.
+std::string rules_words(const CountRules& rules, Lang lang);
 // A pure value for the side it belongs to: "mate in 12", "mated in 3", "checkmated", "draw".
 std::string value_text(Value v, Lang lang = Lang::En);
 

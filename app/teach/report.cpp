@@ -200,17 +200,6 @@ std::string page_head(const std::string& title, const std::string& base, Lang la
           "onclick=\"localStorage.setItem('mktb-lang','th')\">ภาษาไทย</a></p>\n";
 }
 
-// The counting rules in words: the usual ones, or those that differ.
-std::string rules_words(const CountRules& rules, Lang lang) {
-    if (lang == Lang::En) return describe_in_words(rules);
-    static const char* kThai[] = { "โคนหนึ่งตัวให้ศักดิ์ 44 แม้มีม้าสองตัว", "เสมอเมื่อนับถึงศักดิ์ (แบบกัมพูชา)",
-        "ฝ่ายที่นับรุกจนได้เพียงเสมอ", "ไม่นับศักดิ์กระดาน", "เริ่มนับศักดิ์หมากเฉพาะเมื่อจบเร็วกว่า" };
-    std::string out;
-    for (std::size_t i = 0; i < std::size(kThai); ++i)
-        if (rules.has(RuleOption(i))) out.append(out.empty() ? "" : "; ").append(kThai[i]);
-    return out.empty() ? "กติกาปกติ (ตามที่ Fairy-Stockfish เล่น)" : out;
-}
-
 // The main line as text: moves with numbers, the count after each of the counter's moves,
 // "(only move)" marks.
 struct LineText {

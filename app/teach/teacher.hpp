@@ -216,7 +216,10 @@ private:
         if (int(theme.items.size()) >= perTheme_) return false;
         for (const Item& other : theme.items)
             if (near_identical(other.pos, item.pos)) return false;
-        const auto key = [](const Position& p) { return p.fen().substr(0, p.fen().find(' ') + 2); };
+        const auto key = [](const Position& p) {
+            const std::string fen = p.fen();
+            return fen.substr(0, fen.find(' ') + 2); // the board and the side to move
+        };
         std::vector<std::string> along { key(item.pos) };
         Position walk = item.pos;
         for (Move m : item.line) {

@@ -129,8 +129,9 @@ try {
   await th.waitForURL(/regulation\.html$/);
   await th.goto(url('index.html'));
   check('the switch to English is kept', th.url().endsWith('index.html') && (await th.textContent('h1')) === 'Makruk endings', th.url());
+  // The English choice kept: a Thai page's address turns to the English one.
   await th.goto(url('KSMvK.worksheet.th.html'));
-  await th.waitForURL(/KSMvK\.worksheet\.html$/).catch(() => {});
+  await th.waitForURL(/KSMvK\.worksheet\.html$/);
   await thai.close();
 } catch (e) {
   check('the walk through the report', false, e.stack);

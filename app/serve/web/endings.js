@@ -66,23 +66,8 @@ function mateWords(plies, side) {
   return plies % 2 ? `${side} mates in ${(plies + 1) / 2}` : `${side} is mated in ${plies / 2}`;
 }
 
-// The counting rules in words: the server's English, or the Thai of each option that differs
-// from the usual rules (docs/rules.md §4).
-const RULES_THAI = {
-  'limit_precedence=khon_before_knights': 'โคนหนึ่งตัวให้ศักดิ์ 44 แม้มีม้าสองตัว',
-  'draw_when=reached': 'เสมอเมื่อนับถึงศักดิ์ (แบบกัมพูชา)',
-  'counter_mate=draw': 'ฝ่ายที่นับรุกจนได้เพียงเสมอ',
-  'board_honour=off': 'ไม่นับศักดิ์กระดาน',
-  'switch_to_pieces=if_shorter': 'เริ่มนับศักดิ์หมากเฉพาะเมื่อจบเร็วกว่า',
-};
-function rulesWords(data) {
-  if (LANG !== 'th') return data.rules_words;
-  const differ = data.rules.split(' ').filter((r) => RULES_THAI[r]).map((r) => RULES_THAI[r]);
-  return differ.length ? differ.join('; ') : 'กติกาปกติ (ตามที่ Fairy-Stockfish เล่น)';
-}
-
 function overview(data) {
-  $('rules').textContent = L(`Counting rules: ${rulesWords(data)}.`, `กติกาการนับ: ${rulesWords(data)}`);
+  $('rules').textContent = L(`Counting rules: ${data.rules_words}.`, `กติกาการนับ: ${data.rules_words}`);
   $('rules').title = data.rules; // the options' names, as docs/rules.md and the API spell them
   const body = $('endings').querySelector('tbody');
   for (const e of data.endings) {
@@ -145,7 +130,7 @@ async function main() {
   const params = new URLSearchParams(location.search);
   const name = params.get('ending'), gameParam = params.get('game') === 'xiangqi' ? '?game=xiangqi' : '';
   try {
-    const response = await fetch(name ? `/api/endings/${encodeURIComponent(name)}${gameParam}` : '/api/endings');
+    const response = await fetch(name ? `/api/endings/${encodeURIComponent(name)}${gameParam}` : `/api/endings${LANG === 'th' ? '?lang=th' : ''}`);
     const body = await response.json();
     if (!response.ok) throw new Error(body.error);
     if (name) detail(body); else overview(body);
