@@ -57,6 +57,23 @@ void reply_error(httplib::Response& res, int status, const std::string& message)
 }
 
 // A request's parameters, checked against those the endpoint takes: an error message or empty.
+// A yes-or-no parameter ("1"/"true", "0"/"false", absent: no) into `out`; an error or empty.
+std::string flag_param(const httplib::Request& req, const char* name, bool& out) {
+    const std::string v = req.get_param_value(name);
+    if (!v.empty() && v != "0" && v != "1" && v != "true" && v != "false")
+        return std::string(name) + " takes 1 or 0, not '" + v + "'";
+    out = v == "1" || v == "true";
+    return {};
+}
+
+// The language of the words for people (`lang`: en, the default, or th) into `out`.
+std::string lang_param(const httplib::Request& req, Lang& out) {
+    const std::string v = req.get_param_value("lang");
+    if (!v.empty() && v != "en" && v != "th") return "lang takes en or th, not '" + v + "'";
+    out = v == "th" ? Lang::Th : Lang::En;
+    return {};
+}
+
 std::string check_params(const httplib::Request& req, std::initializer_list<std::string_view> own) {
     for (const auto& [key, value] : req.params) {
         bool known = find_rule_option(key).has_value();
@@ -190,10 +207,8 @@ private:
     void probe(const httplib::Request& req, httplib::Response& res) const {
         if (std::string e = check_params(req, { "fen", "count", "line", "lang" }); !e.empty())
             return reply_error(res, 400, e);
-        const std::string langText = req.get_param_value("lang");
-        if (!langText.empty() && langText != "en" && langText != "th")
-            return reply_error(res, 400, "lang takes en or th, not '" + langText + "'");
-        const Lang lang = langText == "th" ? Lang::Th : Lang::En;
+        Lang lang = Lang::En;
+        if (std::string e = lang_param(req, lang); !e.empty()) return reply_error(res, 400, e);
         int status = 0;
         std::string error;
         const std::shared_ptr<const TableSets> tables = tables_.load(); // for this request
@@ -214,12 +229,11 @@ private:
         if (std::string e = count_to_follow(req.get_param_value("count"), pos, s->rules, count);
             !e.empty())
             return reply_error(res, 400, "count: " + e);
-        const std::string line = req.get_param_value("line");
-        if (!line.empty() && line != "0" && line != "1" && line != "true" && line != "false")
-            return reply_error(res, 400, "line takes 1 or 0, not '" + line + "'");
+        bool line = false;
+        if (std::string e = flag_param(req, "line", line); !e.empty())
+            return reply_error(res, 400, e);
         try {
-            const std::optional<Json> answer
-                = answer_json(*s->prober, pos, count, line == "1" || line == "true", lang);
+            const std::optional<Json> answer = answer_json(*s->prober, pos, count, line, lang);
             if (!answer) return beyond_tables(res, *s, pos, count);
             reply_json(res, 200, *answer);
         } catch (const TableError& e) {
@@ -242,9 +256,9 @@ private:
         } catch (const FenError& e) {
             return reply_error(res, 400, std::string("bad Xiangqi FEN: ") + e.what());
         }
-        const std::string line = req.get_param_value("line");
-        if (!line.empty() && line != "0" && line != "1" && line != "true" && line != "false")
-            return reply_error(res, 400, "line takes 1 or 0, not '" + line + "'");
+        bool line = false;
+        if (std::string e = flag_param(req, "line", line); !e.empty())
+            return reply_error(res, 400, e);
         const TableSet* s = nullptr;
         for (const TableSet& t : tables.sets())
             if (t.xiangqi && !s) s = &t;
@@ -263,7 +277,7 @@ private:
                     Json {
                         { "error", "no Xiangqi table for " + m + " or an ending it converts into" },
                         { "game", "xiangqi" }, { "material", m } });
-            reply_json(res, 200, xiangqi_json(*s->xiangqi, pos, *a, line == "1" || line == "true"));
+            reply_json(res, 200, xiangqi_json(*s->xiangqi, pos, *a, line));
         } catch (const TableError& e) {
             reply_error(res, 500, e.what()); // a damaged table: reported, never answered
         }
@@ -298,16 +312,12 @@ private:
         const Material m = Material::of(pos).canonical();
         int largest = 0;
         for (const Material& e : s.endings) largest = std::max(largest, e.men());
-        int complete = 2; // bare kings need no table
-        for (int men = 3; men <= largest; ++men) {
-            const std::vector<Material> all = all_materials(men);
-            if (std::any_of(all.begin(), all.end(), [&](const Material& e) {
-                    return e.men() == men
-                        && std::find(s.endings.begin(), s.endings.end(), e) == s.endings.end();
-                }))
-                break;
-            complete = men;
-        }
+        // Complete up to one man fewer than the smallest ending missing (bare kings need none).
+        int complete = std::max(largest, 2);
+        for (const Material& e : all_materials(largest))
+            if (std::find(s.endings.begin(), s.endings.end(), e) == s.endings.end())
+                complete = std::min(complete, e.men() - 1);
+        complete = std::max(complete, 2);
         const int beyond = int(std::count_if(s.endings.begin(), s.endings.end(),
             [&](const Material& e) { return e.men() > complete; }));
         std::string held = complete >= 3 ? "every ending up to " + std::to_string(complete) + " men"
@@ -340,6 +350,8 @@ private:
     void endings(const httplib::Request& req, httplib::Response& res, std::string name) const {
         if (std::string e = check_params(req, { "game", "lang" }); !e.empty())
             return reply_error(res, 400, e);
+        Lang lang = Lang::En;
+        if (std::string e = lang_param(req, lang); !e.empty()) return reply_error(res, 400, e);
         int status = 0;
         std::string error;
         const std::shared_ptr<const TableSets> tables = tables_.load(); // for this request
@@ -392,10 +404,7 @@ private:
             return reply_json(res, 200, list[0]);
         }
         reply_json(res, 200,
-            Json { { "rules", describe(s->rules) },
-                { "rules_words",
-                    rules_words(
-                        s->rules, req.get_param_value("lang") == "th" ? Lang::Th : Lang::En) },
+            Json { { "rules", describe(s->rules) }, { "rules_words", rules_words(s->rules, lang) },
                 { "endings", list } });
     }
 

@@ -104,6 +104,7 @@ try {
   await page.keyboard.press('Home');
   await page.waitForFunction(() => document.querySelector('#fen').value === 'k7/8/1K6/8/8/8/8/1R6 w - 32 5 1');
   await waitVerdict(long.verdict);
+  await page.waitForLoadState('networkidle'); // the board redrawn too, before a drag starts on it
   check('back at the start: back disabled', await page.$eval('#line-back', (b) => b.disabled));
 
   // Drag and drop: the Ruea dragged from b1 to h1 plays Rh1 (a move the API lists).

@@ -7,11 +7,11 @@
 const GAMES = {
   makruk: {
     files: 8, ranks: 8, men: ['K', 'M', 'S', 'N', 'R', 'P'], example: '8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1',
-    empty: '8/8/8/8/8/8/8/8', sides: [L('White', 'ขาว'), L('Black', 'ดำ')],
+    sides: [L('White', 'ขาว'), L('Black', 'ดำ')],
   },
   xiangqi: {
     files: 9, ranks: 10, men: ['K', 'A', 'B', 'N', 'R', 'C', 'P'], example: '4k4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1',
-    empty: '9/9/9/9/9/9/9/9/9/9', sides: [L('Red', 'แดง'), L('Black', 'ดำ')],
+    sides: [L('Red', 'แดง'), L('Black', 'ดำ')],
   },
 };
 const XIANGQI_NAMES = L({ K: 'general', A: 'advisor', B: 'elephant', N: 'horse', R: 'chariot', C: 'cannon', P: 'soldier' },
@@ -103,8 +103,8 @@ function loadFen(text) {
     }
     if (f !== files) throw new Error(L(`rank ${ranks.length - i} does not have ${files} squares`, `แถวที่ ${ranks.length - i} ไม่ครบ ${files} ช่อง`));
   });
-  if (which !== state.game) setGame(which, false);
   if (fields[1] !== 'w' && fields[1] !== 'b') throw new Error(L(`the side to move is '${fields[1] || ''}': w or b`, `ฝ่ายที่เดินคือ '${fields[1] || ''}': ต้องเป็น w หรือ b`));
+  if (which !== state.game) setGame(which, false); // only once the FEN is known to be good
   state.board = board;
   state.side = fields[1];
   const limit = fields[3];
