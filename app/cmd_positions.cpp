@@ -18,6 +18,15 @@
 //  - quiet: neither side in check nor able to capture (no man hangs at once): start positions
 //    for matches, which scripts/balanced-positions filters by an engine's evaluation.
 // Each line: the FEN with its count fields, then a comment with the figures.
+// With --game xiangqi, random positions of a Xiangqi ending (no count; the result under the
+// perpetual-check rule where both sides are armed):
+//  - won: won for the side to move, by a mate of at least MIN moves, and some move throws the
+//    win away (a draw or a loss after it);
+//  - hold: drawn for the side to move, and some move loses (the draw must be held);
+//  - convert: positions of an ending beyond the tables (ENDING has no table) that the side to
+//    move wins by a capture into one: some capture leads to a table position lost for the
+//    opponent, a mate of at least MIN moves after it (a won position that must be reduced into
+//    the tables: the engines' test of probing in search).
 #include <cstdio>
 #include <limits>
 #include <random>
@@ -27,6 +36,9 @@
 #include "answer.hpp"
 #include "cli.hpp"
 #include "mktb/movegen.hpp"
+#include "notation.hpp"
+#include "xiangqi_answer.hpp"
+#include "xiangqi_commands.hpp"
 
 namespace mktb::cli {
 
@@ -141,7 +153,133 @@ int quiet_positions(const Material& m, int number, std::uint64_t seed, const Cou
     return kExitOk;
 }
 
+// A random placement of the men of Xiangqi's `m`, each on a point its kind can reach, with
+// `stm` to move; nullopt when it is not legal.
+std::optional<xq::Position> random_xiangqi(const xq::Material& m, Color stm, std::mt19937_64& rng) {
+    xq::Position pos;
+    for (Color c : { xq::RED, BLACK })
+        for (int pt = xq::KING; pt < xq::PIECE_TYPE_NB; ++pt)
+            for (int n = 0; n < m.count[c][pt]; ++n) {
+                int p;
+                do p = int(rng() % xq::POINT_NB);
+                while (!pos.empty(p) || !xq::can_stand(c, xq::PieceType(pt), p));
+                pos.put_piece(xq::make_piece(c, xq::PieceType(pt)), p);
+            }
+    pos.set_side_to_move(stm);
+    if (!pos.validity_error().empty()) return std::nullopt;
+    return pos;
+}
+
+// --kind convert: the best capture into the tables of `pos` for its side to move, with the
+// value it gives him; nullopt where no capture wins into a table.
+std::optional<std::pair<xq::Move, Value>> best_capture(
+    const xq::Tablebase& tables, xq::Position pos) {
+    std::optional<std::pair<xq::Move, Value>> best;
+    for (xq::Move mv : xq::legal_moves(pos)) {
+        if (pos.empty(xq::to_pt(mv))) continue;
+        const auto u = pos.do_move(mv);
+        const std::optional<Value> after = tables.probe(pos);
+        const std::optional<int> result = after ? tables.probe_result(pos) : std::nullopt;
+        pos.undo_move(mv, u);
+        if (after && *result < 0
+            && (!best || preference(after->parent()) > preference(best->second)))
+            best = { mv, after->parent() };
+    }
+    return best;
+}
+
+int xiangqi_conversions(const xq::Tablebase& tables, const xq::Material& m, int number,
+    int minMoves, std::mt19937_64& rng) {
+    if (tables.table(m.canonical())) {
+        std::fprintf(stderr,
+            "mktb positions: %s has a table: --kind convert is for endings beyond the tables\n",
+            m.name().c_str());
+        return kExitBadInput;
+    }
+    std::set<std::string> seen;
+    int found = 0;
+    for (long attempt = 0; found < number && attempt < 20'000'000; ++attempt) {
+        const std::optional<xq::Position> pos = random_xiangqi(m, Color(rng() & 1), rng);
+        if (!pos) continue;
+        const auto capture = best_capture(tables, *pos);
+        if (!capture || !capture->second.is_win() || capture->second.mate_in_moves() < minMoves)
+            continue;
+        const std::string fen = pos->fen();
+        if (!seen.insert(fen).second) continue;
+        ++found;
+        std::printf("%s ; %s convert: %s by %s (%s), a capture into the tables\n", fen.c_str(),
+            m.name().c_str(), xiangqi_sentence(pos->side_to_move(), capture->second, 1).c_str(),
+            wxf(*pos, capture->first).c_str(), xq::move_to_uci(capture->first).c_str());
+    }
+    if (found < number)
+        std::fprintf(stderr, "mktb positions: found %d of %d positions of %s that fit\n", found,
+            number, m.name().c_str());
+    return kExitOk;
+}
+
+int xiangqi_positions(const Args& a) {
+    const std::string kind = a.text("--kind"), dir = a.tables();
+    const int number = int(a.number("--number", 10)), minMoves = int(a.number("--min-moves", 10));
+    if (a.operands().empty() || (kind != "won" && kind != "hold" && kind != "convert"))
+        return usage_error(a, "give the Xiangqi ending and --kind won, hold or convert");
+    for (const char* makrukOnly : { "--slack" })
+        if (a.has(makrukOnly))
+            return usage_error(a, std::string(makrukOnly) + " is Makruk's (the count's)");
+    const std::optional<xq::Material> parsed = xq::Material::parse(a.operands()[0]);
+    if (!parsed) {
+        std::fprintf(
+            stderr, "mktb positions: %s\n", xq::Material::parse_error(a.operands()[0]).c_str());
+        return kExitBadInput;
+    }
+    const xq::Material m = parsed->canonical();
+    std::mt19937_64 rng(std::uint64_t(a.number("--seed", 1)));
+    std::set<std::string> seen;
+    int found = 0;
+    try {
+        const xq::Tablebase tables(dir);
+        // Beyond the tables no canonical order applies: Red is the side written first.
+        if (kind == "convert") return xiangqi_conversions(tables, *parsed, number, minMoves, rng);
+        if (!tables.table(m)) {
+            std::fprintf(stderr,
+                "mktb positions: no Xiangqi table for %s in %s (generate it: mktb gen --game "
+                "xiangqi %s)\n",
+                m.name().c_str(), dir.c_str(), m.name().c_str());
+            return kExitNoTable;
+        }
+        const bool won = kind == "won";
+        for (long attempt = 0; found < number && attempt < 20'000'000; ++attempt) {
+            const std::optional<xq::Position> pos = random_xiangqi(m, Color(rng() & 1), rng);
+            if (!pos) continue;
+            const std::optional<Value> v = tables.probe(*pos);
+            if (!v || (won ? !v->is_win() || v->mate_in_moves() < minMoves : !v->is_draw()))
+                continue;
+            const std::optional<XAnswer> x = xiangqi_answer(tables, *pos);
+            if (!x || x->result != (won ? 1 : 0)) continue;
+            // Some move throws the result away: the winner's to a draw or worse, the drawer's
+            // to a loss.
+            if (std::none_of(x->moves.begin(), x->moves.end(),
+                    [&](const XMove& mv) { return mv.result < x->result; }))
+                continue;
+            const std::string fen = pos->fen();
+            if (!seen.insert(fen).second) continue;
+            ++found;
+            std::printf("%s ; %s %s: %s\n", fen.c_str(), m.name().c_str(), kind.c_str(),
+                xiangqi_sentence(pos->side_to_move(), x->value, x->result).c_str());
+        }
+    } catch (const TableError& e) {
+        std::fprintf(stderr, "mktb positions: %s\n", e.what());
+        return kExitFailure;
+    }
+    if (found < number)
+        std::fprintf(stderr, "mktb positions: found %d of %d positions of %s that fit\n", found,
+            number, m.name().c_str());
+    return kExitOk;
+}
+
 int positions_command(const Args& a) {
+    bool badGame = false;
+    if (game_is_xiangqi(a, &badGame)) return xiangqi_positions(a);
+    if (badGame) return kExitBadInput;
     const std::string kind = a.text("--kind"), dir = a.tables();
     const int number = int(a.number("--number", 10)), slack = int(a.number("--slack", 2));
     const int minMoves = int(a.number("--min-moves", 10));
@@ -257,7 +395,9 @@ int positions_command(const Args& a) {
 const Command kPositionsCommand {
     .name = "positions",
     .usage = "ENDING --kind won|hold|convert|exchange|quiet [--number N] [--slack S]\n"
-             "  [--min-moves M] [--seed X] [--tables DIR] [RULES]",
+             "  [--min-moves M] [--seed X] [--tables DIR] [RULES]\n"
+             "  --game xiangqi ENDING --kind won|hold|convert [--number N] [--min-moves M]\n"
+             "  [--seed X] [--tables DIR]",
     .summary = "random positions won within the count with\n"
                "at most S moves to spare (won), or drawn by\n"
                "the count at most S moves short of mate with\n"
@@ -265,7 +405,11 @@ const Command kPositionsCommand {
                "conversion (convert), drawn unless a capture\n"
                "throws it (exchange); or of any ending,\n"
                "neither side in check nor able to capture\n"
-               "(quiet, no table read); FEN with count",
+               "(quiet, no table read); FEN with count;\n"
+               "for Xiangqi won (a mate some move throws\n"
+               "away), hold (a draw some move loses) or\n"
+               "convert (beyond the tables, won by a\n"
+               "capture into them)",
     .options = { { "--kind", "won|hold|convert|exchange|quiet",
                      "just won, held, won only by converting, an exchange to avoid, or quiet" },
         { "--number", "N", "how many (default 10)", Option::Kind::Number, 1, 100000 },
@@ -274,7 +418,7 @@ const Command kPositionsCommand {
             0, 1000 },
         { "--seed", "X", "the random generator's seed (default 1)", Option::Kind::Number, 0,
             std::numeric_limits<long long>::max() },
-        kTablesOption },
+        kTablesOption, kGameOption },
     .run = positions_command,
     .rules = true,
     .operands = 1,

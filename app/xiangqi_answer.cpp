@@ -38,6 +38,10 @@ int signed_plies(Value v) { return v.is_draw() ? 0 : v.is_win() ? v.plies : -v.p
 
 } // namespace
 
+std::string xiangqi_sentence(Color stm, Value v, int result) {
+    return sentence(stm, v) + rule_words(stm, v, result);
+}
+
 std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const Position& pos) {
     XAnswer a;
     const std::optional<Value> here = tables.probe(pos);
@@ -90,7 +94,7 @@ Json xiangqi_json(
         ? "stalemate=loss perpetual_check=loss chase=not_modelled"
         : "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled";
     if (a.by_rule()) j["rule_result"] = category(a.result);
-    j["verdict"] = sentence(stm, a.value) + rule_words(stm, a.value, a.result);
+    j["verdict"] = xiangqi_sentence(stm, a.value, a.result);
     Json moves = Json::array();
     for (const XMove& x : a.moves) {
         Position after = pos;
@@ -148,16 +152,15 @@ int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool 
         }
         const Color stm = pos.side_to_move();
         std::printf("%s\n%s to move: %s (Xiangqi; %s)\n", pos.fen().c_str(), colour(stm),
-            (sentence(stm, a->value) + rule_words(stm, a->value, a->result)).c_str(),
+            xiangqi_sentence(stm, a->value, a->result).c_str(),
             a->rule_table ? "a side that checks forever loses; perpetual chase not modelled"
                           : "the perpetual-check rule changes nothing where one side is armless");
         if (!a->moves.empty()) std::printf("moves (best first, * keeps the best result):\n");
         for (const XMove& x : a->moves)
-            std::printf("  %c %-6s %s%s\n",
+            std::printf("  %c %-6s %s\n",
                 x.value == a->moves.front().value && x.result == a->moves.front().result ? '*'
                                                                                          : ' ',
-                xq::move_to_uci(x.move).c_str(), sentence(stm, x.value).c_str(),
-                rule_words(stm, x.value, x.result).c_str());
+                xq::move_to_uci(x.move).c_str(), xiangqi_sentence(stm, x.value, x.result).c_str());
         if (with_line) {
             const std::vector<xq::Move> line = xiangqi_line(tables, pos);
             if (line.empty())

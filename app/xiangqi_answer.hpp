@@ -28,6 +28,9 @@ struct XAnswer {
     bool by_rule() const { return value.is_draw() && result != 0; } // only the rule decides
 };
 
+// "Red mates in 12", "draw; under the perpetual-check rule Black wins (...)": the value for the
+// side to move `stm`, with what the rule changes.
+std::string xiangqi_sentence(Color stm, Value v, int result);
 // nullopt when a table on the way is absent; throws TableError for a damaged one.
 std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const xq::Position& pos);
 // The moves that keep the result to mate (the winner's fastest, the loser's slowest); empty

@@ -1,27 +1,25 @@
-// cmd_match.cpp - `mktb match`: games between two UCI engines from a file of start positions,
-// at a fixed time per move, adjudicated by the rules as Fairy-Stockfish scores them (mate,
-// stalemate, the count running out, threefold repetition, bare kings), written as PGN with the
-// count in comments. The first engine plays the side to move of every start position, so a file
-// of "won within the count" positions tests it as the attacker, one of "drawn under the count"
-// positions as the defender; with --both-colours it plays each position from both sides (a match
-// from balanced positions), and the summary gives its score as an Elo difference.
+// cmd_match.cpp - `mktb match`: games between two UCI engines from a file of start positions
+// (Makruk's or Xiangqi's, told by the FEN), at a fixed time per move, adjudicated by the game's
+// rules (uci/referee.hpp: for Makruk as Fairy-Stockfish scores them, with the count in comments;
+// for Xiangqi with the perpetual-check rule), written as PGN. The first engine plays the side to
+// move of every start position, so a file of "won within the count" positions tests it as the
+// attacker, one of "drawn under the count" positions as the defender; with --both-colours it plays
+// each position from both sides (a match from balanced positions), and the summary gives its score
+// as an Elo difference.
 #include <array>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
-#include <map>
 #include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "answer.hpp"
 #include "cli.hpp"
 #include "engine_process.hpp"
-#include "mktb/movegen.hpp"
-#include "notation.hpp"
 #include "uci/elo.hpp"
+#include "uci/referee.hpp"
 
 namespace mktb::cli {
 
@@ -45,9 +43,10 @@ struct Game {
     std::string movetext;
 };
 
-// Starts an engine for Makruk with `options` ("NAME=VALUE": setoption after UCI_Variant);
+// Starts an engine for `variant` with `options` ("NAME=VALUE": setoption after UCI_Variant);
 // throws std::runtime_error naming what failed.
-Player start(const std::string& command, const std::vector<std::string>& options) {
+Player start(const std::string& command, const std::vector<std::string>& options,
+    const std::string& variant) {
     Player p { command, std::make_unique<EngineProcess>(split(command)) };
     std::vector<std::string> lines;
     p.engine->send("uci");
@@ -55,7 +54,7 @@ Player start(const std::string& command, const std::vector<std::string>& options
         throw std::runtime_error("'" + command + "' did not answer uci");
     for (const std::string& l : lines)
         if (l.starts_with("id name ")) p.name = l.substr(8);
-    p.engine->send("setoption name UCI_Variant value makruk");
+    p.engine->send("setoption name UCI_Variant value " + variant);
     for (const std::string& o : options) {
         const std::size_t eq = o.find('=');
         p.engine->send("setoption name " + o.substr(0, eq)
@@ -71,29 +70,19 @@ Player start(const std::string& command, const std::vector<std::string>& options
 Game play(const std::string& fen, Player* players[COLOR_NB], int movetime, int max_plies,
     const CountRules& rules) {
     Game g;
-    Position pos = Position::from_fen(fen);
-    CountState count;
-    count_to_follow("", pos, rules, count);
-    pos.set_count_state(count);
-    std::map<std::string, int> seen; // board and side to move: threefold repetition
+    const std::unique_ptr<Referee> board = Referee::of(fen, rules);
     std::string moves;
-    int number = pos.fullmove();
+    int number = board->fullmove();
     for (Player* p : { players[WHITE], players[BLACK] }) p->engine->send("ucinewgame");
-    auto finish = [&](Color winner, bool draw, const std::string& why) {
-        g.result = draw ? "1/2-1/2" : winner == WHITE ? "1-0" : "0-1";
-        g.termination = why;
-    };
     for (;;) {
-        const Color stm = pos.side_to_move();
-        if (is_checkmate(pos)) return finish(~stm, false, "checkmate"), g;
-        if (is_stalemate(pos)) return finish(stm, true, "stalemate"), g;
-        if (count_phase(pos) == CountPhase::BareKings) return finish(stm, true, "bare kings"), g;
-        if (count.limit && count.ply > count.limit)
-            return finish(stm, true, "the count ran out"), g;
-        const std::string key = pos.fen().substr(0, pos.fen().find(' ', pos.fen().find(' ') + 1));
-        if (++seen[key] >= 3) return finish(stm, true, "threefold repetition"), g;
-        if (g.plies >= max_plies) return finish(stm, true, "move limit"), g;
-
+        const Color stm = board->side_to_move();
+        std::optional<GameEnd> end = board->ended();
+        if (!end && g.plies >= max_plies) end = GameEnd { "1/2-1/2", "move limit" };
+        if (end) {
+            g.result = end->result;
+            g.termination = end->termination;
+            return g;
+        }
         Player& p = *players[stm];
         p.engine->send("position fen " + fen + (moves.empty() ? "" : " moves" + moves));
         p.engine->send("go movetime " + std::to_string(movetime));
@@ -101,26 +90,18 @@ Game play(const std::string& fen, Player* players[COLOR_NB], int movetime, int m
             = p.engine->wait_for("bestmove", std::chrono::milliseconds(10 * movetime + 10000));
         const std::vector<std::string> words
             = answer ? split(*answer) : std::vector<std::string> {};
-        const Move m = words.size() > 1 ? parse_uci_move(pos, words[1]) : MOVE_NONE;
-        if (m == MOVE_NONE)
-            return finish(~stm, false,
-                       p.name
-                           + (answer ? " played an illegal move: " + *answer : " did not answer")),
-                   g;
+        const std::optional<std::string> text
+            = words.size() > 1 ? board->play(words[1]) : std::nullopt;
+        if (!text) {
+            g.result = stm == WHITE ? "0-1" : "1-0";
+            g.termination
+                = p.name + (answer ? " played an illegal move: " + *answer : " did not answer");
+            return g;
+        }
         if (stm == WHITE || g.plies == 0)
             g.movetext += std::to_string(number) + (stm == WHITE ? ". " : "... ");
-        g.movetext += san(pos, m) + " ";
-        Position next = pos;
-        next.do_move(m);
-        count = count_after_move(pos, next, count, rules);
-        next.set_count_state(count);
-        if (announces_count(next, stm, count))
-            g.movetext += "{count " + std::to_string((count.ply + 1) / 2) + " of "
-                + std::to_string(count.limit / 2)
-                + (count_has_ended(count) && !is_checkmate(next) ? ": the count has run out" : "")
-                + "} ";
+        g.movetext += *text + " ";
         if (stm == BLACK) ++number;
-        pos = next;
         moves += " " + words[1];
         ++g.plies;
     }
@@ -141,6 +122,7 @@ int match_command(const Args& args) {
         return kExitBadInput;
     }
     std::vector<std::pair<std::string, std::string>> starts; // FEN, comment
+    std::string variant; // the game of the first position, and of every one
     std::string line;
     for (int n = 1; std::getline(in, line); ++n) {
         const std::size_t semi = line.find(';');
@@ -149,7 +131,14 @@ int match_command(const Args& args) {
         while (!fen.empty() && std::isspace(static_cast<unsigned char>(fen.back()))) fen.pop_back();
         if (fen.empty() || fen[0] == '#') continue;
         try {
-            Position::from_fen(fen);
+            const std::string game = Referee::of(fen, rules)->variant();
+            if (variant.empty()) variant = game;
+            if (game != variant) {
+                std::fprintf(stderr,
+                    "mktb match: %s line %d: a %s position among %s ones: one game per match\n",
+                    positions.c_str(), n, game.c_str(), variant.c_str());
+                return kExitBadInput;
+            }
         } catch (const FenError& e) {
             std::fprintf(
                 stderr, "mktb match: %s line %d: bad FEN: %s\n", positions.c_str(), n, e.what());
@@ -157,6 +146,10 @@ int match_command(const Args& args) {
         }
         while (!comment.empty() && comment.front() == ' ') comment.erase(0, 1);
         starts.push_back({ fen, comment });
+    }
+    if (starts.empty()) {
+        std::fprintf(stderr, "mktb match: %s holds no position\n", positions.c_str());
+        return kExitBadInput;
     }
     std::ofstream out;
     if (!pgn.empty()) {
@@ -172,8 +165,8 @@ int match_command(const Args& args) {
     std::vector<std::array<Player, 2>> pairs(static_cast<std::size_t>(jobs));
     try {
         for (auto& [a, b] : pairs) {
-            a = start(first, args.texts("--first-option"));
-            b = start(second, args.texts("--second-option"));
+            a = start(first, args.texts("--first-option"), variant);
+            b = start(second, args.texts("--second-option"), variant);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "mktb match: %s\n", e.what());
@@ -189,7 +182,7 @@ int match_command(const Args& args) {
         for (std::size_t i; (i = next++) < games;) {
             const auto& [fen, comment] = starts[both ? i / 2 : i];
             // The first engine's colour: the side to move, or (every other game) the other.
-            const Color stm = Position::from_fen(fen).side_to_move();
+            const Color stm = Referee::of(fen, rules)->side_to_move();
             const Color mine = both && i % 2 ? ~stm : stm;
             Player* players[COLOR_NB];
             players[mine] = &pair[0];
@@ -200,10 +193,9 @@ int match_command(const Args& args) {
             std::ostringstream pgnText;
             pgnText << "[Event \"mktb match\"]\n[Site \"?\"]\n[Round \"" << i + 1
                     << "\"]\n[White \"" << players[WHITE]->name << "\"]\n[Black \""
-                    << players[BLACK]->name << "\"]\n[Result \"" << g.result
-                    << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen
-                    << "\"]\n[TimeControl \"" << movetime / 1000.0 << "\"]\n[Termination \""
-                    << g.termination << "\"]\n\n";
+                    << players[BLACK]->name << "\"]\n[Result \"" << g.result << "\"]\n[Variant \""
+                    << variant << "\"]\n[SetUp \"1\"]\n[FEN \"" << fen << "\"]\n[TimeControl \""
+                    << movetime / 1000.0 << "\"]\n[Termination \"" << g.termination << "\"]\n\n";
             if (!comment.empty()) pgnText << "{" << comment << "} ";
             pgnText << g.movetext << g.result << "\n\n";
             records[i] = pgnText.str();

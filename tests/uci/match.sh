@@ -8,7 +8,10 @@
 #    that runs out before any mate (a draw after two plies); an engine playing an illegal move
 #    loses;
 #  - --both-colours and the Elo summary, --jobs; --kind quiet checked by Fairy-Stockfish's move generator;
-#  - bad input: exit codes and messages.
+#  - bad input: exit codes and messages;
+#  - Xiangqi: `mktb positions --game xiangqi` (won, hold, convert) re-checked through mktb probe
+#    and mktb uci; mktb uci converts the won ones against Fairy-Stockfish's xiangqi (PGN with
+#    WXF moves); mate and stalemate (a loss) adjudicated; a match of both games refused.
 set -u
 mktb=$1
 tables=$2
@@ -160,6 +163,68 @@ expect "engine that does not start" "cannot start /nonexistent/engine" "$scratch
 "$mktb" positions KRRSvK --kind won --tables "$tables" > "$scratch/err" 2>&1
 [ $? -eq 3 ] || fail "no table: exit 3"
 expect "no table" "no table for KRRSvK" "$scratch/err"
+
+# Xiangqi: tables of KNvKA (the horse against an advisor), KRvKCA (both armed: the rule's table)
+# and KRvKAA (what KRvKCAA reduces into by capturing the cannon).
+xq="$scratch/xq"
+MKTB_NO_PROGRESS=1 "$mktb" gen --game xiangqi KNvKA KRvKCA KRvKAA --tables "$xq" > /dev/null || fail "xiangqi gen"
+"$mktb" positions --game xiangqi KNvKA --kind won --number 2 --min-moves 10 --seed 7 --tables "$xq" > "$scratch/xwon" || fail "xiangqi positions won"
+"$mktb" positions --game xiangqi KRvKCA --kind hold --number 2 --seed 7 --tables "$xq" > "$scratch/xhold" || fail "xiangqi positions hold"
+"$mktb" positions --game xiangqi KRvKCAA --kind convert --number 2 --min-moves 8 --seed 7 --tables "$xq" > "$scratch/xconvert" || fail "xiangqi positions convert"
+for kind in xwon xhold; do
+  [ "$(wc -l < "$scratch/$kind")" -eq 2 ] || fail "two $kind positions"
+  while IFS=';' read -r fen _; do
+    "$mktb" probe "$fen" --json --tables "$xq" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+moves = a["moves"]
+# A move category is the opponent after it ("loss": the mover wins); its rule_result the mover.
+if sys.argv[1] == "xwon":
+    ok = (a["category"] == "win" and a["mate_in"] >= 10
+          and any(m["category"] != "loss" for m in moves))
+else:
+    ok = (a["category"] == "draw" and "rule_result" not in a
+          and any(m["category"] == "win" or m.get("rule_result") == "loss" for m in moves))
+sys.exit(0 if ok else 1)' "$kind" || fail "$kind position $fen does not fit the rule"
+  done < "$scratch/$kind"
+done
+# convert: the capture named leads to a KRvKAA position mktb uci scores as Black mated.
+[ "$(wc -l < "$scratch/xconvert")" -eq 2 ] || fail "two convert positions"
+expect "xiangqi convert rule" "KRvKCAA convert: Red mates in" "$scratch/xconvert"
+while IFS=';' read -r fen comment; do
+  mv=$(echo "$comment" | sed -E 's/.*\(([a-i][0-9]+[a-i][0-9]+)\).*/\1/')
+  n=$(echo "$comment" | sed -E 's/.*mates in ([0-9]+).*/\1/')
+  printf 'uci\nsetoption name UCI_Variant value xiangqi\nposition fen %s moves %s\ngo depth 1\n' "$fen" "$mv" |
+    timeout 20 "$mktb" uci --tables "$xq" > "$scratch/xuci" 2>&1
+  grep -q "score mate -$((n - 1)) " "$scratch/xuci" || { fail "convert $fen: after $mv not mate -$((n - 1))"; cat "$scratch/xuci"; }
+done < "$scratch/xconvert"
+"$mktb" match --first "$mktb uci --tables $xq" --second fairy-stockfish --positions "$scratch/xwon" \
+  --movetime 50 --pgn "$scratch/xgames.pgn" > "$scratch/xmatch" 2>&1 || fail "xiangqi match exit code"
+[ "$(grep -c 'first engine wins 1-0 (checkmate\|first engine wins 0-1 (checkmate\|first engine wins .* (stalemate' "$scratch/xmatch")" -eq 2 ] \
+  || { fail "mktb uci did not mate in both Xiangqi games"; cat "$scratch/xmatch"; }
+expect "xiangqi PGN variant" '[Variant "xiangqi"]' "$scratch/xgames.pgn"
+grep -Eq '} 1\. H[1-9][+-][1-9] ' "$scratch/xgames.pgn" || { fail "WXF moves in the PGN"; cat "$scratch/xgames.pgn"; }
+cat > "$scratch/xadjudicate" <<'POSITIONS'
+# mate at once (two chariots), stalemate (no move: a loss in Xiangqi)
+R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1
+3k5/R8/9/9/9/9/9/9/4R4/5K3 b - - 0 1
+POSITIONS
+"$mktb" match --first fairy-stockfish --second fairy-stockfish --positions "$scratch/xadjudicate" \
+  --movetime 20 > "$scratch/xadj" 2>&1 || fail "xiangqi adjudication match"
+expect "xiangqi checkmate" "game 1: R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1: first engine loses 1-0 (checkmate, 0 plies)" "$scratch/xadj"
+expect "xiangqi stalemate" "game 2: 3k5/R8/9/9/9/9/9/9/4R4/5K3 b - - 0 1: first engine loses 1-0 (stalemate, 0 plies)" "$scratch/xadj"
+printf 'R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1\nk7/8/1K6/8/8/8/8/7R w - - 0 1\n' > "$scratch/mixed"
+"$mktb" match --first fairy-stockfish --second fairy-stockfish --positions "$scratch/mixed" > "$scratch/err" 2>&1
+[ $? -eq 2 ] || fail "a match of both games: exit 2"
+expect "a match of both games" "line 2: a makruk position among xiangqi ones" "$scratch/err"
+"$mktb" positions --game xiangqi KNvKA --kind quiet --tables "$xq" > "$scratch/err" 2>&1
+[ $? -eq 2 ] && grep -q "kind won, hold or convert" "$scratch/err" || fail "xiangqi --kind quiet: $(cat "$scratch/err")"
+"$mktb" positions --game xiangqi KCvKN --kind won --tables "$xq" > "$scratch/err" 2>&1
+[ $? -eq 3 ] || fail "xiangqi no table: exit 3"
+expect "xiangqi no table" "no Xiangqi table for KCvKN" "$scratch/err"
+"$mktb" positions --game xiangqi KRvKCA --kind convert --tables "$xq" > "$scratch/err" 2>&1
+[ $? -eq 2 ] || fail "xiangqi convert of a table: exit 2"
+expect "xiangqi convert of a table" "KRvKCA has a table" "$scratch/err"
 
 [ $failures -eq 0 ] && echo "all match checks passed"
 exit $failures
