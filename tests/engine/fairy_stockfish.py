@@ -11,14 +11,22 @@ when the engines were not built (the script fetches Debian's source package).
   patched engine reports table hits at a small depth, with one thread and with two (the tables are
   shared by the search threads);
 - nothing else changes: `go perft` of Makruk's start position and the chess bench's node count
-  equal the unpatched engine's; with MktbPath unset the Makruk bench's node count too.
+  equal the unpatched engine's; with MktbPath unset the Makruk bench's node count too;
+- Xiangqi (tables made here: KNvKA, KRvKCA, KRvKAA): at the root the engine reports the tables'
+  mate exactly ("score mate N" = mktb probe's "Red mates in N"), a draw as 0 and a draw the
+  perpetual-check rule decides by its sign, and plays a move that keeps the result; in search,
+  from KRvKCAA positions outside the tables won by a capture into KRvKAA, it reports table
+  hits and a mate no longer than the capture's, with one thread and two; the Xiangqi bench's
+  node count with MktbPath unset equals the unpatched engine's.
 """
 import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 mktb, tables, build = sys.argv[1], sys.argv[2], sys.argv[3]
 patched = os.path.join(build, "fairy-stockfish-mktb")
@@ -36,9 +44,9 @@ def check(what, ok, detail=""):
         print(f"FAILED: {what}: {detail}")
 
 
-def engine(binary, commands, wait_for="bestmove", options=()):
-    """Runs binary with commands (after uci, makruk and the options), until wait_for."""
-    script = ["uci", "setoption name UCI_Variant value makruk", *options, "isready", *commands]
+def engine(binary, commands, wait_for="bestmove", options=(), variant="makruk"):
+    """Runs binary with commands (after uci, the variant and the options), until wait_for."""
+    script = ["uci", f"setoption name UCI_Variant value {variant}", *options, "isready", *commands]
     p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     for c in script:
         p.stdin.write(c + "\n")
@@ -54,8 +62,8 @@ def engine(binary, commands, wait_for="bestmove", options=()):
     return out
 
 
-def probe(fen):
-    r = subprocess.run([mktb, "probe", fen, "--json", "--tables", tables],
+def probe(fen, directory=tables):
+    r = subprocess.run([mktb, "probe", fen, "--json", "--tables", directory],
                        capture_output=True, text=True)
     return json.loads(r.stdout) if r.returncode == 0 else None
 
@@ -126,7 +134,64 @@ for b in (patched, plain):
     bench[b] = re.findall(r"Nodes searched\s*:\s*(\d+)", r.stderr + r.stdout)
 check("Makruk bench nodes, no tables", bench[patched] == bench[plain] and bench[plain], str(bench))
 
+# 4. Xiangqi: the root against mktb probe, probes in search, the bench unchanged.
+xdir = tempfile.mkdtemp()
+subprocess.run([mktb, "gen", "--game", "xiangqi", "KNvKA", "KRvKCA", "KRvKAA", "--tables", xdir],
+               check=True, capture_output=True, env=dict(os.environ, MKTB_NO_PROGRESS="1"))
+xpath = [f"setoption name MktbPath value {xdir}"]
+
+
+def positions(ending, kind, number, *extra):
+    r = subprocess.run([mktb, "positions", "--game", "xiangqi", ending, "--kind", kind,
+                        "--number", str(number), "--seed", "45", "--tables", xdir, *extra],
+                       capture_output=True, text=True, check=True)
+    return [l.split(";") for l in r.stdout.splitlines()]
+
+
+xfens = [f for f, _ in positions("KNvKA", "won", 6, "--min-moves", "8")
+         + positions("KRvKCA", "won", 6, "--min-moves", "4")
+         + positions("KRvKCA", "hold", 6)]
+xagree = 0
+for fen in xfens:
+    fen = fen.strip()
+    answer = probe(fen, xdir)
+    out = engine(patched, [f"position fen {fen}", "go depth 3"], options=xpath, variant="xiangqi")
+    info, best = last_info(out), out[-1].split()[1]
+    m = re.search(r"score (cp|mate) (-?\d+)", info)
+    keeping = [mv["uci"] for mv in answer["moves"] if mv["best"]]
+    if answer["category"] == "draw":
+        rule = {"win": 1, "loss": -1}.get(answer.get("rule_result"), 0)
+        score = int(m.group(2)) if m and m.group(1) == "cp" else None
+        ok = score is not None and (score > 0) - (score < 0) == rule
+    else:
+        want = answer["mate_in"] if answer["category"] == "win" else -answer["mate_in"]
+        ok = m is not None and m.group(1) == "mate" and int(m.group(2)) == want
+    check(f"xiangqi root score {fen}", ok, f"{info} vs mktb {answer['verdict']}")
+    check(f"xiangqi root move {fen}", best in keeping, f"{best} not in {keeping}")
+    check(f"xiangqi root tbhits {fen}", re.search(r"tbhits [1-9]", info), info)
+    xagree += ok and best in keeping
+print(f"xiangqi root: {xagree} of {len(xfens)} positions agree with mktb probe")
+check("xiangqi root positions", len(xfens) >= 15, str(len(xfens)))
+for fen, comment in positions("KRvKCAA", "convert", 2, "--min-moves", "6"):
+    n = int(re.search(r"mates in (\d+)", comment).group(1))
+    for threads in (1, 2):
+        out = engine(patched, [f"position fen {fen.strip()}", "go depth 8"], variant="xiangqi",
+                     options=xpath + [f"setoption name Threads value {threads}"])
+        info = last_info(out)
+        hits = re.search(r"tbhits (\d+)", info)
+        mate = re.search(r"score mate (\d+)", info)
+        check(f"xiangqi search tbhits {fen} threads {threads}", hits and int(hits.group(1)) > 0, info)
+        check(f"xiangqi search mate {fen} threads {threads}", mate and 0 < int(mate.group(1)) <= n,
+              f"{info} (a capture mates in {n})")
+xbench = {}
+for b in (patched, plain):
+    r = subprocess.run([b, "bench", "16", "1", "8", "default", "depth", "xiangqi"],
+                       capture_output=True, text=True, timeout=300)
+    xbench[b] = re.findall(r"Nodes searched\s*:\s*(\d+)", r.stderr + r.stdout)
+check("Xiangqi bench nodes, no tables", xbench[patched] == xbench[plain] and xbench[plain], str(xbench))
+shutil.rmtree(xdir)
+
 if failures:
     print(f"{len(failures)} failed")
     sys.exit(1)
-print("fairy-stockfish-mktb: agrees with mktb probe; perft and bench unchanged")
+print("fairy-stockfish-mktb: agrees with mktb probe (Makruk and Xiangqi); perft and bench unchanged")
