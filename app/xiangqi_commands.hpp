@@ -12,6 +12,7 @@ int xiangqi_gen(const Args& a);
 int xiangqi_verify(const Args& a);
 int xiangqi_digest(const Args& a);
 int xiangqi_pack(const Args& a);
+int xiangqi_teach(const Args& a); // app/teach/xiangqi_teach.cpp
 
 // The --game option of gen, verify and digest.
 inline const Option kGameOption { "--game", "GAME", "makruk (the default) or xiangqi" };

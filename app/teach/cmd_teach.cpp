@@ -12,6 +12,7 @@
 #include "cli.hpp"
 #include "teach/report.hpp"
 #include "teach/teacher.hpp"
+#include "xiangqi_commands.hpp"
 
 namespace mktb::cli {
 
@@ -20,6 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 int teach_command(const Args& a) {
+    bool badGame = false;
+    if (game_is_xiangqi(a, &badGame)) return xiangqi_teach(a);
+    if (badGame) return kExitBadInput;
     std::vector<std::string> names = a.operands();
     const std::string out = a.text("--out", "report"), dir = a.tables();
     const int perTheme = int(a.number("--per-theme", 4));
@@ -85,17 +89,18 @@ int teach_command(const Args& a) {
 
 const Command kTeachCommand {
     .name = "teach",
-    .usage = "(ENDING... | --men N) [--out DIR] [--per-theme N] [--tables DIR] [RULES]",
+    .usage = "(ENDING... | --men N) [--out DIR] [--per-theme N] [--tables DIR] [RULES]\n"
+             "  --game xiangqi ENDING... [--out DIR] [--per-theme N] [--tables DIR]",
     .summary = "teaching material: per ending an HTML page\n"
                "(statistics, themes with diagrams and hidden\n"
                "solutions, printable), EPD, PGN, SVG; an\n"
                "overview and the regulation page (default\n"
-               "DIR: report)",
+               "DIR: report; Xiangqi's report-xiangqi)",
     .options = { { "--men", "N", "every ending of N men (3 to 5)", Option::Kind::Number, 3, 5 },
         { "--out", "DIR", "where the report goes (default: report)" },
         { "--per-theme", "N", "positions per theme (1 to 100, default 4)", Option::Kind::Number, 1,
             100 },
-        kTablesOption },
+        kTablesOption, kGameOption },
     .run = teach_command,
     .rules = true,
     .operands = -1,

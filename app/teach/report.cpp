@@ -10,29 +10,13 @@
 
 #include "diagram.hpp"
 #include "generator.hpp"
+#include "teach/html.hpp"
 
 namespace mktb::cli {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '<')
-            out += "&lt;";
-        else if (c == '>')
-            out += "&gt;";
-        else if (c == '&')
-            out += "&amp;";
-        else if (c == '"')
-            out += "&quot;";
-        else
-            out += c;
-    }
-    return out;
-}
 
 // A caption's first letter as a capital ("only Rd1 keeps..." -> "Only Rd1 keeps...").
 std::string capitalized(std::string text) {
@@ -65,34 +49,6 @@ std::string men_legend(Lang lang) {
             + "</li>";
     }
     return html + "</ul></div>\n";
-}
-
-// Writes a file whole or not at all (a temporary name, then a rename); throws naming the file.
-void write_file(const fs::path& path, const std::string& content) {
-    const fs::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        if (!(out << content) || !out.flush())
-            throw std::runtime_error("cannot write " + tmp.string());
-    }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
-}
-
-std::string percent(std::uint64_t n, std::uint64_t d) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2f %%", d ? 100.0 * double(n) / double(d) : 0.0);
-    return buffer;
-}
-
-std::string number(std::uint64_t n) {
-    std::string digits = std::to_string(n), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
 }
 
 // Mate distances, pure against counted, as a bar chart (one pair of bars per distance).

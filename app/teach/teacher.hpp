@@ -50,14 +50,15 @@ struct Theme {
 };
 
 // A uniform random sample of at most `capacity` positions from a stream (reservoir sampling),
-// seeded per ending so that a report can be made again.
-struct Reservoir {
-    explicit Reservoir(std::size_t c)
+// seeded per ending so that a report can be made again (both games' teachers).
+template<class P>
+struct Sample {
+    explicit Sample(std::size_t c)
         : capacity(c) { }
     std::size_t capacity;
-    std::vector<Position> kept;
+    std::vector<P> kept;
     std::uint64_t seen = 0;
-    void offer(const Position& p, std::mt19937_64& rng) {
+    void offer(const P& p, std::mt19937_64& rng) {
         ++seen;
         if (kept.size() < capacity)
             kept.push_back(p);
@@ -65,6 +66,7 @@ struct Reservoir {
             kept[j] = p;
     }
 };
+using Reservoir = Sample<Position>;
 
 // Per side to move: positions (distinct boards), pure and counted results, mate distances.
 struct SideFigures {

@@ -1,0 +1,701 @@
+// xiangqi_teach.cpp - `mktb teach --game xiangqi`: teaching material from the Xiangqi tables. One
+// scan of each ending's table (every position, both sides to move, one per mirror class) gathers
+// its figures and candidates; the answers of the tables (xiangqi_answer) then keep the positions
+// of each theme by its stated rule:
+//  - longest: the longest mates, per side to move;
+//  - only-move: exactly one move keeps the win (a mate of at least 5 moves);
+//  - defence: drawn, exactly one move keeps the draw;
+//  - zugzwang: mutual zugzwang, whoever moves does worse than if the other side had to;
+//  - old-soldier: drawn with a soldier on the last rank, won one rank lower (a soldier never
+//    steps back: the old soldier's draw);
+//  - cannon-screen: the main line's mate is the cannon's over its own advisor;
+//  - rule: a plain draw the perpetual-check rule decides (both sides armed).
+// The chariot's technique against two advisors or two elephants and against all four defenders,
+// the horse against an advisor and the soldier's wins are these themes in those endings. Written
+// per ending: an HTML page (figures, themes, diagrams, solutions behind a click), a worksheet and
+// its answer key apart, EPD and PGN (Fairy-Stockfish's Xiangqi FEN, moves in WXF), the diagrams
+// as SVG and a JSON file of every claim (what tests/teach/xiangqi.py re-checks); an overview of
+// every Xiangqi table of the directory.
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <set>
+
+#include "cli.hpp"
+#include "diagram.hpp"
+#include "notation.hpp"
+#include "teach/html.hpp"
+#include "teach/teacher.hpp" // Sample
+#include "xiangqi_answer.hpp"
+#include "xiangqi_commands.hpp"
+
+namespace mktb::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using xq::Position, xq::RED;
+
+const char* side_name(Color c) { return c == RED ? "Red" : "Black"; }
+
+struct XItem {
+    std::string id;
+    Position pos;
+    std::vector<xq::Move> best; // the moves that keep the result the theme is about
+    std::vector<xq::Move> line; // the main line to mate; empty where there is none
+    std::string claim, task; // the theme's property in words; the worksheet's question
+    Json facts; // the claim as data
+    int difficulty = 0;
+};
+struct XTheme {
+    std::string key, title, rule;
+    std::vector<XItem> items;
+};
+struct XFigures {
+    std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0, ruleWins = 0, ruleLosses = 0;
+    int longest = -1; // moves
+};
+
+// The men in words: "chariot", "two advisors".
+std::string men_words(const xq::Material& m, Color c) {
+    static const char* const kNames[]
+        = { "", "king", "advisor", "elephant", "horse", "chariot", "cannon", "soldier" };
+    static const char* const kOrder
+        = "\5\4\6\7\2\3"; // chariot horse cannon soldier advisor elephant
+    std::vector<std::string> parts;
+    for (const char* k = kOrder; *k; ++k) {
+        const int n = m.count[c][int(*k)];
+        if (n == 1) parts.push_back(std::string("a ") + kNames[int(*k)]);
+        if (n > 1)
+            parts.push_back((n == 2 ? "two " : std::to_string(n) + " ") + kNames[int(*k)] + "s");
+    }
+    if (parts.empty()) return "the king alone";
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return out;
+}
+
+std::string title_of(const xq::Material& m) {
+    std::string t = men_words(m, RED) + " against " + men_words(m, BLACK);
+    t[0] = char(std::toupper(static_cast<unsigned char>(t[0])));
+    return t;
+}
+
+// The board and side to move of a FEN: what "the same position" means for the themes.
+std::string board_key(const Position& p) {
+    const std::string fen = p.fen();
+    return fen.substr(0, fen.find(' ') + 2);
+}
+
+class XiangqiTeacher {
+public:
+    XiangqiTeacher(const xq::Tablebase& tables, int perTheme)
+        : tables_(tables)
+        , perTheme_(perTheme) { }
+
+    void study(const xq::Material& m) {
+        material_ = m;
+        figures_ = {};
+        themes_.clear();
+        scan();
+        build_themes();
+    }
+    const xq::Material& material() const { return material_; }
+    const std::array<XFigures, COLOR_NB>& figures() const { return figures_; }
+    const std::vector<XTheme>& themes() const { return themes_; }
+    bool rule_table() const { return !material_.armless(RED) && !material_.armless(BLACK); }
+
+private:
+    struct Candidate {
+        Position pos;
+        int moves = 0; // the mate's moves, where it is one
+    };
+
+    void scan() {
+        const xq::Tablebase::Entry* e = tables_.table(material_);
+        const xq::Index& index = e->index;
+        std::mt19937_64 rng(material_.key());
+        longest_ = { Sample<Candidate>(64), Sample<Candidate>(64) };
+        wins_ = Sample<Candidate>(2000);
+        draws_ = Sample<Candidate>(2000);
+        zugzwang_ = Sample<Candidate>(200);
+        oldSoldier_ = Sample<Candidate>(400);
+        rule_ = Sample<Candidate>(200);
+        xq::Placement p;
+        for (std::uint64_t slot = 0; slot < index.size(); ++slot) {
+            if (!index.decode(slot, p)) continue;
+            int result[COLOR_NB] = {};
+            bool legal[COLOR_NB] = {};
+            for (Color c : { RED, BLACK }) {
+                const Position pos = index.position(p, c);
+                if (!pos.validity_error().empty()) continue;
+                const std::optional<Value> v = tables_.probe(pos);
+                const std::optional<int> r = tables_.probe_result(pos);
+                if (!v || !r) continue;
+                legal[c] = true;
+                result[c] = *r;
+                XFigures& f = figures_[c];
+                ++f.legal;
+                (v->is_win() ? f.wins : v->is_draw() ? f.draws : f.losses)++;
+                if (v->is_draw() && *r) (*r > 0 ? f.ruleWins : f.ruleLosses)++;
+                const int moves = v->mate_in_moves();
+                if (v->is_win()) {
+                    if (moves > f.longest) {
+                        f.longest = moves;
+                        longest_[c] = Sample<Candidate>(64);
+                    }
+                    if (moves == f.longest) longest_[c].offer({ pos, moves }, rng);
+                    if (moves >= 5) wins_.offer({ pos, moves }, rng);
+                } else if (v->is_draw()) {
+                    if (*r == 0)
+                        draws_.offer({ pos, 0 }, rng);
+                    else
+                        rule_.offer({ pos, 0 }, rng);
+                    if (*r == 0 && old_soldier(pos)) oldSoldier_.offer({ pos, 0 }, rng);
+                }
+            }
+            // Mutual zugzwang: the side to move does worse than if the other side had to move.
+            if (legal[RED] && legal[BLACK] && result[RED] < -result[BLACK])
+                zugzwang_.offer({ index.position(p, RED), 0 }, rng);
+        }
+    }
+
+    // The point one rank back of a soldier of the side to move on its last rank, where the
+    // position is drawn; -1 where there is none.
+    static int lowered_point(const Position& pos, int* from) {
+        const Color c = pos.side_to_move();
+        for (int pt = 0; pt < xq::POINT_NB; ++pt)
+            if (pos.piece_on(pt) == xq::make_piece(c, xq::SOLDIER)
+                && xq::relative_rank(c, pt) == xq::RANK_NB - 1) {
+                const int back = pt + (c == RED ? -xq::FILE_NB : xq::FILE_NB);
+                if (pos.empty(back)) {
+                    *from = pt;
+                    return back;
+                }
+            }
+        return -1;
+    }
+    static bool old_soldier(const Position& pos) {
+        int from;
+        return lowered_point(pos, &from) >= 0;
+    }
+
+    // The answer's moves that keep its first move's result and value.
+    static std::vector<xq::Move> best_moves(const XAnswer& a) {
+        std::vector<xq::Move> out;
+        for (const XMove& x : a.moves)
+            if (x.result == a.moves.front().result && x.value == a.moves.front().value)
+                out.push_back(x.move);
+        return out;
+    }
+
+    XItem make_item(const Position& pos, const XAnswer& a, std::string claim, std::string task) {
+        XItem item;
+        item.pos = pos;
+        item.best = best_moves(a);
+        if (a.value.is_win() || a.value.is_loss()) item.line = xiangqi_line(tables_, pos);
+        item.claim = std::move(claim);
+        item.task = std::move(task);
+        item.facts = { { "fen", pos.fen() },
+            { "category",
+                a.value.is_win()        ? "win"
+                    : a.value.is_loss() ? "loss"
+                                        : "draw" },
+            { "mate_in", a.value.mate_in_moves() } };
+        return item;
+    }
+
+    // Keeps `item` unless the theme is full, the position is kept already or lies on the line
+    // of a kept one (and the other way round): two positions never share a solution.
+    bool add(XTheme& theme, XItem item) {
+        if (int(theme.items.size()) >= perTheme_) return false;
+        const std::string key = board_key(item.pos);
+        if (kept_.count(key) || onLines_.count(key)) return false;
+        std::vector<std::string> line;
+        Position p = item.pos;
+        for (xq::Move m : item.line) {
+            p.do_move(m);
+            line.push_back(board_key(p));
+            if (kept_.count(line.back())) return false;
+        }
+        kept_.insert(key);
+        onLines_.insert(line.begin(), line.end());
+        item.id = material_.name() + "." + theme.key + "." + std::to_string(theme.items.size() + 1);
+        theme.items.push_back(std::move(item));
+        return true;
+    }
+
+    void add_hardest_first(XTheme& theme, std::vector<XItem> items) {
+        std::stable_sort(items.begin(), items.end(),
+            [](const XItem& a, const XItem& b) { return a.difficulty > b.difficulty; });
+        for (XItem& i : items) add(theme, std::move(i));
+    }
+
+    std::optional<XAnswer> answer(const Position& pos) const {
+        return xiangqi_answer(tables_, pos);
+    }
+
+    void build_themes() {
+        kept_.clear();
+        onLines_.clear();
+        const std::string mates = "mate in the fewest moves";
+        // The longest mates.
+        XTheme longest { "longest", "The longest mates",
+            "The side to move mates, in the most moves this ending needs with that side to move "
+            "(the loser defends as long as he can).",
+            {} };
+        // Half the theme each where both sides to move have mates, else all for the one.
+        const bool both = figures_[RED].longest > 0 && figures_[BLACK].longest > 0;
+        for (Color c : { RED, BLACK })
+            for (const Candidate& k : longest_[c].kept)
+                if (const auto a = answer(k.pos); a && int(longest.items.size()) < perTheme_) {
+                    XItem item = make_item(k.pos, *a,
+                        std::string(side_name(c)) + " mates in " + std::to_string(k.moves)
+                            + ": the longest mate of this ending with " + side_name(c) + " to move",
+                        std::string(side_name(c)) + " to move: " + mates + ".");
+                    item.facts["theme"] = "longest";
+                    item.facts["longest"] = figures_[c].longest;
+                    if (add(longest, std::move(item)) && c == RED && both
+                        && int(longest.items.size()) >= (perTheme_ + 1) / 2)
+                        break;
+                }
+        push(std::move(longest));
+
+        // Only-move wins, and the cannon's screen, from the sample of wins.
+        XTheme only { "only-move", "Only moves",
+            "The side to move wins, and exactly one move keeps the win (a mate of at least five "
+            "moves).",
+            {} };
+        XTheme screen { "cannon-screen", "The cannon's screen",
+            "The side to move mates, and the mate the tables' line ends in is given by a cannon "
+            "over its own advisor as the screen.",
+            {} };
+        std::vector<XItem> onlyItems, screenItems;
+        const bool cannonAndAdvisor
+            = (material_.count[RED][xq::CANNON] && material_.count[RED][xq::ADVISOR])
+            || (material_.count[BLACK][xq::CANNON] && material_.count[BLACK][xq::ADVISOR]);
+        int screenTries = 0;
+        for (const Candidate& k : wins_.kept) {
+            const auto a = answer(k.pos);
+            if (!a) continue;
+            const Color c = k.pos.side_to_move();
+            const auto keeping = std::count_if(
+                a->moves.begin(), a->moves.end(), [](const XMove& x) { return x.result > 0; });
+            if (keeping == 1) {
+                XItem item = make_item(k.pos, *a,
+                    "only " + wxf(k.pos, a->moves.front().move) + " keeps the win: " + side_name(c)
+                        + " mates in " + std::to_string(k.moves),
+                    std::string(side_name(c)) + " to move wins: find the only winning move.");
+                item.difficulty = k.moves;
+                item.facts["theme"] = "only-move";
+                onlyItems.push_back(std::move(item));
+            }
+            if (cannonAndAdvisor && screenTries < 300 && k.pos.count(c, xq::CANNON)
+                && k.pos.count(c, xq::ADVISOR)) {
+                ++screenTries;
+                XItem item = make_item(k.pos, *a, "", "");
+                if (const auto mate = screened_mate(k.pos, item.line)) {
+                    item.claim = std::string(side_name(c)) + " mates in " + std::to_string(k.moves)
+                        + ", the cannon on " + xq::point_name(mate->first)
+                        + " mating over its own advisor on " + xq::point_name(mate->second);
+                    item.task = std::string(side_name(c)) + " to move: " + mates
+                        + ", with the cannon's help.";
+                    item.difficulty = k.moves;
+                    item.facts["theme"] = "cannon-screen";
+                    item.facts["cannon"] = xq::point_name(mate->first);
+                    item.facts["screen"] = xq::point_name(mate->second);
+                    screenItems.push_back(std::move(item));
+                }
+            }
+        }
+        add_hardest_first(only, std::move(onlyItems));
+        push(std::move(only));
+        add_hardest_first(screen, std::move(screenItems));
+        push(std::move(screen));
+
+        // Defence: the one move that holds.
+        XTheme defence { "defence", "Hold the draw",
+            "The position is drawn, exactly one move keeps the draw, and every other move loses.",
+            {} };
+        std::vector<XItem> defenceItems;
+        for (const Candidate& k : draws_.kept) {
+            const auto a = answer(k.pos);
+            if (!a || a->moves.size() < 2) continue;
+            const auto holding = std::count_if(
+                a->moves.begin(), a->moves.end(), [](const XMove& x) { return x.result >= 0; });
+            if (holding != 1) continue;
+            const Color c = k.pos.side_to_move();
+            XItem item = make_item(k.pos, *a,
+                "only " + wxf(k.pos, a->moves.front().move) + " draws; every other move loses",
+                std::string(side_name(c)) + " to move: find the only move that draws.");
+            item.difficulty = int(a->moves.size());
+            item.facts["theme"] = "defence";
+            defenceItems.push_back(std::move(item));
+        }
+        add_hardest_first(defence, std::move(defenceItems));
+        push(std::move(defence));
+
+        // Mutual zugzwang.
+        XTheme zugzwang { "zugzwang", "Mutual zugzwang",
+            "Whoever is to move does worse than if the other side had to move.", {} };
+        std::vector<XItem> zItems;
+        for (const Candidate& k : zugzwang_.kept) {
+            Position other = k.pos;
+            other.set_side_to_move(BLACK);
+            const auto red = answer(k.pos), black = answer(other);
+            if (!red || !black) continue;
+            auto words = [](Color c, int r) {
+                return std::string(side_name(c))
+                    + (r < 0        ? " to move loses"
+                            : r > 0 ? " to move wins"
+                                    : " to move draws");
+            };
+            XItem item = make_item(k.pos, *red,
+                "mutual zugzwang: " + words(RED, red->result) + ", " + words(BLACK, black->result),
+                "Who wins with Red to move, and with Black to move?");
+            item.difficulty = (red->result < 0) + (black->result < 0);
+            item.facts["theme"] = "zugzwang";
+            item.facts["red_result"] = red->result;
+            item.facts["black_result"] = black->result;
+            zItems.push_back(std::move(item));
+        }
+        add_hardest_first(zugzwang, std::move(zItems));
+        push(std::move(zugzwang));
+
+        // The old soldier's draw.
+        XTheme soldier { "old-soldier", "The old soldier",
+            "Drawn with a soldier on the last rank, and won with the same soldier one rank "
+            "lower: a soldier never steps back, so on the last rank it can no longer help to mate.",
+            {} };
+        std::vector<XItem> sItems;
+        for (const Candidate& k : oldSoldier_.kept) {
+            int from = -1;
+            const int to = lowered_point(k.pos, &from);
+            if (to < 0) continue;
+            Position lower = k.pos;
+            lower.move_piece(from, to);
+            if (!lower.validity_error().empty()) continue;
+            const std::optional<int> r = tables_.probe_result(lower);
+            const std::optional<Value> v = tables_.probe(lower);
+            const auto a = answer(k.pos);
+            if (!a || !r || !v || *r <= 0 || !v->is_win()) continue;
+            const Color c = k.pos.side_to_move();
+            XItem item = make_item(k.pos, *a,
+                "a draw: the soldier on " + xq::point_name(from) + " has reached the last rank; on "
+                    + xq::point_name(to) + " instead " + side_name(c) + " would mate in "
+                    + std::to_string(v->mate_in_moves()),
+                std::string(side_name(c)) + " to move: can he win? Why, or why not?");
+            item.difficulty = v->mate_in_moves();
+            item.facts["theme"] = "old-soldier";
+            item.facts["lowered_fen"] = lower.fen();
+            item.facts["lowered_mate_in"] = v->mate_in_moves();
+            sItems.push_back(std::move(item));
+        }
+        add_hardest_first(soldier, std::move(sItems));
+        push(std::move(soldier));
+
+        // Decided by the perpetual-check rule.
+        XTheme rule { "rule", "Perpetual check loses",
+            "A draw without the rule, which the perpetual-check rule decides: the defender could "
+            "hold only by checking forever, and a side that checks forever loses.",
+            {} };
+        for (const Candidate& k : rule_.kept) {
+            const auto a = answer(k.pos);
+            if (!a || !a->by_rule()) continue;
+            const Color c = k.pos.side_to_move();
+            XItem item = make_item(k.pos, *a, xiangqi_sentence(c, a->value, a->result),
+                std::string(side_name(c)) + " to move: win, draw or loss, and why?");
+            item.facts["theme"] = "rule";
+            item.facts["rule_result"] = a->result;
+            add(rule, std::move(item));
+        }
+        push(std::move(rule));
+    }
+
+    // The cannon and its screen where the line ends in a cannon's mate over its own advisor.
+    static std::optional<std::pair<int, int>> screened_mate(
+        Position pos, const std::vector<xq::Move>& line) {
+        if (line.empty()) return std::nullopt;
+        for (xq::Move m : line) pos.do_move(m);
+        const Color mated = pos.side_to_move(), winner = ~mated;
+        if (xq::has_legal_move(pos) || !pos.in_check()) return std::nullopt;
+        const int k = pos.king_point(mated);
+        for (int c = 0; c < xq::POINT_NB; ++c) {
+            if (pos.piece_on(c) != xq::make_piece(winner, xq::CANNON) || !xq::aligned(c, k))
+                continue;
+            const xq::Points between = xq::between(c, k) & pos.occupied();
+            if (std::popcount(std::uint64_t(between)) + std::popcount(std::uint64_t(between >> 64))
+                != 1)
+                continue;
+            for (int s = 0; s < xq::POINT_NB; ++s)
+                if ((between & xq::point_bit(s))
+                    && pos.piece_on(s) == xq::make_piece(winner, xq::ADVISOR))
+                    return std::pair(c, s);
+        }
+        return std::nullopt;
+    }
+
+    void push(XTheme theme) {
+        if (!theme.items.empty()) themes_.push_back(std::move(theme));
+    }
+
+    const xq::Tablebase& tables_;
+    int perTheme_;
+    xq::Material material_;
+    std::array<XFigures, COLOR_NB> figures_ {};
+    std::vector<XTheme> themes_;
+    std::array<Sample<Candidate>, COLOR_NB> longest_ { Sample<Candidate>(64),
+        Sample<Candidate>(64) };
+    Sample<Candidate> wins_ { 2000 }, draws_ { 2000 }, zugzwang_ { 200 }, oldSoldier_ { 400 },
+        rule_ { 200 };
+    std::set<std::string> kept_, onLines_;
+};
+
+// ---- The files ----
+
+constexpr const char* kCss = R"CSS(
+body { font-family: sans-serif; max-width: 60rem; margin: 1rem auto; padding: 0 1rem; color: #222; }
+table.figures { border-collapse: collapse; } table.figures td, table.figures th { border: 1px solid #bbb; padding: .2rem .5rem; text-align: right; }
+.items { display: flex; flex-wrap: wrap; gap: 1.2rem; }
+figure { margin: 0; width: 300px; break-inside: avoid; }
+figcaption { font-size: .95rem; }
+.answer { border-bottom: 1px solid #999; height: 1.6rem; }
+@media print { .noprint { display: none; } body { max-width: none; } }
+)CSS";
+
+std::string head(const std::string& title) {
+    return "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
+           "name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+        + escape(title) + "</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>" + kCss
+        + "</style>\n</head>\n<body>\n";
+}
+
+// The moves of a line in WXF, numbered from the position's side to move.
+std::string line_wxf(Position pos, const std::vector<xq::Move>& line) {
+    std::string out;
+    int number = 1;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const Color stm = pos.side_to_move();
+        if (stm == RED || i == 0) out += std::to_string(number) + (stm == RED ? ". " : "... ");
+        out += wxf(pos, line[i]) + " ";
+        if (stm == BLACK) ++number;
+        pos.do_move(line[i]);
+    }
+    if (!out.empty()) out.pop_back();
+    return out;
+}
+
+std::string moves_text(const Position& pos, const std::vector<xq::Move>& moves) {
+    std::string out;
+    for (xq::Move m : moves)
+        out += (out.empty() ? "" : ", ") + wxf(pos, m) + " (" + xq::move_to_uci(m) + ")";
+    return out;
+}
+
+Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
+    const std::string name = t.material().name(), title = name + ": " + title_of(t.material());
+    fs::create_directories(dir / "diagrams");
+    std::string page = head(title)
+        + "<p class=\"noprint\"><a href=\"index.html\">All endings</a> &middot; <a href=\"" + name
+        + ".worksheet.html\">Worksheet</a> &middot; <a href=\"" + name
+        + ".answers.html\">Answer key</a></p>\n<h1>" + escape(title) + "</h1>\n";
+    std::string sheet = head(name + ": worksheet") + "<h1>" + escape(title) + ": worksheet</h1>\n";
+    std::string key = head(name + ": answer key") + "<h1>" + escape(title) + ": answer key</h1>\n";
+    // Figures per side to move.
+    page += "<table class=\"figures\"><tr><th>to "
+            "move</th><th>positions</th><th>wins</th><th>draws</th><th>losses</th>";
+    if (t.rule_table()) page += "<th>won by the rule</th><th>lost by the rule</th>";
+    page += "<th>longest mate</th></tr>\n";
+    Json figures = Json::object();
+    for (Color c : { RED, BLACK }) {
+        const XFigures& f = t.figures()[c];
+        page += std::string("<tr><th>") + side_name(c) + "</th><td>" + number(f.legal) + "</td><td>"
+            + percent(f.wins, f.legal) + "</td><td>" + percent(f.draws, f.legal) + "</td><td>"
+            + percent(f.losses, f.legal) + "</td>";
+        if (t.rule_table())
+            page += "<td>" + number(f.ruleWins) + "</td><td>" + number(f.ruleLosses) + "</td>";
+        page += "<td>" + (f.longest > 0 ? std::to_string(f.longest) + " moves" : std::string("-"))
+            + "</td></tr>\n";
+        figures[c == RED ? "red_to_move" : "black_to_move"]
+            = { { "positions", f.legal }, { "wins", f.wins }, { "draws", f.draws },
+                  { "losses", f.losses }, { "rule_wins", f.ruleWins },
+                  { "rule_losses", f.ruleLosses }, { "longest", f.longest } };
+    }
+    page += "</table>\n<p>Positions up to the left-right mirror; a stalemated side loses; "
+        + std::string(t.rule_table()
+                ? "a side that checks forever loses (perpetual chase is not modelled)."
+                : "one side is armless, so the perpetual-check rule changes nothing.")
+        + "</p>\n";
+    std::string epd, pgn;
+    Json themes = Json::array();
+    for (const XTheme& theme : t.themes()) {
+        page += "<h2>" + escape(theme.title) + "</h2>\n<p>" + escape(theme.rule)
+            + "</p>\n<div class=\"items\">\n";
+        sheet += "<h2>" + escape(theme.title) + "</h2>\n<div class=\"items\">\n";
+        key += "<h2>" + escape(theme.title) + "</h2>\n<ol>\n";
+        Json items = Json::array();
+        for (const XItem& item : theme.items) {
+            const std::string fen = item.pos.fen();
+            DiagramOptions diagram;
+            diagram.size = 300;
+            write_file(dir / "diagrams" / (item.id + ".svg"), xiangqi_board_svg(fen, diagram));
+            const std::string img = "<img src=\"diagrams/" + item.id + ".svg\" width=\"300\" alt=\""
+                + escape(fen) + "\">";
+            const std::string solution = "Best: " + moves_text(item.pos, item.best)
+                + (item.line.empty() ? "" : ". Main line: " + line_wxf(item.pos, item.line));
+            std::string caption = escape(item.claim);
+            if (!caption.empty())
+                caption[0] = char(std::toupper(static_cast<unsigned char>(caption[0])));
+            page += "<figure>" + img + "<figcaption>" + caption
+                + "<details><summary>Solution</summary>" + escape(solution)
+                + "</details></figcaption></figure>\n";
+            sheet += "<figure>" + img + "<figcaption>" + escape(item.task)
+                + "<div class=\"answer\"></div><div "
+                  "class=\"answer\"></div></figcaption></figure>\n";
+            key += "<li>" + escape(item.id) + ": " + caption + ". " + escape(solution) + "</li>\n";
+            // EPD: the FEN's four fields, bm in UCI (Fairy-Stockfish's Xiangqi moves).
+            std::string bm;
+            for (xq::Move m : item.best) {
+                if (!bm.empty()) bm += ' ';
+                bm += xq::move_to_uci(m);
+            }
+            const std::string four = fen.substr(0, fen.find(" 0 "));
+            epd += four + (bm.empty() ? "" : " bm " + bm + ";") + " id \"" + item.id + "\"; c0 \""
+                + item.claim + "\";\n";
+            const char* result = item.facts["category"] == "draw"                       ? "*"
+                : (item.facts["category"] == "win") == (item.pos.side_to_move() == RED) ? "1-0"
+                                                                                        : "0-1";
+            pgn += "[Event \"mktb teach: " + name + ", " + theme.title
+                + "\"]\n[Site \"?\"]\n[Round \"" + item.id
+                + "\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"" + result
+                + "\"]\n[Variant \"xiangqi\"]\n[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n{"
+                + item.claim + "} " + line_wxf(item.pos, item.line) + (item.line.empty() ? "" : " ")
+                + result + "\n\n";
+            Json j = item.facts;
+            j["id"] = item.id;
+            j["claim"] = item.claim;
+            j["best"] = Json::array();
+            for (xq::Move m : item.best) j["best"].push_back(xq::move_to_uci(m));
+            j["line"] = Json::array();
+            for (xq::Move m : item.line) j["line"].push_back(xq::move_to_uci(m));
+            items.push_back(j);
+        }
+        page += "</div>\n";
+        sheet += "</div>\n";
+        key += "</ol>\n";
+        themes.push_back({ { "key", theme.key }, { "title", theme.title }, { "rule", theme.rule },
+            { "items", items } });
+    }
+    const std::string end = "</body>\n</html>\n";
+    write_file(dir / (name + ".html"), page + end);
+    write_file(dir / (name + ".worksheet.html"), sheet + end);
+    write_file(dir / (name + ".answers.html"), key + end);
+    write_file(dir / (name + ".epd"), epd);
+    write_file(dir / (name + ".pgn"), pgn);
+    Json claims = { { "game", "xiangqi" }, { "ending", name }, { "figures", figures },
+        { "themes", themes } };
+    write_file(dir / (name + ".json"), dump(claims) + "\n");
+    return claims;
+}
+
+// DIR/index.html: every Xiangqi table of the directory with its figures (from the generator's
+// NAME.xq.json), the taught ones linked.
+void write_xiangqi_overview(
+    const fs::path& dir, const xq::Tablebase& tables, const std::set<std::string>& taught) {
+    std::string page = head("Xiangqi endings") + "<h1>Xiangqi endings</h1>\n<p>Every table in "
+        + escape(tables.dir())
+        + "; the endings with teaching material are linked.</p>\n"
+          "<table class=\"figures\"><tr><th>ending</th><th>men</th><th>Red to move "
+          "wins</th><th>Black to move wins</th><th>longest mate</th></tr>\n";
+    for (const xq::Material& m : tables.on_disk()) {
+        const std::string name = m.name();
+        std::string red = "-", black = "-", longest = "-";
+        std::ifstream in(fs::path(tables.dir()) / (name + ".xq.json"));
+        if (in) try {
+                const Json s = Json::parse(in);
+                const Json& r = s.at("red_to_move");
+                const Json& b = s.at("black_to_move");
+                red = percent(
+                    r.at("wins").get<std::uint64_t>(), r.at("positions").get<std::uint64_t>());
+                black = percent(
+                    b.at("wins").get<std::uint64_t>(), b.at("positions").get<std::uint64_t>());
+                const int plies = std::max(
+                    r.at("longest_mate_plies").get<int>(), b.at("longest_mate_plies").get<int>());
+                if (plies > 0) longest = std::to_string((plies + 1) / 2) + " moves";
+            } catch (const Json::exception&) { // no figures: the dashes stand
+            }
+        page += "<tr><td>"
+            + (taught.count(name) ? "<a href=\"" + name + ".html\">" + name + "</a>" : name)
+            + "</td><td>" + std::to_string(m.men()) + "</td><td>" + red + "</td><td>" + black
+            + "</td><td>" + longest + "</td></tr>\n";
+    }
+    write_file(dir / "index.html", page + "</table>\n</body>\n</html>\n");
+}
+
+} // namespace
+
+int xiangqi_teach(const Args& a) {
+    const std::string out = a.text("--out", "report-xiangqi"), dir = a.tables();
+    const int perTheme = int(a.number("--per-theme", 4));
+    if (a.has("--men")) return usage_error(a, "--men is Makruk's: name the Xiangqi endings");
+    if (a.operands().empty()) return usage_error(a, "give the Xiangqi endings");
+    std::vector<xq::Material> materials;
+    for (const std::string& n : a.operands()) {
+        const std::optional<xq::Material> m = xq::Material::parse(n);
+        if (!m) {
+            std::fprintf(stderr, "mktb teach: %s\n", xq::Material::parse_error(n).c_str());
+            return kExitBadInput;
+        }
+        materials.push_back(m->canonical());
+    }
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+        std::fprintf(stderr, "mktb teach: %s is not a directory of tables\n", dir.c_str());
+        return kExitNoTable;
+    }
+    try {
+        const xq::Tablebase tables(dir);
+        for (const xq::Material& m : materials)
+            if (!tables.table(m)) {
+                std::fprintf(stderr,
+                    "mktb teach: no Xiangqi table for %s in %s (generate it: mktb gen --game "
+                    "xiangqi %s)\n",
+                    m.name().c_str(), dir.c_str(), m.name().c_str());
+                return kExitNoTable;
+            }
+        fs::create_directories(out, ec);
+        if (ec || !fs::is_directory(out)) {
+            std::fprintf(stderr, "mktb teach: cannot create %s: %s\n", out.c_str(),
+                ec ? ec.message().c_str() : "not a directory");
+            return kExitFailure;
+        }
+        XiangqiTeacher teacher(tables, perTheme);
+        std::set<std::string> taught;
+        for (const xq::Material& m : materials) {
+            teacher.study(m);
+            write_xiangqi_ending(teacher, out);
+            taught.insert(m.name());
+            std::size_t count = 0;
+            for (const XTheme& t : teacher.themes()) count += t.items.size();
+            std::printf("%s: %zu positions in %zu themes\n", m.name().c_str(), count,
+                teacher.themes().size());
+            std::fflush(stdout);
+        }
+        write_xiangqi_overview(out, tables, taught);
+    } catch (const TableError& e) {
+        std::fprintf(stderr, "mktb teach: %s\n", e.what());
+        return kExitFailure;
+    } catch (const std::runtime_error& e) {
+        std::fprintf(stderr, "mktb teach: %s\n", e.what());
+        return kExitFailure;
+    }
+    std::printf("report: %s/index.html\n", out.c_str());
+    return kExitOk;
+}
+
+} // namespace mktb::cli
