@@ -26,7 +26,8 @@
 //  - convert: positions of an ending beyond the tables (ENDING has no table) that the side to
 //    move wins by a capture into one: some capture leads to a table position lost for the
 //    opponent, a mate of at least MIN moves after it (a won position that must be reduced into
-//    the tables: the engines' test of probing in search).
+//    the tables: the engines' test of probing in search);
+//  - any: random legal positions of a table, whatever their value (tests of the interfaces).
 #include <cstdio>
 #include <limits>
 #include <random>
@@ -220,8 +221,9 @@ int xiangqi_conversions(const xq::Tablebase& tables, const xq::Material& m, int 
 int xiangqi_positions(const Args& a) {
     const std::string kind = a.text("--kind"), dir = a.tables();
     const int number = int(a.number("--number", 10)), minMoves = int(a.number("--min-moves", 10));
-    if (a.operands().empty() || (kind != "won" && kind != "hold" && kind != "convert"))
-        return usage_error(a, "give the Xiangqi ending and --kind won, hold or convert");
+    if (a.operands().empty()
+        || (kind != "won" && kind != "hold" && kind != "convert" && kind != "any"))
+        return usage_error(a, "give the Xiangqi ending and --kind won, hold, convert or any");
     for (const char* makrukOnly : { "--slack" })
         if (a.has(makrukOnly))
             return usage_error(a, std::string(makrukOnly) + " is Makruk's (the count's)");
@@ -251,15 +253,17 @@ int xiangqi_positions(const Args& a) {
             const std::optional<xq::Position> pos = random_xiangqi(m, Color(rng() & 1), rng);
             if (!pos) continue;
             const std::optional<Value> v = tables.probe(*pos);
-            if (!v || (won ? !v->is_win() || v->mate_in_moves() < minMoves : !v->is_draw()))
-                continue;
-            const std::optional<XAnswer> x = xiangqi_answer(tables, *pos);
-            if (!x || x->result != (won ? 1 : 0)) continue;
-            // Some move throws the result away: the winner's to a draw or worse, the drawer's
-            // to a loss.
-            if (std::none_of(x->moves.begin(), x->moves.end(),
-                    [&](const XMove& mv) { return mv.result < x->result; }))
-                continue;
+            const std::optional<XAnswer> x = v ? xiangqi_answer(tables, *pos) : std::nullopt;
+            if (!x) continue;
+            if (kind != "any") {
+                if (won ? !v->is_win() || v->mate_in_moves() < minMoves : !v->is_draw()) continue;
+                if (x->result != (won ? 1 : 0)) continue;
+                // Some move throws the result away: the winner's to a draw or worse, the
+                // drawer's to a loss.
+                if (std::none_of(x->moves.begin(), x->moves.end(),
+                        [&](const XMove& mv) { return mv.result < x->result; }))
+                    continue;
+            }
             const std::string fen = pos->fen();
             if (!seen.insert(fen).second) continue;
             ++found;
@@ -396,7 +400,7 @@ const Command kPositionsCommand {
     .name = "positions",
     .usage = "ENDING --kind won|hold|convert|exchange|quiet [--number N] [--slack S]\n"
              "  [--min-moves M] [--seed X] [--tables DIR] [RULES]\n"
-             "  --game xiangqi ENDING --kind won|hold|convert [--number N] [--min-moves M]\n"
+             "  --game xiangqi ENDING --kind won|hold|convert|any [--number N] [--min-moves M]\n"
              "  [--seed X] [--tables DIR]",
     .summary = "random positions won within the count with\n"
                "at most S moves to spare (won), or drawn by\n"
@@ -409,7 +413,7 @@ const Command kPositionsCommand {
                "for Xiangqi won (a mate some move throws\n"
                "away), hold (a draw some move loses) or\n"
                "convert (beyond the tables, won by a\n"
-               "capture into them)",
+               "capture into them) or any (legal)",
     .options = { { "--kind", "won|hold|convert|exchange|quiet",
                      "just won, held, won only by converting, an exchange to avoid, or quiet" },
         { "--number", "N", "how many (default 10)", Option::Kind::Number, 1, 100000 },

@@ -218,7 +218,7 @@ printf 'R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1\nk7/8/1K6/8/8/8/8/7R w - - 0 1\n' > 
 [ $? -eq 2 ] || fail "a match of both games: exit 2"
 expect "a match of both games" "line 2: a makruk position among xiangqi ones" "$scratch/err"
 "$mktb" positions --game xiangqi KNvKA --kind quiet --tables "$xq" > "$scratch/err" 2>&1
-[ $? -eq 2 ] && grep -q "kind won, hold or convert" "$scratch/err" || fail "xiangqi --kind quiet: $(cat "$scratch/err")"
+[ $? -eq 2 ] && grep -q "kind won, hold, convert or any" "$scratch/err" || fail "xiangqi --kind quiet: $(cat "$scratch/err")"
 "$mktb" positions --game xiangqi KCvKN --kind won --tables "$xq" > "$scratch/err" 2>&1
 [ $? -eq 3 ] || fail "xiangqi no table: exit 3"
 expect "xiangqi no table" "no Xiangqi table for KCvKN" "$scratch/err"
