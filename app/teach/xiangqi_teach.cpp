@@ -64,14 +64,14 @@ struct XFigures {
 std::string men_words(const xq::Material& m, Color c) {
     static const char* const kNames[]
         = { "", "king", "advisor", "elephant", "horse", "chariot", "cannon", "soldier" };
-    static const char* const kOrder
-        = "\5\4\6\7\2\3"; // chariot horse cannon soldier advisor elephant
     std::vector<std::string> parts;
-    for (const char* k = kOrder; *k; ++k) {
-        const int n = m.count[c][int(*k)];
-        if (n == 1) parts.push_back(std::string("a ") + kNames[int(*k)]);
-        if (n > 1)
-            parts.push_back((n == 2 ? "two " : std::to_string(n) + " ") + kNames[int(*k)] + "s");
+    for (xq::PieceType pt :
+        { xq::CHARIOT, xq::HORSE, xq::CANNON, xq::SOLDIER, xq::ADVISOR, xq::ELEPHANT }) {
+        const int n = m.count[c][pt];
+        if (n == 1)
+            parts.push_back(std::string(kNames[pt][0] == 'a' || kNames[pt][0] == 'e' ? "an " : "a ")
+                + kNames[pt]);
+        if (n > 1) parts.push_back((n == 2 ? "two " : std::to_string(n) + " ") + kNames[pt] + "s");
     }
     if (parts.empty()) return "the king alone";
     std::string out;
@@ -165,8 +165,8 @@ private:
         }
     }
 
-    // The point one rank back of a soldier of the side to move on its last rank, where the
-    // position is drawn; -1 where there is none.
+    // The point one rank back of a soldier of the side to move on its last rank (that soldier's
+    // point in *from), where that point is empty; -1 where there is none.
     static int lowered_point(const Position& pos, int* from) {
         const Color c = pos.side_to_move();
         for (int pt = 0; pt < xq::POINT_NB; ++pt)
