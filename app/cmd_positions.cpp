@@ -154,6 +154,14 @@ int quiet_positions(const Material& m, int number, std::uint64_t seed, const Cou
     return kExitOk;
 }
 
+// Says how many positions were found when fewer than asked; the exit code.
+int found_of(int found, int number, const std::string& ending) {
+    if (found < number)
+        std::fprintf(stderr, "mktb positions: found %d of %d positions of %s that fit\n", found,
+            number, ending.c_str());
+    return kExitOk;
+}
+
 // A random placement of the men of Xiangqi's `m`, each on a point its kind can reach, with
 // `stm` to move; nullopt when it is not legal.
 std::optional<xq::Position> random_xiangqi(const xq::Material& m, Color stm, std::mt19937_64& rng) {
@@ -212,10 +220,7 @@ int xiangqi_conversions(const xq::Tablebase& tables, const xq::Material& m, int 
             m.name().c_str(), xiangqi_sentence(pos->side_to_move(), capture->second, 1).c_str(),
             wxf(*pos, capture->first).c_str(), xq::move_to_uci(capture->first).c_str());
     }
-    if (found < number)
-        std::fprintf(stderr, "mktb positions: found %d of %d positions of %s that fit\n", found,
-            number, m.name().c_str());
-    return kExitOk;
+    return found_of(found, number, m.name());
 }
 
 int xiangqi_positions(const Args& a) {
@@ -274,10 +279,7 @@ int xiangqi_positions(const Args& a) {
         std::fprintf(stderr, "mktb positions: %s\n", e.what());
         return kExitFailure;
     }
-    if (found < number)
-        std::fprintf(stderr, "mktb positions: found %d of %d positions of %s that fit\n", found,
-            number, m.name().c_str());
-    return kExitOk;
+    return found_of(found, number, m.name());
 }
 
 int positions_command(const Args& a) {
@@ -388,10 +390,7 @@ int positions_command(const Args& a) {
         std::fprintf(stderr, "mktb positions: %s\n", e.what());
         return kExitFailure;
     }
-    if (found < number)
-        std::fprintf(stderr, "mktb positions: found %d of %d positions of %s that fit\n", found,
-            number, m.name().c_str());
-    return kExitOk;
+    return found_of(found, number, m.name());
 }
 
 } // namespace

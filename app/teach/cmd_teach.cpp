@@ -10,6 +10,7 @@
 #include <set>
 
 #include "cli.hpp"
+#include "teach/html.hpp"
 #include "teach/report.hpp"
 #include "teach/teacher.hpp"
 #include "xiangqi_commands.hpp"
@@ -54,12 +55,7 @@ int teach_command(const Args& a) {
                 m.name().c_str(), dir.c_str(), m.name().c_str());
             return kExitNoTable;
         }
-    fs::create_directories(out, ec);
-    if (ec || !fs::is_directory(out)) {
-        std::fprintf(stderr, "mktb teach: cannot create %s: %s\n", out.c_str(),
-            ec ? ec.message().c_str() : "not a directory");
-        return kExitFailure;
-    }
+    if (!create_report_dir(out)) return kExitFailure;
     try {
         Teacher teacher(prober, perTheme);
         std::set<std::string> taught;

@@ -41,6 +41,18 @@ inline void write_file(const std::filesystem::path& path, const std::string& con
     if (ec) throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
 }
 
+// Creates a report's directory; false with the reason printed ("mktb teach: cannot create ...").
+inline bool create_report_dir(const std::string& out) {
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec || !std::filesystem::is_directory(out)) {
+        std::fprintf(stderr, "mktb teach: cannot create %s: %s\n", out.c_str(),
+            ec ? ec.message().c_str() : "not a directory");
+        return false;
+    }
+    return true;
+}
+
 inline std::string percent(std::uint64_t n, std::uint64_t d) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.2f %%", d ? 100.0 * double(n) / double(d) : 0.0);

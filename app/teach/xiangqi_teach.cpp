@@ -668,12 +668,7 @@ int xiangqi_teach(const Args& a) {
                     m.name().c_str(), dir.c_str(), m.name().c_str());
                 return kExitNoTable;
             }
-        fs::create_directories(out, ec);
-        if (ec || !fs::is_directory(out)) {
-            std::fprintf(stderr, "mktb teach: cannot create %s: %s\n", out.c_str(),
-                ec ? ec.message().c_str() : "not a directory");
-            return kExitFailure;
-        }
+        if (!create_report_dir(out)) return kExitFailure;
         XiangqiTeacher teacher(tables, perTheme);
         std::set<std::string> taught;
         for (const xq::Material& m : materials) {
