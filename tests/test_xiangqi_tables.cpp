@@ -10,6 +10,7 @@
 #include "mktb/probe.h"
 #include "support/engine.hpp"
 #include "support/tables.hpp"
+#include "table_writer.hpp"
 #include "xiangqi/generate.hpp"
 
 namespace xq = mktb::xq;
@@ -101,6 +102,53 @@ TEST_CASE("Xiangqi tables: every position agrees with its moves (verify)", "[xia
         INFO(m.name());
         CHECK(xq::verify(m, tb, nullptr) == 0);
     }
+}
+
+// The verifier can fail: KRvKA written again through the table writer from its own cells
+// verifies; the same with one won position's cell turned into a draw does not.
+TEST_CASE("Xiangqi tables: verify finds a wrong cell", "[xiangqi][gen]") {
+    const Material m = material("KRvKA");
+    const xq::Tablebase source(tables());
+    const xq::Tablebase::Entry* e = source.table(m);
+    REQUIRE(e);
+    e->table->make_resident();
+    const std::uint64_t n = e->index.size();
+    std::vector<std::uint8_t> cells[mktb::COLOR_NB];
+    for (Color c : { xq::RED, mktb::BLACK }) {
+        const std::uint8_t* resident = e->table->resident_cells(mktb::Metric::Dtm, c);
+        REQUIRE(resident);
+        cells[c].assign(resident, resident + n);
+    }
+    auto write = [&](const std::string& dir) {
+        std::filesystem::create_directories(dir);
+        for (const Material& child : xq::children(m))
+            std::filesystem::copy_file(xq::table_path(tables(), child), xq::table_path(dir, child),
+                std::filesystem::copy_options::overwrite_existing);
+        for (const Material& child : xq::with_descendants(m))
+            if (!(child == m) && !std::filesystem::exists(xq::table_path(dir, child)))
+                std::filesystem::copy_file(
+                    xq::table_path(tables(), child), xq::table_path(dir, child));
+        mktb::TableWriter::DontCare none;
+        for (Color c : { xq::RED, mktb::BLACK }) none[c].assign((n + 63) / 64, 0);
+        mktb::TableWriter w(xq::table_key(m), xq::kRulePlainArmless, xq::table_path(dir, m), 1);
+        const std::span<const std::uint8_t> spans[mktb::COLOR_NB]
+            = { { cells[xq::RED].data(), n }, { cells[mktb::BLACK].data(), n } };
+        w.add(mktb::Metric::Dtm, 1, spans, none);
+        w.commit();
+        return xq::Tablebase(dir);
+    };
+    const std::string base = mktb::test::temp_dir("xiangqi-verify");
+    CHECK(xq::verify(m, write(base + "/same"), nullptr) == 0);
+    // The first legal Red-to-move position Red wins, made a draw in the file.
+    std::uint64_t slot = 0;
+    for (xq::Placement pl; slot < n; ++slot)
+        if (e->index.decode(slot, pl) && cells[xq::RED][slot] != 0
+            && e->index.position(pl, xq::RED).validity_error().empty()
+            && Value::from_cell(cells[xq::RED][slot]).is_win())
+            break;
+    REQUIRE(slot < n);
+    cells[xq::RED][slot] = Value::draw().cell();
+    CHECK(xq::verify(m, write(base + "/wrong"), nullptr) > 0);
 }
 
 TEST_CASE("Xiangqi tables: the known results of the literature", "[xiangqi][gen]") {

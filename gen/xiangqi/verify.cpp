@@ -9,15 +9,28 @@
 // plain analysis draws. That is the rule's local consistency: which endless lines it decides
 // (the fixed points of perpetual.cpp) is tested on hand-checked positions.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <tuple>
 
 #include "captures.hpp"
 #include "generate.hpp"
 #include "parallel.hpp"
 
 namespace mktb::xq {
+
+namespace {
+
+// A legal move as the verifier reads it: the man that moves, the man it takes (-1: none) and,
+// for a quiet move, the child's slot in this table.
+struct Child {
+    int man, victim;
+    std::uint64_t slot;
+};
+
+} // namespace
 
 std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progress) {
     const Tablebase::Entry* self = tables.table(m);
@@ -36,6 +49,10 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                 if (!index.decode(slot, pl)) continue;
                 Position pos = index.position(pl, RED);
                 if (pos.kings_facing()) continue;
+                // Which man stands on each point (-1: none), for both sides' moves.
+                std::array<std::int8_t, POINT_NB> manAt;
+                manAt.fill(-1);
+                for (int j = 0; j < index.men(); ++j) manAt[std::size_t(pl.at[j])] = std::int8_t(j);
                 for (Color s : { RED, BLACK }) {
                     if (pos.in_check(~s)) continue;
                     pos.set_side_to_move(s);
@@ -43,26 +60,36 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                     bool any = false;
                     Value best = Value::draw();
                     int bestResult = -1; // under the rule, for the side to move
-                    for (Move mv : legal_moves(pos)) {
-                        // A quiet move stays in this table; a capture leads to a smaller one.
-                        int man = -1, victim = -1;
-                        for (int j = 0; j < index.men(); ++j) {
-                            if (pl.at[j] == from_pt(mv)) man = j;
-                            if (pl.at[j] == to_pt(mv)) victim = j;
-                        }
+                    // First every move's child slot, its cell asked for (quiet moves: the
+                    // children lie anywhere in this table, a cache miss each), then the values:
+                    // the misses overlap instead of following one another.
+                    const MoveList moves = legal_moves(pos);
+                    const std::uint8_t* cells = self->table->resident_cells(Metric::Dtm, ~s);
+                    std::array<Child, std::tuple_size_v<decltype(MoveList::moves)>> children;
+                    for (int i = 0; i < moves.size; ++i) {
+                        const Move mv = moves.moves[std::size_t(i)];
+                        Child& c = children[std::size_t(i)];
+                        c.man = manAt[std::size_t(from_pt(mv))];
+                        c.victim = manAt[std::size_t(to_pt(mv))];
+                        if (c.victim >= 0) continue;
                         bool mirrored;
-                        const Value child = victim < 0
-                            ? self->table->value(
-                                Metric::Dtm, ~s, index.moved(slot, pl, man, to_pt(mv), &mirrored))
-                            : captures.value(pl, man, to_pt(mv), victim, s);
+                        c.slot = index.moved(slot, pl, c.man, to_pt(mv), &mirrored);
+                        __builtin_prefetch(cells + c.slot);
+                    }
+                    for (int i = 0; i < moves.size; ++i) {
+                        // A quiet move stays in this table; a capture leads to a smaller one.
+                        const Child& c = children[std::size_t(i)];
+                        const int to = to_pt(moves.moves[std::size_t(i)]);
+                        const Value child = c.victim < 0
+                            ? self->table->value(Metric::Dtm, ~s, c.slot)
+                            : captures.value(pl, c.man, to, c.victim, s);
                         const Value v = child.parent();
                         if (!any || better(v, best)) best = v;
                         any = true;
                         if (rule)
                             bestResult = std::max(bestResult,
-                                -(victim < 0 ? Tablebase::result(
-                                      *self, ~s, index.moved(slot, pl, man, to_pt(mv), &mirrored))
-                                             : captures.result(pl, man, to_pt(mv), victim, s)));
+                                -(c.victim < 0 ? Tablebase::result(*self, ~s, c.slot)
+                                               : captures.result(pl, c.man, to, c.victim, s)));
                     }
                     const Value expected = any ? best : Value::mate_in_plies(0);
                     const int storedResult = rule ? Tablebase::result(*self, s, slot) : 0;
