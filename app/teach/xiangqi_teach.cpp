@@ -28,6 +28,7 @@
 #include "cli.hpp"
 #include "diagram.hpp"
 #include "notation.hpp"
+#include "progress.hpp"
 #include "teach/html.hpp"
 #include "teach/teacher.hpp" // Sample
 #include "xiangqi_answer.hpp"
@@ -126,8 +127,11 @@ private:
         zugzwang_ = Sample<Candidate>(200);
         oldSoldier_ = Sample<Candidate>(400);
         rule_ = Sample<Candidate>(200);
+        Progress progress; // on a terminal only
+        progress.phase(material_.name() + ": scan", index.size());
         xq::Placement p;
         for (std::uint64_t slot = 0; slot < index.size(); ++slot) {
+            if ((slot & 0xFFFF) == 0xFFFF) progress.advance(0x10000);
             if (!index.decode(slot, p)) continue;
             int result[COLOR_NB] = {};
             bool legal[COLOR_NB] = {};
@@ -163,6 +167,7 @@ private:
             if (legal[RED] && legal[BLACK] && result[RED] < -result[BLACK])
                 zugzwang_.offer({ index.position(p, RED), 0 }, rng);
         }
+        progress.finish();
     }
 
     // The point one rank back of a soldier of the side to move on its last rank (that soldier's
