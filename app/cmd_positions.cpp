@@ -414,7 +414,8 @@ const Command kPositionsCommand {
                "convert (beyond the tables, won by a\n"
                "capture into them) or any (legal)",
     .options = { { "--kind", "won|hold|convert|exchange|quiet",
-                     "just won, held, won only by converting, an exchange to avoid, or quiet" },
+                     "just won, held, won only by converting, an exchange to avoid, or quiet "
+                     "(Xiangqi: won, hold, convert or any)" },
         { "--number", "N", "how many (default 10)", Option::Kind::Number, 1, 100000 },
         { "--slack", "S", "moves to spare at most (default 2)", Option::Kind::Number, 0, 1000 },
         { "--min-moves", "M", "the pure mate's moves at least (default 10)", Option::Kind::Number,
