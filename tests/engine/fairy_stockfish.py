@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tests/engine/fairy_stockfish.py MKTB TABLES BUILD - Fairy-Stockfish with mktb's patch
-(scripts/build-fairy-stockfish: BUILD/fairy-stockfish-mktb, and BUILD/fairy-stockfish-plain, the
-same source unpatched) against `mktb probe` and the unpatched engine. Exit 77 (CTest: skipped)
+(scripts/build-fairy-stockfish: BUILD/fairy-stockfish-mktb) against `mktb probe` and the unpatched
+engine (Debian's /usr/games/fairy-stockfish, built from the same source package: its searches are
+the unpatched source's node for node). Exit 77 (CTest: skipped)
 when the engines were not built (the script fetches Debian's source package).
 
 - root answers: on random positions of the 4-men tables, the patched engine's score (a win, a
@@ -10,14 +11,15 @@ when the engines were not built (the script fetches Debian's source package).
 - in search: from 5-men positions (outside the 4-men tables) whose captures lead into them, the
   patched engine reports table hits at a small depth, with one thread and with two (the tables are
   shared by the search threads);
-- nothing else changes: `go perft` of Makruk's start position and the chess bench's node count
-  equal the unpatched engine's; with MktbPath unset the Makruk bench's node count too;
+- nothing else changes: `go perft` of Makruk's start position and the bench's node count on
+  Makruk's five positions (engines/fairy-stockfish/positions/bench-makruk.fen) equal the
+  unpatched engine's;
 - Xiangqi (tables made here: KNvKA, KRvKCA, KRvKAA): at the root the engine reports the tables'
   mate exactly ("score mate N" = mktb probe's "Red mates in N"), a draw as 0 and a draw the
   perpetual-check rule decides by its sign, and plays a move that keeps the result; in search,
   from KRvKCAA positions outside the tables won by a capture into KRvKAA, it reports table
   hits and a mate no longer than the capture's, with one thread and two; the Xiangqi bench's
-  node count with MktbPath unset equals the unpatched engine's.
+  node count (bench-xiangqi.fen) equals the unpatched engine's.
 """
 import json
 import os
@@ -30,12 +32,18 @@ import tempfile
 
 mktb, tables, build = sys.argv[1], sys.argv[2], sys.argv[3]
 patched = os.path.join(build, "fairy-stockfish-mktb")
-plain = os.path.join(build, "fairy-stockfish-plain")
+plain = "/usr/games/fairy-stockfish"
 if not (os.access(patched, os.X_OK) and os.access(plain, os.X_OK)):
-    print("skipped: build/fairy-stockfish-mktb and -plain are not built "
-          "(scripts/build-fairy-stockfish --plain)")
+    print("skipped: build/fairy-stockfish-mktb or Debian's fairy-stockfish is missing "
+          "(scripts/build-fairy-stockfish; scripts/setup)")
     sys.exit(77)
 failures = []
+bench_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "engines",
+                         "fairy-stockfish", "positions")
+
+
+def bench_fens(game):
+    return os.path.join(bench_dir, f"bench-{game}.fen")
 
 
 def check(what, ok, detail=""):
@@ -129,7 +137,7 @@ perft = {b: [l for l in engine(b, ["go perft 4"], wait_for="Nodes searched") if
 check("perft 4 of Makruk's start", perft[patched] == perft[plain] and perft[plain], str(perft))
 bench = {}
 for b in (patched, plain):
-    r = subprocess.run([b, "bench", "16", "1", "8", "default", "depth", "makruk"],
+    r = subprocess.run([b, "bench", "makruk", "16", "1", "8", bench_fens("makruk"), "depth"],
                        capture_output=True, text=True, timeout=300)
     bench[b] = re.findall(r"Nodes searched\s*:\s*(\d+)", r.stderr + r.stdout)
 check("Makruk bench nodes, no tables", bench[patched] == bench[plain] and bench[plain], str(bench))
@@ -185,7 +193,7 @@ for fen, comment in positions("KRvKCAA", "convert", 2, "--min-moves", "6"):
               f"{info} (a capture mates in {n})")
 xbench = {}
 for b in (patched, plain):
-    r = subprocess.run([b, "bench", "16", "1", "8", "default", "depth", "xiangqi"],
+    r = subprocess.run([b, "bench", "xiangqi", "16", "1", "8", bench_fens("xiangqi"), "depth"],
                        capture_output=True, text=True, timeout=300)
     xbench[b] = re.findall(r"Nodes searched\s*:\s*(\d+)", r.stderr + r.stdout)
 check("Xiangqi bench nodes, no tables", xbench[patched] == xbench[plain] and xbench[plain], str(xbench))
