@@ -1,8 +1,9 @@
 // bench_probe_xiangqi.cpp - Xiangqi probing speed (Google Benchmark) through the C++ API
 // (Prober::xiangqi_dtm, a position in, its distance to mate out): warm probes (random positions
 // of an ending whose blocks are in the cache) and cold ones (each the first touch of its block:
-// its 64 Ki cells decompressed), for the endings in $MKTB_BENCH_ENDINGS (default KRAABBvKAABB
-// KNAABBvKAABB) of the Xiangqi tables in $MKTB_TABLES. scripts/bench-xiangqi runs it.
+// its 64 Ki cells decompressed, into a fresh process's memory; "miss": into a full cache's), for
+// the endings in $MKTB_BENCH_ENDINGS (default KRAABBvKAABB KNAABBvKAABB) of the Xiangqi tables
+// in $MKTB_TABLES. scripts/bench-xiangqi runs it.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -68,6 +69,20 @@ void cold(benchmark::State& state, xq::Material m) {
     }
 }
 
+// Cold again, but as in an engine that has probed for a while: the cache (8 MiB here) already
+// full of other blocks, so each miss evicts one and its memory is reused. `cold` above also pays
+// the kernel for the process's fresh pages (zeroed on first touch: about half of it here).
+void miss(benchmark::State& state, xq::Material m) {
+    const auto positions = sample(m, 1512, 3, true);
+    const std::vector<xq::Position> filler(positions.begin() + 1000, positions.end());
+    ProbeOptions small;
+    small.cache_bytes = 8u << 20;
+    const Prober prober(env("MKTB_TABLES", "tables"), small);
+    for (const auto& p : filler) prober.xiangqi_dtm(p); // 512 blocks through a cache of 128
+    std::size_t i = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(prober.xiangqi_dtm(positions[i++]));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -76,6 +91,7 @@ int main(int argc, char** argv) {
         const xq::Material m = xq::Material::parse(name)->canonical();
         benchmark::RegisterBenchmark(("xiangqi_warm/" + name).c_str(), warm, m);
         benchmark::RegisterBenchmark(("xiangqi_cold/" + name).c_str(), cold, m)->Iterations(1000);
+        benchmark::RegisterBenchmark(("xiangqi_miss/" + name).c_str(), miss, m)->Iterations(1000);
     }
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();

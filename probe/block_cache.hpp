@@ -49,11 +49,11 @@ public:
         for (const Node* n : retired_) Node::destroy(n);
     }
 
-    // Calls read(cells) on the block `key` (never 0; cells: a std::span of its bytes), taken
-    // from the cache or else from load() (a std::vector of them, which may throw; nothing is
-    // cached then), and returns what read() returns. Thread-safe.
-    template<class Load, class Read>
-    auto with_block(std::uint64_t key, Load&& load, Read&& read) {
+    // Calls read(cells) on the block `key` (never 0; cells: a std::span of its `bytes` bytes),
+    // taken from the cache or else made by fill(cells) in the cache's own memory (fill may
+    // throw; nothing is cached then), and returns what read() returns. Thread-safe.
+    template<class Fill, class Read>
+    auto with_block(std::uint64_t key, std::size_t bytes, Fill&& fill, Read&& read) {
         Set& set = set_of(key);
         // The hazard pointer stays on the block last read until another is: a thread probing
         // one block again and again publishes nothing.
@@ -71,7 +71,15 @@ public:
             }
             if (n->key == key) return read(std::span(n->cells(), n->size));
         }
-        const Node* fresh = Node::make(key, load());
+        // Filled where it will stay: a cold probe's block is written once, not copied.
+        Node* made = Node::make(key, bytes);
+        try {
+            fill(std::span(made->cells(), bytes));
+        } catch (...) {
+            Node::destroy(made);
+            throw;
+        }
+        const Node* fresh = made;
         misses_.fetch_add(1, std::memory_order_relaxed);
         hazard.store(fresh, std::memory_order_seq_cst);
         insert(set, fresh);
@@ -115,11 +123,9 @@ private:
         const std::uint8_t* cells() const {
             return reinterpret_cast<const std::uint8_t*>(this + 1);
         }
-        static const Node* make(std::uint64_t key, const std::vector<std::uint8_t>& cells) {
-            void* at = ::operator new(sizeof(Node) + cells.size());
-            Node* n = new (at) Node { key, cells.size() };
-            std::memcpy(n + 1, cells.data(), cells.size());
-            return n;
+        std::uint8_t* cells() { return reinterpret_cast<std::uint8_t*>(this + 1); }
+        static Node* make(std::uint64_t key, std::size_t bytes) { // its cells not yet written
+            return new (::operator new(sizeof(Node) + bytes)) Node { key, bytes };
         }
         static void destroy(const Node* n) { ::operator delete(const_cast<Node*>(n)); }
     };

@@ -197,13 +197,15 @@ int Table::metric_of(std::size_t block) const {
     return m;
 }
 
-std::vector<std::uint8_t> Table::decompress_raw(std::size_t block) const {
+std::size_t Table::block_bytes(std::size_t block) const {
     // Which cells the block holds: its metric, side to move and first slot.
     const int m = metric_of(block);
     const std::uint64_t inSide = (block - firstBlock_[m]) % blocksPerSide_;
     const std::uint64_t first = inSide * blockCells_;
-    const std::uint64_t n = std::min<std::uint64_t>(blockCells_, cellsPerSide_ - first);
-    std::vector<std::uint8_t> out(n * std::uint64_t(cell_bytes_[m]));
+    return std::min<std::uint64_t>(blockCells_, cellsPerSide_ - first) * std::uint64_t(cell_bytes_[m]);
+}
+
+void Table::decompress_raw(std::size_t block, std::span<std::uint8_t> out) const {
     // One decompression context per thread, reused: creating one costs more than a block.
     thread_local std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(
         ZSTD_createDCtx(), &ZSTD_freeDCtx);
@@ -212,7 +214,6 @@ std::vector<std::uint8_t> Table::decompress_raw(std::size_t block) const {
     if (ZSTD_isError(z) || z != out.size())
         throw TableError(path_ + ": block " + std::to_string(block)
             + " is damaged: " + (ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size"));
-    return out;
 }
 
 namespace {
@@ -230,16 +231,17 @@ void xor_dtm(
 
 } // namespace
 
-std::vector<std::uint8_t> Table::decompress(std::size_t block) const {
-    std::vector<std::uint8_t> cells = decompress_raw(block);
+void Table::decompress(std::size_t block, std::span<std::uint8_t> cells) const {
+    decompress_raw(block, cells);
     const int m = metric_of(block);
     if (coding_[m] == Coding::XorDtm) {
         // The DTM block of the same cells, decompressed here rather than through the cache:
         // this runs inside a cache miss. Cold Bia-phase probes pay two blocks.
-        const std::vector<std::uint8_t> dtm = decompress_raw(block - firstBlock_[m]);
+        const std::size_t dtmBlock = block - firstBlock_[m];
+        std::vector<std::uint8_t> dtm(block_bytes(dtmBlock));
+        decompress_raw(dtmBlock, dtm);
         xor_dtm(cells, cell_bytes_[m], dtm, cell_bytes_[int(Metric::Dtm)]);
     }
-    return cells;
 }
 
 void Table::lacks(Color stm) const {
@@ -256,7 +258,8 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
     const int bytes = cell_bytes_[int(m)];
     const std::size_t at = (slot % blockCells_) * std::size_t(bytes);
     return cache_->with_block(
-        id_ << 32 | block, [&] { return decompress(block); },
+        id_ << 32 | block, block_bytes(block),
+        [&](std::span<std::uint8_t> cells) { decompress(block, cells); },
         [&](std::span<const std::uint8_t> cells) {
             return Value::from_cell(
                 bytes == 1 ? cells[at] : unsigned(cells[at] | cells[at + 1] << 8));
@@ -329,12 +332,14 @@ void Table::make_resident(unsigned parts) const {
             // One block after the other (the probe library needs no thread pool), each with
             // its coding undone.
             for (std::uint64_t b = 0; b < blocksPerSide_; ++b) {
-                const std::vector<std::uint8_t> block = decompress(side_block(Metric(m), c) + b);
+                const std::size_t at = side_block(Metric(m), c) + b;
                 std::uint8_t* out = cells.data() + b * blockCells_;
                 if (cell_bytes_[m] == 1) {
-                    std::memcpy(out, block.data(), block.size());
+                    decompress(at, std::span(out, block_bytes(at)));
                     continue;
                 }
+                std::vector<std::uint8_t> block(block_bytes(at));
+                decompress(at, block);
                 longStart.push_back(longCells.size());
                 for (std::size_t i = 0; i < block.size() / 2; ++i) {
                     const unsigned v = unsigned(block[2 * i] | block[2 * i + 1] << 8);

@@ -180,9 +180,11 @@ private:
     }
     Value long_value(Metric m, Color stm, std::uint64_t slot) const; // a resident 16-bit cell
     int metric_of(std::size_t block) const; // the metric whose cells block `block` holds
-    // Block `block`'s stored bytes, and its cells (a relative coding undone).
-    std::vector<std::uint8_t> decompress_raw(std::size_t block) const;
-    std::vector<std::uint8_t> decompress(std::size_t block) const;
+    // Block `block`'s size in bytes, its stored bytes, and its cells (a relative coding undone),
+    // written into `out` of that size.
+    std::size_t block_bytes(std::size_t block) const;
+    void decompress_raw(std::size_t block, std::span<std::uint8_t> out) const;
+    void decompress(std::size_t block, std::span<std::uint8_t> out) const;
 
     std::optional<Index> index_; // Makruk's
     Game game_ = Game::Makruk;
