@@ -71,7 +71,7 @@ void cold(benchmark::State& state, xq::Material m) {
 
 // Cold again, but as in an engine that has probed for a while: the cache (8 MiB here) already
 // full of other blocks, so each miss evicts one and its memory is reused. `cold` above also pays
-// the kernel for the process's fresh pages (zeroed on first touch: about half of it here).
+// the kernel for the process's fresh pages (zeroed on first touch: most of its time here).
 void miss(benchmark::State& state, xq::Material m) {
     const auto positions = sample(m, 1512, 3, true);
     const std::vector<xq::Position> filler(positions.begin() + 1000, positions.end());
