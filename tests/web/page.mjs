@@ -31,7 +31,10 @@ page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
 
 const verdict = () => page.textContent('#verdict');
 const fenShown = () => page.inputValue('#fen');
-const waitVerdict = (text) => page.waitForFunction((t) => document.querySelector('#verdict').textContent === t, text)
+const settled = () => page.waitForFunction(() => document.querySelector('main').getAttribute('aria-busy') === 'false');
+// The verdict shown, and the page done with it (its answer and board drawn: <main aria-busy=false>).
+const waitVerdict = (text) => page.waitForFunction((t) => document.querySelector('#verdict').textContent === t
+  && document.querySelector('main').getAttribute('aria-busy') === 'false', text)
   .catch(async () => check(`verdict "${text}"`, false, `shown: "${await verdict()}"`));
 
 try {
@@ -104,7 +107,6 @@ try {
   await page.keyboard.press('Home');
   await page.waitForFunction(() => document.querySelector('#fen').value === 'k7/8/1K6/8/8/8/8/1R6 w - 32 5 1');
   await waitVerdict(long.verdict);
-  await page.waitForLoadState('networkidle'); // the board redrawn too, before a drag starts on it
   check('back at the start: back disabled', await page.$eval('#line-back', (b) => b.disabled));
 
   // Drag and drop: the Ruea dragged from b1 to h1 plays Rh1 (a move the API lists).
@@ -144,7 +146,7 @@ try {
   await page.selectOption('#rule-counter_mate', 'draw');
   await page.waitForFunction(() => document.querySelector('#error').textContent.includes('no tables built under'));
   check('rules in the address', page.url().includes('counter_mate=draw'), page.url());
-  await page.waitForTimeout(200);
+  await settled(); // the board's failed request logged too
   expected = null;
   await page.selectOption('#rule-counter_mate', 'win');
   await waitVerdict(board60.verdict);
@@ -175,13 +177,13 @@ try {
   await page.click('#fen-form button');
   await page.waitForFunction(() => document.querySelector('#error').textContent.includes('more than mktb makes tables for'));
   check('32 men: no mktb gen advice', !(await page.textContent('#error')).includes('mktb gen'));
-  await page.waitForTimeout(200);
+  await settled(); // the board's failed request logged too
   expected = null;
   expected = 400;
   await page.fill('#fen', 'kK6/8/8/8/8/8/8/7R w - - 0 1');
   await page.click('#fen-form button');
   await page.waitForFunction(() => document.querySelector('#error').textContent.includes('Cannot answer: bad FEN'));
-  await page.waitForTimeout(200);
+  await settled(); // the board's failed request logged too
   expected = null;
 
   // Every diagram loads and is well-formed SVG.
@@ -246,7 +248,7 @@ try {
   await page.fill('#fen', '4k4/4a4/9/9/9/9/9/9/4R4/3K6 w - - 0 1');
   await page.click('#fen-form button');
   await page.waitForFunction(() => document.querySelector('#error').textContent.includes('Cannot read the FEN'));
-  await page.waitForTimeout(200);
+  await settled(); // the board's failed request logged too
   expected = null;
   await page.screenshot({ path: `${outDir}/page-xiangqi.png`, fullPage: false });
   await page.selectOption('#game', 'makruk');

@@ -57,6 +57,7 @@ const state = {
   stepping: false, // the answer awaited is a step along the line shown
   drag: null, // {from, ghost}: a man being dragged (play mode)
   request: 0, // answers to older requests are dropped
+  drawing: 0, // and so are older drawings of the board
 };
 
 function squareName(i) { return 'abcdefghi'[i % game().files] + (Math.floor(i / game().files) + 1); }
@@ -142,12 +143,16 @@ function query(params) {
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
 }
 
+// Redraws the board as the server draws it; a drawing asked for before a later one is dropped,
+// so the board never goes back to a position left (answers can come back out of order).
 async function drawBoard() {
+  const drawing = ++state.drawing;
   const best = state.answer && state.answer.moves.length ? state.answer.moves[0].uci : '';
   const move = best.match(/^([a-i]\d+)([a-i]\d+)/);
   const params = { fen: fen(), flip: state.flip ? 1 : '', mark: state.selected !== null ? squareName(state.selected) : '', arrow: state.tool === 'move' && move ? move[1] + move[2] : '', letters: state.letters ? 1 : '' };
   const response = await fetch(`/board.svg?${query(params)}`);
-  if (response.ok) $('board').innerHTML = await response.text();
+  const svg = response.ok ? await response.text() : null;
+  if (svg !== null && drawing === state.drawing) $('board').innerHTML = svg;
 }
 
 // A reference engine's word beyond the tables (mktb serve --engine): its move and evaluation
@@ -302,6 +307,9 @@ async function refresh(push = false) {
   $('share').href = url;
   if (push) history.pushState(null, '', url); else history.replaceState(null, '', url);
   const request = ++state.request;
+  // Busy until this position's answer and board are both shown (screen readers wait; so do tests).
+  document.querySelector('main').setAttribute('aria-busy', 'true');
+  const done = () => { if (request === state.request) document.querySelector('main').setAttribute('aria-busy', 'false'); };
   let answer = null, error = '', advice = null;
   const kings = (k) => state.board.filter((m) => m === k).length;
   if (kings('K') !== 1 || kings('k') !== 1) {
@@ -311,6 +319,7 @@ async function refresh(push = false) {
     showEngine(null);
     clearAnswer(state.board.some(Boolean) ? (state.game === 'xiangqi' ? L('Place one general of each colour', 'วางขุนสีละหนึ่งตัว') : L('Place one Khun of each colour', 'วางขุนสีละหนึ่งตัว')) : L('Set up a position', 'ตั้งตำแหน่ง'));
     await drawBoard();
+    done();
     return;
   }
   try {
@@ -335,6 +344,7 @@ async function refresh(push = false) {
   showEngine(advice);
   if (answer) showAnswer(answer); else clearAnswer(state.board.some(Boolean) ? L('No answer for this position', 'ไม่มีคำตอบสำหรับตำแหน่งนี้') : L('Set up a position', 'ตั้งตำแหน่ง'));
   await drawBoard();
+  done();
 }
 
 // The listed move from one square to another (a Bia's promotion written with its suffix).
@@ -476,7 +486,8 @@ function setup() {
     const drag = state.drag;
     if (!drag) return;
     state.drag = null;
-    const moved = !drag.ghost.hidden;
+    // A drag is a release away from the press (pointermove events may come late or merged).
+    const moved = !drag.ghost.hidden || Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 4;
     drag.ghost.remove();
     if (!moved) return; // a click: clickSquare() handles it
     state.dragged = true; // the click that follows this release is not a second selection
