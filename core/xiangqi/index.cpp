@@ -2,6 +2,7 @@
 #include "mktb/xiangqi/index.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -308,6 +309,68 @@ bool Index::decode_as(std::uint64_t slot64, Placement& p, Points* occupied) cons
     if (occupied) *occupied = Points(occ[0]) | Points(occ[1]) << 64;
     if (file_of(p.at[0]) == 4 && file_of(p.at[1]) == 4) return encode_oriented(p, true) >= slot64;
     return true;
+}
+
+Index::Cursor::Cursor(const Index& index, std::uint64_t first)
+    : index_(index)
+    , slot_(first) {
+    if (first >= index.size_) return;
+    cls_ = first / index.pairStride_;
+    std::uint64_t rest = first % index.pairStride_;
+    for (std::size_t g = 0; g < index.groups_.size(); ++g) {
+        digit_[g] = rest / index.groups_[g].stride;
+        rest %= index.groups_[g].stride;
+        place(int(g));
+    }
+    place(-1);
+    check();
+}
+
+void Index::Cursor::place(int g) {
+    if (g < 0) {
+        p_.at[0] = index_.pairs_[cls_][0], p_.at[1] = index_.pairs_[cls_][1];
+        points_[15] = point_bit(p_.at[0]) | point_bit(p_.at[1]);
+        return;
+    }
+    const Group& gr = index_.groups_[std::size_t(g)];
+    std::int8_t buf[kMaxGroup];
+    const std::int8_t* idx = buf;
+    if (!gr.unrank.empty())
+        idx = &gr.unrank[digit_[std::size_t(g)] * std::uint64_t(gr.size)];
+    else
+        unrank_set(digit_[std::size_t(g)], gr.size, gr.points, buf);
+    Points bits = 0;
+    for (int i = 0; i < gr.size; ++i) {
+        p_.at[gr.first + i] = gr.point[idx[i]];
+        bits |= point_bit(gr.point[idx[i]]);
+    }
+    points_[std::size_t(g)] = bits;
+}
+
+void Index::Cursor::check() {
+    Points occ = points_[15];
+    int men = 2;
+    for (std::size_t g = 0; g < index_.groups_.size(); ++g)
+        occ |= points_[g], men += index_.groups_[g].size;
+    position_ = std::popcount(std::uint64_t(occ)) + std::popcount(std::uint64_t(occ >> 64)) == men;
+    if (position_ && file_of(p_.at[0]) == 4 && file_of(p_.at[1]) == 4)
+        position_ = index_.encode_oriented(p_, true) >= slot_;
+}
+
+void Index::Cursor::next() {
+    if (++slot_ >= index_.size_) return;
+    int g = int(index_.groups_.size()) - 1;
+    for (; g >= 0; --g) { // the innermost digit up; a digit that wraps carries outward
+        const Group& gr = index_.groups_[std::size_t(g)];
+        if (++digit_[std::size_t(g)] < gr.slots) break;
+        digit_[std::size_t(g)] = 0;
+        place(g);
+    }
+    if (g < 0)
+        ++cls_, place(-1);
+    else
+        place(g);
+    check();
 }
 
 bool Index::symmetric(const Placement& p) const {

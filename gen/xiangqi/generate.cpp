@@ -73,11 +73,12 @@ void init(Work& w, Progress* progress) {
         w.n, progress, "init", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
             int maxConv = -1;
             BoardFollower board(w.index);
-            for (std::uint64_t slot = first; slot < last; ++slot) {
+            for (Index::Cursor at(w.index, first); at.slot() < last; at.next()) {
+                const std::uint64_t slot = at.slot();
                 for (Color s : { RED, BLACK })
                     w.val[s][slot] = kNone, w.cnt[s][slot] = 0, w.conv[s][slot] = 0;
-                Placement pl;
-                if (!w.index.decode(slot, pl)) continue;
+                if (!at.is_position()) continue;
+                const Placement& pl = at.placement();
                 board.follow(pl);
                 Position& pos = board.position();
                 if (pos.kings_facing()) continue;

@@ -1,13 +1,15 @@
 // moves.hpp - the generator's moves on placements: the legal moves of a side (the full legality
 // test only where a move can change it), the un-moves that lead into a position, and the board
-// carried from slot to slot. Init, the levels and the perpetual-check pass share them; the
-// verifier does not (it uses the core's legal moves).
+// carried from slot to slot (follower.hpp). Init, the levels and the perpetual-check pass share
+// them; the verifier does not (it uses the core's legal moves), only the board follower.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 #include "mktb/xiangqi/index.hpp"
 #include "mktb/xiangqi/position.hpp"
+#include "follower.hpp"
 
 namespace mktb::xq {
 
@@ -46,33 +48,49 @@ void for_each_unmove(const Index& index, std::uint64_t slot, const Placement& pl
     }
 }
 
-// Points on a king's file or rank or diagonally next to it: where a man leaving or arriving may
-// change the king's safety.
-struct Near {
-    bool near[POINT_NB][POINT_NB] {};
-    constexpr Near() {
-        for (int k = 0; k < POINT_NB; ++k)
-            for (int p = 0; p < POINT_NB; ++p) {
-                const int df = file_of(p) - file_of(k), dr = rank_of(p) - rank_of(k);
-                near[k][p] = !df || !dr || ((df == 1 || df == -1) && (dr == 1 || dr == -1));
-            }
+// The points of each ray from each point (the ray's first point next to it).
+struct RayPoints {
+    Points of[4][POINT_NB] {};
+    constexpr RayPoints() {
+        for (int d = 0; d < 4; ++d)
+            for (int p = 0; p < POINT_NB; ++p)
+                for (int i = 0; i < detail::kTables.rayLength[d][p]; ++i)
+                    of[d][p] |= point_bit(detail::kTables.ray[d][p][i]);
     }
 };
-constexpr Near kNear;
+inline constexpr RayPoints kRayPoints;
+
+// Where a man of side s leaving or arriving may leave its king attacked: the rays from the king
+// that hold an enemy chariot, cannon or the enemy king (a line opened, a cannon's screen made or
+// taken away, the kings' file opened) and the legs of the enemy horses that aim at the king.
+// Elsewhere a move cannot change the king's safety: soldiers attack through no other point.
+inline Points exposing_points(const Position& pos, Color s) {
+    const Color them = ~s;
+    const int k = pos.king_point(s);
+    const Points lines = pos.pieces(make_piece(them, CHARIOT)) | pos.pieces(make_piece(them, CANNON))
+        | point_bit(pos.king_point(them));
+    Points danger = 0;
+    for (int d = 0; d < 4; ++d)
+        if (kRayPoints.of[d][k] & lines) danger |= kRayPoints.of[d][k];
+    const Points horses = pos.pieces(make_piece(them, HORSE)) & detail::kLines.horseFrom[k];
+    for (Points h = horses; h; h &= h - 1) {
+        const auto low = std::uint64_t(h);
+        const int p = low ? std::countr_zero(low) : 64 + std::countr_zero(std::uint64_t(h >> 64));
+        danger |= point_bit(detail::kLines.horseLeg[p][k]);
+    }
+    return danger;
+}
 
 // Calls f(man, to, victim) for every legal move of side s in `pos` (whose men are `pl`): the
 // man moved (its number in the index), where to, and the man it captures (-1: none).
 // The full legality test (the mover's king not attacked, the kings not facing) runs only where
-// the move can change it: a king move, a move out of check, a man leaving or entering a line of
-// the king (a chariot's or cannon's line opened, a cannon's screen made, the kings' file opened)
-// or leaving a point diagonally next to it (a horse's leg).
+// the move can change it: a king move, a move out of check, or a man leaving or entering one of
+// exposing_points().
 template<class F>
 void for_each_legal(
     const Index& index, const Placement& pl, const Position& pos, Color s, bool inCheck, F&& f) {
-    const int k = pos.king_point(s);
-    const bool enemyArmed = pos.armed(~s); // else only the kings' file can make a move illegal
-    const auto& near = kNear.near[k];
-    auto nearKing = [&](int p) { return near[p]; };
+    const Points danger = exposing_points(pos, s);
+    auto exposing = [&](int p) { return bool(danger & point_bit(p)); };
     auto tryMove = [&](int j, int to, bool test) {
         if (test && !pos.legal_after(pl.at[j], to)) return;
         int victim = -1;
@@ -86,20 +104,18 @@ void for_each_legal(
         if (color_of(pc) != s) continue;
         const PieceType pt = type_of(pc);
         const int from = pl.at[j];
-        const bool fromTest
-            = pt == KING || (enemyArmed ? inCheck || nearKing(from) : file_of(from) == file_of(k));
+        const bool fromTest = pt == KING || inCheck || exposing(from);
         if (pt == CHARIOT || pt == CANNON) {
             for (int d = 0; d < 4; ++d) {
                 const std::int8_t* r = ray(d, from);
                 const int n = ray_length(d, from);
                 int i = 0;
-                for (; i < n && pos.empty(r[i]); ++i)
-                    tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
+                for (; i < n && pos.empty(r[i]); ++i) tryMove(j, r[i], fromTest || exposing(r[i]));
                 if (i == n) continue;
                 if (pt == CANNON)
                     for (++i; i < n && pos.empty(r[i]);) ++i;
                 if (i < n && color_of(pos.piece_on(r[i])) != s)
-                    tryMove(j, r[i], fromTest || (enemyArmed && nearKing(r[i])));
+                    tryMove(j, r[i], fromTest || exposing(r[i]));
             }
             continue;
         }
@@ -108,36 +124,9 @@ void for_each_legal(
             const auto [t, block] = to.leaps[i];
             const Piece target = pos.piece_on(t);
             if ((target == NO_PIECE || color_of(target) != s) && (block < 0 || pos.empty(block)))
-                tryMove(j, t, fromTest || (enemyArmed && nearKing(t)));
+                tryMove(j, t, fromTest || exposing(t));
         }
     }
 }
-
-// The board of the slots a loop walks in order: consecutive slots differ in a man or two (the
-// innermost group's), so only those are lifted and put down again.
-class BoardFollower {
-public:
-    explicit BoardFollower(const Index& index)
-        : index_(index) { }
-    const Position& follow(const Placement& pl) {
-        if (!built_)
-            pos_ = index_.position(pl, RED), built_ = true;
-        else {
-            for (int j = 0; j < index_.men(); ++j)
-                if (pl.at[j] != prev_.at[j]) pos_.remove_piece(prev_.at[j]);
-            for (int j = 0; j < index_.men(); ++j)
-                if (pl.at[j] != prev_.at[j]) pos_.put_piece(index_.piece(j), pl.at[j]);
-        }
-        prev_ = pl;
-        return pos_;
-    }
-    Position& position() { return pos_; }
-
-private:
-    const Index& index_;
-    Position pos_;
-    Placement prev_;
-    bool built_ = false;
-};
 
 } // namespace mktb::xq

@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "captures.hpp"
+#include "follower.hpp"
 #include "generate.hpp"
 #include "parallel.hpp"
 
@@ -44,10 +45,13 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
     std::mutex printing;
     parallel_blocks(index.size(), progress, "verify",
         [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
-            for (std::uint64_t slot = first; slot < last; ++slot) {
-                Placement pl;
-                if (!index.decode(slot, pl)) continue;
-                Position pos = index.position(pl, RED);
+            BoardFollower board(index);
+            for (Index::Cursor at(index, first); at.slot() < last; at.next()) {
+                if (!at.is_position()) continue;
+                const std::uint64_t slot = at.slot();
+                const Placement& pl = at.placement();
+                board.follow(pl);
+                Position& pos = board.position();
                 if (pos.kings_facing()) continue;
                 // Which man stands on each point (-1: none), for both sides' moves.
                 std::array<std::int8_t, POINT_NB> manAt;

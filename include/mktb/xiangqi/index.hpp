@@ -108,6 +108,27 @@ public:
     // a smaller slot).
     // With `occupied`, also the points its men stand on.
     bool decode(std::uint64_t slot, Placement& p, Points* occupied = nullptr) const;
+    // The slots from `first` on, in order, as decode() gives them: each group's digit is carried
+    // from slot to slot (only the innermost group's men change, mostly), not divided out again.
+    class Cursor {
+    public:
+        Cursor(const Index& index, std::uint64_t first);
+        std::uint64_t slot() const { return slot_; }
+        bool is_position() const { return position_; } // decode()'s answer
+        const Placement& placement() const { return p_; }
+        void next();
+
+    private:
+        void place(int g); // group g's men from its digit
+        void check(); // position_ from the men's points and the mirror
+        const Index& index_;
+        std::uint64_t slot_;
+        Placement p_;
+        std::uint64_t cls_ = 0;
+        std::array<std::uint64_t, 16> digit_ {};
+        std::array<Points, 16> points_ {}; // per group; the kings' pair last
+        bool position_ = false;
+    };
     // The board of a placement, with `stm` to move.
     Position position(const Placement& p, Color stm) const;
     // Whether a placement is its own mirror (possible only with both kings on the e file).
