@@ -1,7 +1,7 @@
 // moves.hpp - the generator's moves on placements: the legal moves of a side (the full legality
-// test only where a move can change it), the un-moves that lead into a position, and the board
-// carried from slot to slot (follower.hpp). Init, the levels and the perpetual-check pass share
-// them; the verifier does not (it uses the core's legal moves), only the board follower.
+// test only where a move can change it) and the un-moves that lead into a position. Init, the
+// levels and the perpetual-check pass share them; the verifier does not (it uses the core's
+// legal moves). The board those passes carry from slot to slot is follower.hpp's.
 #pragma once
 
 #include <bit>
