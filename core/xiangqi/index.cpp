@@ -329,7 +329,7 @@ Index::Cursor::Cursor(const Index& index, std::uint64_t first)
 void Index::Cursor::place(int g) {
     if (g < 0) {
         p_.at[0] = index_.pairs_[cls_][0], p_.at[1] = index_.pairs_[cls_][1];
-        points_[15] = point_bit(p_.at[0]) | point_bit(p_.at[1]);
+        kings_ = point_bit(p_.at[0]) | point_bit(p_.at[1]);
         return;
     }
     const Group& gr = index_.groups_[std::size_t(g)];
@@ -348,11 +348,10 @@ void Index::Cursor::place(int g) {
 }
 
 void Index::Cursor::check() {
-    Points occ = points_[15];
-    int men = 2;
-    for (std::size_t g = 0; g < index_.groups_.size(); ++g)
-        occ |= points_[g], men += index_.groups_[g].size;
-    position_ = std::popcount(std::uint64_t(occ)) + std::popcount(std::uint64_t(occ >> 64)) == men;
+    Points occ = kings_;
+    for (std::size_t g = 0; g < index_.groups_.size(); ++g) occ |= points_[g];
+    position_
+        = std::popcount(std::uint64_t(occ)) + std::popcount(std::uint64_t(occ >> 64)) == index_.men_;
     if (position_ && file_of(p_.at[0]) == 4 && file_of(p_.at[1]) == 4)
         position_ = index_.encode_oriented(p_, true) >= slot_;
 }

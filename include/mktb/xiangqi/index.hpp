@@ -126,7 +126,8 @@ public:
         Placement p_;
         std::uint64_t cls_ = 0;
         std::array<std::uint64_t, 16> digit_ {};
-        std::array<Points, 16> points_ {}; // per group; the kings' pair last
+        std::array<Points, 16> points_ {}; // per group
+        Points kings_ = 0;
         bool position_ = false;
     };
     // The board of a placement, with `stm` to move.
