@@ -100,6 +100,49 @@ TEST_CASE(
             }
         }
     }
+    // A Mover's slot for each man moved to each free point is encode()'s for that placement,
+    // with the same mirror and self-mirror answers: from random slots and from slots with both
+    // kings on the e file (where the mirror is a symmetry of the men).
+    for (const char* name : { "KRvK", "KNBvKAB", "KPPvKB", "KCAvKBB", "KRRvKAABB" }) {
+        const xq::Index index(material(name));
+        std::mt19937_64 rng(11);
+        int tried = 0;
+        for (int i = 0; i < 20000; ++i) {
+            std::uint64_t slot = rng() % index.size();
+            xq::Placement pl;
+            xq::Points occupied;
+            if (!index.decode(slot, pl, &occupied)) continue;
+            if (i % 2) { // the same men with both kings on the e file, where points are free
+                const int rk = xq::make_point(4, int(rng() % 3)),
+                          bk = xq::make_point(4, 7 + int(rng() % 3));
+                if ((occupied & ~(xq::point_bit(pl.at[0]) | xq::point_bit(pl.at[1])))
+                    & (xq::point_bit(rk) | xq::point_bit(bk)))
+                    continue;
+                pl.at[0] = std::int8_t(rk), pl.at[1] = std::int8_t(bk);
+                slot = index.encode(pl);
+                REQUIRE(index.decode(slot, pl, &occupied));
+            }
+            const xq::Index::Mover mover(index, slot, pl);
+            REQUIRE(mover.symmetric() == index.symmetric(pl));
+            const int man = int(rng() % unsigned(index.men()));
+            for (int to = 0; to < xq::POINT_NB; ++to) {
+                if (occupied & xq::point_bit(to)) continue;
+                if (!xq::can_stand(
+                        xq::color_of(index.piece(man)), xq::type_of(index.piece(man)), to))
+                    continue;
+                xq::Placement q = pl;
+                q.at[man] = std::int8_t(to);
+                bool mirrored, self, expectMirrored;
+                const std::uint64_t got = mover.moved(man, to, &mirrored, &self);
+                INFO(name << " slot " << slot << " man " << man << " to " << to);
+                REQUIRE(got == index.encode(q, &expectMirrored));
+                REQUIRE(mirrored == expectMirrored);
+                REQUIRE(self == index.symmetric(q));
+                ++tried;
+            }
+        }
+        CHECK(tried > 10000);
+    }
     // Sizes from the reachable points (king 9, advisor 5, elephant 7, soldier 55, others 90)
     // and the 45 king-pair classes, worked by hand.
     CHECK(xq::Index(material("KvK")).size() == 45);

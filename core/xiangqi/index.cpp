@@ -218,7 +218,8 @@ Index::Index(const Material& m)
 }
 
 std::uint64_t Index::group_rank(std::int8_t* idx, int k) {
-    std::sort(idx, idx + k);
+    for (int i = 1; i < k; ++i) // at most five men: an insertion sort
+        for (int j = i; j > 0 && idx[j - 1] > idx[j]; --j) std::swap(idx[j - 1], idx[j]);
     return rank_of_set(idx, k);
 }
 
@@ -350,8 +351,8 @@ void Index::Cursor::place(int g) {
 void Index::Cursor::check() {
     Points occ = kings_;
     for (std::size_t g = 0; g < index_.groups_.size(); ++g) occ |= points_[g];
-    position_
-        = std::popcount(std::uint64_t(occ)) + std::popcount(std::uint64_t(occ >> 64)) == index_.men_;
+    position_ = std::popcount(std::uint64_t(occ)) + std::popcount(std::uint64_t(occ >> 64))
+        == index_.men_;
     if (position_ && file_of(p_.at[0]) == 4 && file_of(p_.at[1]) == 4)
         position_ = index_.encode_oriented(p_, true) >= slot_;
 }
@@ -370,6 +371,19 @@ void Index::Cursor::next() {
     else
         place(g);
     check();
+}
+
+std::uint64_t Index::Mover::mirrored_rest() const {
+    if (!mirrorKnown_) {
+        mirroredRest_ = 0;
+        for (std::size_t g = 0; g < index_.groups_.size(); ++g) {
+            const Group& gr = index_.groups_[g];
+            mirroredRank_[g] = rank(gr, gr.first, p_.at[gr.first], true);
+            mirroredRest_ += mirroredRank_[g] * gr.stride;
+        }
+        mirrorKnown_ = true;
+    }
+    return mirroredRest_;
 }
 
 bool Index::symmetric(const Placement& p) const {

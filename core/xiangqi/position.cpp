@@ -55,7 +55,6 @@ void Position::move_piece(int from, int to) {
     put_piece(pc, to);
 }
 
-
 bool Position::kings_facing() const {
     const int a = king_[RED], b = king_[BLACK];
     return a >= 0 && b >= 0 && file_of(a) == file_of(b) && !(between(a, b) & occupied_);
@@ -78,7 +77,6 @@ int popcount(Points set) {
 }
 
 } // namespace
-
 
 bool Position::in_check(Color c) const {
     // Each enemy man that can give check, tested against the king: a chariot on its line with
@@ -146,50 +144,96 @@ void Position::undo_move(Move m, Undo u) {
     if (u.captured != NO_PIECE) put_piece(u.captured, to);
 }
 
-MoveList pseudo_moves(const Position& pos) {
-    MoveList list;
+Points Position::exposing_points(Color c) const {
+    const Color them = ~c;
+    const int k = king_[c];
+    const Points lines = byPiece_[make_piece(them, CHARIOT)] | byPiece_[make_piece(them, CANNON)]
+        | point_bit(king_[them]);
+    Points danger = 0;
+    for (int d = 0; d < 4; ++d)
+        if (detail::kLines.ray[d][k] & lines) danger |= detail::kLines.ray[d][k];
+    any_point(byPiece_[make_piece(them, HORSE)] & detail::kLines.horseFrom[k], [&](int h) {
+        danger |= point_bit(detail::kLines.horseLeg[h][k]);
+        return false;
+    });
+    return danger;
+}
+
+namespace {
+
+// Calls f(from, to) for each pseudo-legal move of the side to move, our men taken kind by kind
+// from the sets of points (not a walk over the 90 points), until f returns true; whether one did.
+template<class F>
+bool any_pseudo_move(const Position& pos, F&& f) {
     const Color us = pos.side_to_move();
-    // Our men from the sets of points, kind by kind (not a walk over the 90 points).
     for (int pt = KING; pt < PIECE_TYPE_NB; ++pt)
-        any_point(pos.pieces(make_piece(us, PieceType(pt))), [&](int from) {
-            if (pt == CHARIOT || pt == CANNON) {
-                for (int d = 0; d < 4; ++d) {
-                    const std::int8_t* r = ray(d, from);
-                    const int n = ray_length(d, from);
-                    int i = 0;
-                    for (; i < n && pos.empty(r[i]); ++i) list.push(make_move(from, r[i]));
-                    if (i == n) continue;
-                    if (pt == CANNON) // over the screen to the next man
-                        for (++i; i < n && pos.empty(r[i]);) ++i;
-                    if (i < n && color_of(pos.piece_on(r[i])) != us)
-                        list.push(make_move(from, r[i]));
+        if (any_point(pos.pieces(make_piece(us, PieceType(pt))), [&](int from) {
+                if (pt == CHARIOT || pt == CANNON) {
+                    for (int d = 0; d < 4; ++d) {
+                        const std::int8_t* r = ray(d, from);
+                        const int n = ray_length(d, from);
+                        int i = 0;
+                        for (; i < n && pos.empty(r[i]); ++i)
+                            if (f(from, int(r[i]))) return true;
+                        if (i == n) continue;
+                        if (pt == CANNON) // over the screen to the next man
+                            for (++i; i < n && pos.empty(r[i]);) ++i;
+                        if (i < n && color_of(pos.piece_on(r[i])) != us && f(from, int(r[i])))
+                            return true;
+                    }
+                    return false;
+                }
+                const auto& to = leaps(us, PieceType(pt), from);
+                for (int i = 0; i < to.n; ++i) {
+                    const auto [t, block] = to.leaps[i];
+                    const Piece target = pos.piece_on(t);
+                    if ((target == NO_PIECE || color_of(target) != us)
+                        && (block < 0 || pos.empty(block)) && f(from, int(t)))
+                        return true;
                 }
                 return false;
-            }
-            const auto& to = leaps(us, PieceType(pt), from);
-            for (int i = 0; i < to.n; ++i) {
-                const auto [t, block] = to.leaps[i];
-                const Piece target = pos.piece_on(t);
-                if ((target == NO_PIECE || color_of(target) != us)
-                    && (block < 0 || pos.empty(block)))
-                    list.push(make_move(from, t));
-            }
-            return false;
-        });
+            }))
+            return true;
+    return false;
+}
+
+// Calls f(from, to) for each legal move until f returns true; whether one did. The full test
+// (legal_after) runs only where a move can change the king's safety: every move in check, a
+// king's move, a man leaving or entering one of exposing_points().
+template<class F>
+bool any_legal_move(const Position& pos, F&& f) {
+    const Color us = pos.side_to_move();
+    const Points test = pos.in_check(us)
+        ? ~Points(0)
+        : pos.exposing_points(us) | pos.pieces(make_piece(us, KING));
+    return any_pseudo_move(pos, [&](int from, int to) {
+        return (!(test & (point_bit(from) | point_bit(to))) || pos.legal_after(from, to))
+            && f(from, to);
+    });
+}
+
+} // namespace
+
+MoveList pseudo_moves(const Position& pos) {
+    MoveList list;
+    any_pseudo_move(pos, [&](int from, int to) {
+        list.push(make_move(from, to));
+        return false;
+    });
     return list;
 }
 
 MoveList legal_moves(const Position& pos) {
     MoveList legal;
-    for (Move m : pseudo_moves(pos))
-        if (pos.legal_after(from_pt(m), to_pt(m))) legal.push(m);
+    any_legal_move(pos, [&](int from, int to) {
+        legal.push(make_move(from, to));
+        return false;
+    });
     return legal;
 }
 
 bool has_legal_move(const Position& pos) {
-    for (Move m : pseudo_moves(pos))
-        if (pos.legal_after(from_pt(m), to_pt(m))) return true;
-    return false;
+    return any_legal_move(pos, [](int, int) { return true; });
 }
 
 std::uint64_t perft(Position& pos, int depth) {

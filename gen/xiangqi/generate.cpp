@@ -163,9 +163,10 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
                     Placement pl;
                     Points occupied;
                     w.index.decode(slot, pl, &occupied);
-                    const bool selfMirror = w.index.symmetric(pl);
-                    for_each_unmove(w.index, slot, pl, occupied, mover,
-                        [&](const Placement& parent, std::uint64_t q, bool mirrored) {
+                    const Index::Mover parents(w.index, slot, pl);
+                    const bool selfMirror = parents.symmetric();
+                    for_each_unmove(w.index, parents, pl, occupied, mover,
+                        [&](std::uint64_t q, bool mirrored, bool parentMirror) {
                             std::atomic_ref<std::uint8_t> v(parentVal[q]);
                             if (v.load(std::memory_order_relaxed) != 0) return;
                             if (losses) {
@@ -174,7 +175,6 @@ std::uint64_t level(Work& w, int level, Progress* progress) {
                                     w.mark(mover, q, level + 1);
                                 return;
                             }
-                            const bool parentMirror = w.index.symmetric(parent);
                             if (selfMirror && mirrored && !parentMirror) return;
                             const std::uint8_t step = parentMirror && !selfMirror ? 2 : 1;
                             std::atomic_ref<std::uint8_t> c(parentCnt[q]);

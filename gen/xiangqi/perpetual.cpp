@@ -33,13 +33,14 @@ public:
             Position& pos = at(slot);
             pos.set_side_to_move(s);
             const Index& index = g_.index_;
+            const Index::Mover from(index, slot, pl_);
             for_each_legal(index, pl_, pos, s, pos.in_check(s), [&](int man, int to, int victim) {
                 if (victim >= 0) {
                     f(Edge { false, 0, g_.captures_.result(pl_, man, to, victim, s) });
                     return;
                 }
                 bool mirrored;
-                f(Edge { true, index.moved(slot, pl_, man, to, &mirrored), 0 });
+                f(Edge { true, from.moved(man, to, &mirrored), 0 });
             });
         }
 
@@ -64,8 +65,8 @@ public:
         Placement pl;
         Points occupied;
         index_.decode(slot, pl, &occupied);
-        for_each_unmove(
-            index_, slot, pl, occupied, ~s, [&](const Placement&, std::uint64_t q, bool) { f(q); });
+        const Index::Mover at(index_, slot, pl);
+        for_each_unmove(index_, at, pl, occupied, ~s, [&](std::uint64_t q, bool, bool) { f(q); });
     }
 
 private:

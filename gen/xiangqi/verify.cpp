@@ -57,6 +57,7 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                 std::array<std::int8_t, POINT_NB> manAt;
                 manAt.fill(-1);
                 for (int j = 0; j < index.men(); ++j) manAt[std::size_t(pl.at[j])] = std::int8_t(j);
+                const Index::Mover mover(index, slot, pl);
                 for (Color s : { RED, BLACK }) {
                     if (pos.in_check(~s)) continue;
                     pos.set_side_to_move(s);
@@ -77,7 +78,7 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                         c.victim = manAt[std::size_t(to_pt(mv))];
                         if (c.victim >= 0) continue;
                         bool mirrored;
-                        c.slot = index.moved(slot, pl, c.man, to_pt(mv), &mirrored);
+                        c.slot = mover.moved(c.man, to_pt(mv), &mirrored);
                         __builtin_prefetch(cells + c.slot);
                     }
                     for (int i = 0; i < moves.size; ++i) {

@@ -56,6 +56,8 @@ struct Placement {
 };
 
 class Index {
+    struct Group; // (below)
+
 public:
     explicit Index(const Material& m);
 
@@ -72,38 +74,80 @@ public:
     // Also says whether the placement was mirrored to reach the slot (false for a placement
     // that is its own mirror).
     std::uint64_t encode(const Placement& p, bool* mirrored) const;
-    // The slot of `p` (the placement of `slot`) with man `man` moved to point `to`: only that
-    // man's group's digit changes, unless a king moves or both kings stand on the e file (then
-    // the whole placement is encoded again, and *mirrored says as encode() does).
-    std::uint64_t moved(
-        std::uint64_t slot, const Placement& p, int man, int to, bool* mirrored) const {
-        const int g = groupOf_[man];
-        const bool symmetricPair = file_of(p.at[0]) == 4 && file_of(p.at[1]) == 4;
-        if (g < 0 && !symmetricPair) { // a king: the pair's class, unless the mirror is needed
-            const int rk = man == 0 ? to : p.at[0], bk = man == 1 ? to : p.at[1];
-            const int cls = pairClass_[rk][bk];
-            if (cls >= 0 && !(file_of(rk) == 4 && file_of(bk) == 4)) {
+    // The slots one move of a man away from `slot` (whose men are `p`; both outlive it): a man's
+    // move changes its group's digit alone, a king's the pair's class alone, unless the mirror
+    // is needed (a king leaving the canonical half, or both kings on the e file). The groups'
+    // digits in the mirror's orientation are worked out once, the first time one is needed, not
+    // once for each move.
+    class Mover {
+    public:
+        Mover(const Index& index, std::uint64_t slot, const Placement& p)
+            : index_(index)
+            , p_(p)
+            , slot_(slot)
+            , rest_(slot % index.pairStride_)
+            , symmetricPair_(file_of(p.at[0]) == 4 && file_of(p.at[1]) == 4) { }
+        // The slot with man `man` moved to point `to`; *mirrored says whether the mirror was
+        // applied to reach it (as encode() says), *selfMirror (when given) whether that position
+        // is its own mirror.
+        std::uint64_t moved(int man, int to, bool* mirrored, bool* selfMirror = nullptr) const {
+            const std::uint64_t stride = index_.pairStride_;
+            bool self = false;
+            std::uint64_t q;
+            if (const int g = index_.groupOf_[man]; g < 0) {
+                const int rk = man == 0 ? to : p_.at[0], bk = man == 1 ? to : p_.at[1];
+                const int cls = index_.pairClass_[rk][bk];
+                if (cls >= 0 && !(file_of(rk) == 4 && file_of(bk) == 4)) {
+                    *mirrored = false;
+                    q = std::uint64_t(cls) * stride + rest_;
+                } else if (cls < 0) {
+                    *mirrored = true;
+                    q = std::uint64_t(index_.pairClass_[mirror(rk)][mirror(bk)]) * stride
+                        + mirrored_rest();
+                } else { // both kings on the e file: the smaller of the two orientations
+                    const std::uint64_t m = mirrored_rest();
+                    *mirrored = m < rest_, self = m == rest_;
+                    q = std::uint64_t(cls) * stride + std::min(m, rest_);
+                }
+            } else {
+                const Group& gr = index_.groups_[std::size_t(g)];
+                q = slot_
+                    + (rank(gr, man, to, false) - rank(gr, man, p_.at[man], false)) * gr.stride;
                 *mirrored = false;
-                return slot % pairStride_ + std::uint64_t(cls) * pairStride_;
+                if (symmetricPair_) {
+                    const std::uint64_t m = slot_ - rest_ + mirrored_rest()
+                        + (rank(gr, man, to, true) - mirroredRank_[std::size_t(g)]) * gr.stride;
+                    *mirrored = m < q, self = m == q;
+                    q = std::min(m, q);
+                }
             }
+            if (selfMirror) *selfMirror = self;
+            return q;
         }
-        if (g < 0 || symmetricPair) {
-            Placement q = p;
-            q.at[man] = std::int8_t(to);
-            return encode(q, mirrored);
+        // Whether the slot's own placement is its own mirror (Index::symmetric()).
+        bool symmetric() const { return symmetricPair_ && mirrored_rest() == rest_; }
+
+    private:
+        // Group gr's digit with man `man` on point `to` (the others where they stand), in the
+        // mirror's orientation or not.
+        std::uint64_t rank(const Group& gr, int man, int to, bool inMirror) const {
+            const auto reach
+                = [&](int point) { return gr.reach[inMirror ? mirror(point) : point]; };
+            if (gr.size == 1) return std::uint64_t(reach(to));
+            std::int8_t idx[5];
+            for (int i = 0; i < gr.size; ++i)
+                idx[i] = reach(gr.first + i == man ? to : int(p_.at[gr.first + i]));
+            return group_rank(idx, gr.size);
         }
-        *mirrored = false;
-        const Group& gr = groups_[g];
-        if (gr.size == 1)
-            return slot + std::uint64_t(gr.reach[to] - gr.reach[p.at[man]]) * gr.stride;
-        std::int8_t before[5], after[5];
-        for (int i = 0; i < gr.size; ++i) {
-            before[i] = gr.reach[p.at[gr.first + i]];
-            after[i] = gr.first + i == man ? gr.reach[to] : before[i];
-        }
-        return slot - group_rank(before, gr.size) * gr.stride
-            + group_rank(after, gr.size) * gr.stride;
-    }
+        std::uint64_t mirrored_rest() const; // the groups' part of the mirrored slot
+        const Index& index_;
+        const Placement& p_;
+        std::uint64_t slot_, rest_;
+        bool symmetricPair_;
+        mutable bool mirrorKnown_ = false;
+        mutable std::uint64_t mirroredRest_ = 0;
+        mutable std::array<std::uint64_t, 16> mirroredRank_ {};
+    };
     // The men of `slot`; false when it is no position (two men on a point, or the mirror twin of
     // a smaller slot).
     // With `occupied`, also the points its men stand on.

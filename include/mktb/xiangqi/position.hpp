@@ -54,6 +54,13 @@ public:
     // king out of check and the kings not facing: answered on the sets of points, the position
     // unchanged.
     bool legal_after(int from, int to) const;
+    // Where a man of colour c leaving or arriving may leave c's king attacked: the rays from the
+    // king that hold an enemy chariot, cannon or the enemy king (a line opened, a cannon's screen
+    // made or taken away, the kings' file opened) and the legs of the enemy horses that aim at
+    // the king. Elsewhere a move of a man other than the king cannot change the king's safety
+    // (soldiers attack through no other point), so when c is not in check only moves from or
+    // to these points need legal_after().
+    Points exposing_points(Color c) const;
 
     struct Undo {
         Piece captured;

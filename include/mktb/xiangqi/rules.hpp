@@ -263,6 +263,7 @@ struct Lines {
     bool aligned[POINT_NB][POINT_NB] {}; // on one file or rank (and not the same point)
     Points horseFrom[POINT_NB] {}; // where a horse attacks the point from, its leg aside
     std::int8_t horseLeg[POINT_NB][POINT_NB] {}; // [from][to]: the leg of that attack, or -1
+    Points ray[4][POINT_NB] {}; // the points of each ray from each point (kTables.ray's)
 };
 constexpr Lines make_lines() {
     Lines l {};
@@ -274,6 +275,7 @@ constexpr Lines make_lines() {
                 l.between[a][b] = walked, l.aligned[a][b] = true;
                 walked |= point_bit(b);
             }
+            l.ray[d][a] = walked;
         }
     for (auto& row : l.horseLeg)
         for (auto& x : row) x = -1;
