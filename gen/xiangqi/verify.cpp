@@ -46,6 +46,10 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
     parallel_blocks(index.size(), progress, "verify",
         [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
             BoardFollower board(index);
+            // Which man stands on each point (-1: none), for both sides' moves: set for each
+            // position's men, and cleared again after it.
+            std::array<std::int8_t, POINT_NB> manAt;
+            manAt.fill(-1);
             for (Index::Cursor at(index, first); at.slot() < last; at.next()) {
                 if (!at.is_position()) continue;
                 const std::uint64_t slot = at.slot();
@@ -53,9 +57,6 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                 board.follow(pl);
                 Position& pos = board.position();
                 if (pos.kings_facing()) continue;
-                // Which man stands on each point (-1: none), for both sides' moves.
-                std::array<std::int8_t, POINT_NB> manAt;
-                manAt.fill(-1);
                 for (int j = 0; j < index.men(); ++j) manAt[std::size_t(pl.at[j])] = std::int8_t(j);
                 const Index::Mover mover(index, slot, pl);
                 for (Color s : { RED, BLACK }) {
@@ -115,6 +116,7 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                                 m.name().c_str(), pos.fen().c_str(), storedResult, bestResult);
                     }
                 }
+                for (int j = 0; j < index.men(); ++j) manAt[std::size_t(pl.at[j])] = -1;
             }
         });
     return bad;

@@ -134,6 +134,13 @@ public:
             const auto reach
                 = [&](int point) { return gr.reach[inMirror ? mirror(point) : point]; };
             if (gr.size == 1) return std::uint64_t(reach(to));
+            if (gr.size == 2) { // C(lo, 1) + C(hi, 2), as group_rank() gives it
+                const std::uint64_t a
+                    = std::uint64_t(reach(gr.first == man ? to : p_.at[gr.first])),
+                    b = std::uint64_t(reach(gr.first + 1 == man ? to : p_.at[gr.first + 1]));
+                const std::uint64_t lo = std::min(a, b), hi = std::max(a, b);
+                return lo + hi * (hi - 1) / 2;
+            }
             std::int8_t idx[5];
             for (int i = 0; i < gr.size; ++i)
                 idx[i] = reach(gr.first + i == man ? to : int(p_.at[gr.first + i]));
