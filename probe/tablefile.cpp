@@ -202,7 +202,8 @@ std::size_t Table::block_bytes(std::size_t block) const {
     const int m = metric_of(block);
     const std::uint64_t inSide = (block - firstBlock_[m]) % blocksPerSide_;
     const std::uint64_t first = inSide * blockCells_;
-    return std::min<std::uint64_t>(blockCells_, cellsPerSide_ - first) * std::uint64_t(cell_bytes_[m]);
+    return std::min<std::uint64_t>(blockCells_, cellsPerSide_ - first)
+        * std::uint64_t(cell_bytes_[m]);
 }
 
 void Table::decompress_raw(std::size_t block, std::span<std::uint8_t> out) const {
@@ -268,7 +269,7 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
 
 void Table::prefetch(Metric m, Color stm, std::uint64_t slot, bool set_near) const {
     if (resident_.load(std::memory_order_relaxed) & part(m, stm)) {
-        if (!set_near) __builtin_prefetch(cells_[int(m)][stm].data() + slot);
+        if (!set_near) __builtin_prefetch(cells_[int(m)][stm].get() + slot);
     } else if (cache_ && stores(stm)) {
         const std::uint64_t key = id_ << 32 | (side_block(m, stm) + slot / blockCells_);
         if (set_near)
@@ -325,15 +326,15 @@ void Table::make_resident(unsigned parts) const {
             const unsigned bit = part(Metric(m), c);
             if (!(parts & bit) || (have & bit)) continue;
             if (!stores(c)) lacks(c);
-            std::vector<std::uint8_t>& cells = cells_[m][c];
+            std::unique_ptr<std::uint8_t[]>& cells = cells_[m][c];
             std::vector<std::uint64_t>& longStart = longStart_[m][c];
             std::vector<std::uint32_t>& longCells = longCells_[m][c];
-            cells.resize(cellsPerSide_);
+            if (!cells) cells = std::make_unique_for_overwrite<std::uint8_t[]>(cellsPerSide_);
             // One block after the other (the probe library needs no thread pool), each with
             // its coding undone.
             for (std::uint64_t b = 0; b < blocksPerSide_; ++b) {
                 const std::size_t at = side_block(Metric(m), c) + b;
-                std::uint8_t* out = cells.data() + b * blockCells_;
+                std::uint8_t* out = cells.get() + b * blockCells_;
                 if (cell_bytes_[m] == 1) {
                     decompress(at, std::span(out, block_bytes(at)));
                     continue;

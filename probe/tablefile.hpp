@@ -140,7 +140,7 @@ public:
     // a reader of every cell (verify): 8 bits each, where 0xFF in a 16-bit part means "ask
     // value()". Read without the residency check value() makes on every call.
     const std::uint8_t* resident_cells(Metric m, Color stm) const {
-        return resident_.load(std::memory_order_acquire) & part(m, stm) ? cells_[int(m)][stm].data()
+        return resident_.load(std::memory_order_acquire) & part(m, stm) ? cells_[int(m)][stm].get()
                                                                         : nullptr;
     }
     // Asks for the memory value(m, stm, slot) will read, without waiting: first the block
@@ -208,7 +208,8 @@ private:
     // Resident cells, 8 bits each (0xFF in a 16-bit part: look in the long list), and per
     // 16-bit part the cells beyond 8 bits: block b's are longCells_[longStart_[b] ..
     // longStart_[b + 1]), each (slot in the block << 16 | cell), in slot order.
-    mutable std::vector<std::uint8_t> cells_[int(Metric::NB)][COLOR_NB];
+    // (not zeroed when made: the decompression writes every one)
+    mutable std::unique_ptr<std::uint8_t[]> cells_[int(Metric::NB)][COLOR_NB];
     mutable std::vector<std::uint64_t> longStart_[int(Metric::NB)][COLOR_NB];
     mutable std::vector<std::uint32_t> longCells_[int(Metric::NB)][COLOR_NB];
 };
