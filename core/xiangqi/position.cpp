@@ -206,9 +206,11 @@ bool any_legal_move(const Position& pos, F&& f) {
     const Points test = pos.in_check(us)
         ? ~Points(0)
         : pos.exposing_points(us) | pos.pieces(make_piece(us, KING));
+    // The set as two words: a point's bit tested without 128-bit shifts.
+    const std::uint64_t words[2] = { std::uint64_t(test), std::uint64_t(test >> 64) };
+    const auto tested = [&](int p) { return words[p >> 6] >> (p & 63) & 1; };
     return any_pseudo_move(pos, [&](int from, int to) {
-        return (!(test & (point_bit(from) | point_bit(to))) || pos.legal_after(from, to))
-            && f(from, to);
+        return (!(tested(from) | tested(to)) || pos.legal_after(from, to)) && f(from, to);
     });
 }
 

@@ -56,7 +56,8 @@ template<class F>
 void for_each_legal(
     const Index& index, const Placement& pl, const Position& pos, Color s, bool inCheck, F&& f) {
     const Points danger = pos.exposing_points(s);
-    auto exposing = [&](int p) { return bool(danger & point_bit(p)); };
+    const std::uint64_t words[2] = { std::uint64_t(danger), std::uint64_t(danger >> 64) };
+    auto exposing = [&](int p) { return bool(words[p >> 6] >> (p & 63) & 1); };
     auto tryMove = [&](int j, int to, bool test) {
         if (test && !pos.legal_after(pl.at[j], to)) return;
         int victim = -1;
