@@ -116,7 +116,7 @@ bool Position::legal_after(int from, int to) const {
     if (line(byPiece_[make_piece(them, CHARIOT)], 0) || line(byPiece_[make_piece(them, CANNON)], 1))
         return false;
     if (any_point(byPiece_[make_piece(them, HORSE)] & gone & detail::kLines.horseFrom[k],
-            [&](int h) { return !(occ & point_bit(detail::kLines.horseLeg[h][k])); }))
+            [&](int h) { return !has_point(occ, detail::kLines.horseLeg[h][k]); }))
         return false;
     if (count(them, SOLDIER)) {
         const auto& from_ = unleaps(them, SOLDIER, k);
@@ -206,11 +206,9 @@ bool any_legal_move(const Position& pos, F&& f) {
     const Points test = pos.in_check(us)
         ? ~Points(0)
         : pos.exposing_points(us) | pos.pieces(make_piece(us, KING));
-    // The set as two words: a point's bit tested without 128-bit shifts.
-    const std::uint64_t words[2] = { std::uint64_t(test), std::uint64_t(test >> 64) };
-    const auto tested = [&](int p) { return words[p >> 6] >> (p & 63) & 1; };
     return any_pseudo_move(pos, [&](int from, int to) {
-        return (!(tested(from) | tested(to)) || pos.legal_after(from, to)) && f(from, to);
+        return (!(has_point(test, from) || has_point(test, to)) || pos.legal_after(from, to))
+            && f(from, to);
     });
 }
 

@@ -21,7 +21,7 @@ inline constexpr std::uint8_t kNone = 0xFF; // no position, or illegal with this
 template<class F>
 void for_each_unmove(const Index& index, const Index::Mover& at, const Placement& pl,
     Points occupied, Color mover, F&& f) {
-    const auto empty = [&](int p) { return !(occupied & point_bit(p)); };
+    const auto empty = [&](int p) { return !has_point(occupied, p); };
     for (int j = 0; j < index.men(); ++j) {
         const Piece pc = index.piece(j);
         if (color_of(pc) != mover) continue;
@@ -56,8 +56,7 @@ template<class F>
 void for_each_legal(
     const Index& index, const Placement& pl, const Position& pos, Color s, bool inCheck, F&& f) {
     const Points danger = pos.exposing_points(s);
-    const std::uint64_t words[2] = { std::uint64_t(danger), std::uint64_t(danger >> 64) };
-    auto exposing = [&](int p) { return bool(words[p >> 6] >> (p & 63) & 1); };
+    auto exposing = [&](int p) { return has_point(danger, p); };
     auto tryMove = [&](int j, int to, bool test) {
         if (test && !pos.legal_after(pl.at[j], to)) return;
         int victim = -1;

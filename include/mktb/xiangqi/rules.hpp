@@ -256,6 +256,11 @@ inline const detail::LeapList& unleaps(Color c, PieceType pt, int to) {
 // A set of points, one bit each (rank * 9 + file).
 __extension__ typedef unsigned __int128 Points; // (a GCC and Clang type: -Wpedantic knows it not)
 constexpr Points point_bit(int p) { return Points(1) << p; }
+// Whether a set holds point p, read from the 64-bit word that holds its bit (no 128-bit shift:
+// the legality filters of the core and the generator ask this for every move).
+constexpr bool has_point(Points set, int p) {
+    return (p < 64 ? std::uint64_t(set) >> p : std::uint64_t(set >> 64) >> (p - 64)) & 1;
+}
 
 namespace detail {
 struct Lines {
