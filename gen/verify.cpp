@@ -20,6 +20,7 @@
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
 #include "parallel.hpp"
+#include "preference.hpp"
 
 namespace mktb {
 
@@ -123,14 +124,6 @@ private:
     // [captured piece, NO_PIECE for none][promoting colour, or 2: no promotion]
     std::array<std::array<Kind, 3>, PIECE_NB> kinds_ {};
 };
-
-// The preference (better()'s order as an integer) of a position whose successor holds `cell`.
-constexpr auto kSuccessorPreference = [] {
-    std::array<int, 256> p {};
-    for (unsigned cell = 0; cell < 256; ++cell)
-        p[cell] = preference(Value::from_cell(cell).parent());
-    return p;
-}();
 
 bool is_conversion(const Position& pos, Move m) { return is_promotion(m) || !pos.empty(to_sq(m)); }
 

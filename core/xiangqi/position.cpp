@@ -201,11 +201,10 @@ bool any_pseudo_move(const Position& pos, F&& f) {
 // (legal_after) runs only where a move can change the king's safety: every move in check, a
 // king's move, a man leaving or entering one of exposing_points().
 template<class F>
-bool any_legal_move(const Position& pos, F&& f) {
+bool any_legal_move(const Position& pos, bool in_check, F&& f) {
     const Color us = pos.side_to_move();
-    const Points test = pos.in_check(us)
-        ? ~Points(0)
-        : pos.exposing_points(us) | pos.pieces(make_piece(us, KING));
+    const Points test
+        = in_check ? ~Points(0) : pos.exposing_points(us) | pos.pieces(make_piece(us, KING));
     return any_pseudo_move(pos, [&](int from, int to) {
         return (!(has_point(test, from) || has_point(test, to)) || pos.legal_after(from, to))
             && f(from, to);
@@ -223,17 +222,19 @@ MoveList pseudo_moves(const Position& pos) {
     return list;
 }
 
-MoveList legal_moves(const Position& pos) {
+MoveList legal_moves(const Position& pos, bool in_check) {
     MoveList legal;
-    any_legal_move(pos, [&](int from, int to) {
+    any_legal_move(pos, in_check, [&](int from, int to) {
         legal.push(make_move(from, to));
         return false;
     });
     return legal;
 }
 
+MoveList legal_moves(const Position& pos) { return legal_moves(pos, pos.in_check()); }
+
 bool has_legal_move(const Position& pos) {
-    return any_legal_move(pos, [](int, int) { return true; });
+    return any_legal_move(pos, pos.in_check(), [](int, int) { return true; });
 }
 
 std::uint64_t perft(Position& pos, int depth) {

@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <limits>
 #include <mutex>
 #include <tuple>
 
@@ -19,6 +20,7 @@
 #include "follower.hpp"
 #include "generate.hpp"
 #include "parallel.hpp"
+#include "preference.hpp"
 
 namespace mktb::xq {
 
@@ -37,6 +39,7 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
     const Tablebase::Entry* self = tables.table(m);
     if (!self) throw TableError(table_path(tables.dir(), m) + ": no such table");
     const bool rule = self->table->has(kRuleResult);
+    const bool wide = self->table->cell_bytes(Metric::Dtm) == 2; // a cell of 0xFF: ask value()
     self->table->make_resident(Table::part(Metric::Dtm, RED) | Table::part(Metric::Dtm, BLACK)
         | (rule ? Table::part(kRuleResult, RED) | Table::part(kRuleResult, BLACK) : 0));
     const Index& index = self->index;
@@ -59,17 +62,21 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                 if (pos.kings_facing()) continue;
                 for (int j = 0; j < index.men(); ++j) manAt[std::size_t(pl.at[j])] = std::int8_t(j);
                 const Index::Mover mover(index, slot, pl);
+                // Each side's check, found once: it rules out the other side to move, and
+                // tells the side to move's move generation which filter it needs.
+                const bool check[COLOR_NB] = { pos.in_check(RED), pos.in_check(BLACK) };
                 for (Color s : { RED, BLACK }) {
-                    if (pos.in_check(~s)) continue;
+                    if (check[~s]) continue;
                     pos.set_side_to_move(s);
                     const Value stored = self->table->value(Metric::Dtm, s, slot);
-                    bool any = false;
-                    Value best = Value::draw();
+                    // The best move's preference (better()'s order): quiet moves' children read
+                    // as stored cells, captures' as values.
+                    int best = std::numeric_limits<int>::min();
                     int bestResult = -1; // under the rule, for the side to move
                     // First every move's child slot, its cell asked for (quiet moves: the
                     // children lie anywhere in this table, a cache miss each), then the values:
                     // the misses overlap instead of following one another.
-                    const MoveList moves = legal_moves(pos);
+                    const MoveList moves = legal_moves(pos, check[s]);
                     const std::uint8_t* cells = self->table->resident_cells(Metric::Dtm, ~s);
                     std::array<Child, std::tuple_size_v<decltype(MoveList::moves)>> children;
                     for (int i = 0; i < moves.size; ++i) {
@@ -86,18 +93,23 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                         // A quiet move stays in this table; a capture leads to a smaller one.
                         const Child& c = children[std::size_t(i)];
                         const int to = to_pt(moves.moves[std::size_t(i)]);
-                        const Value child = c.victim < 0
-                            ? self->table->value(Metric::Dtm, ~s, c.slot)
-                            : captures.value(pl, c.man, to, c.victim, s);
-                        const Value v = child.parent();
-                        if (!any || better(v, best)) best = v;
-                        any = true;
+                        if (c.victim < 0) {
+                            const std::uint8_t cell = cells[c.slot];
+                            best = std::max(best,
+                                cell == 0xFF && wide ? preference(
+                                    self->table->value(Metric::Dtm, ~s, c.slot).parent())
+                                                     : kSuccessorPreference[cell]);
+                        } else
+                            best = std::max(best,
+                                preference(captures.value(pl, c.man, to, c.victim, s).parent()));
                         if (rule)
                             bestResult = std::max(bestResult,
                                 -(c.victim < 0 ? Tablebase::result(*self, ~s, c.slot)
                                                : captures.result(pl, c.man, to, c.victim, s)));
                     }
-                    const Value expected = any ? best : Value::mate_in_plies(0);
+                    // No legal move: mated or stalemated, lost either way (spec §4).
+                    const Value expected
+                        = moves.size ? from_preference(best) : Value::mate_in_plies(0);
                     const int storedResult = rule ? Tablebase::result(*self, s, slot) : 0;
                     const bool ruleOk = !rule
                         || (stored.is_draw() ? storedResult == bestResult

@@ -153,7 +153,8 @@ public:
         bool symmetricPair_;
         mutable bool mirrorKnown_ = false;
         mutable std::uint64_t mirroredRest_ = 0;
-        mutable std::array<std::uint64_t, 16> mirroredRank_ {};
+        // Not zeroed (written before read): a Mover is made for every position a pass visits.
+        mutable std::array<std::uint64_t, 16> mirroredRank_;
     };
     // The men of `slot`; false when it is no position (two men on a point, or the mirror twin of
     // a smaller slot).

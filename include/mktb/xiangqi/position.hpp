@@ -105,6 +105,8 @@ private:
 // in check, the kings not left facing).
 MoveList pseudo_moves(const Position& pos);
 MoveList legal_moves(const Position& pos);
+// The same, for a caller that knows already whether the side to move is in check (in_check()).
+MoveList legal_moves(const Position& pos, bool in_check);
 bool has_legal_move(const Position& pos);
 // Xiangqi has no draw by stalemate: no legal move loses, in check or not.
 std::uint64_t perft(Position& pos, int depth);
