@@ -326,10 +326,10 @@ void Table::make_resident(unsigned parts) const {
             const unsigned bit = part(Metric(m), c);
             if (!(parts & bit) || (have & bit)) continue;
             if (!stores(c)) lacks(c);
-            std::unique_ptr<std::uint8_t[]>& cells = cells_[m][c];
+            HugeArray<std::uint8_t>& cells = cells_[m][c];
             std::vector<std::uint64_t>& longStart = longStart_[m][c];
             std::vector<std::uint32_t>& longCells = longCells_[m][c];
-            if (!cells) cells = std::make_unique_for_overwrite<std::uint8_t[]>(cellsPerSide_);
+            if (!cells) cells = make_huge_array<std::uint8_t>(cellsPerSide_);
             // One block after the other (the probe library needs no thread pool), each with
             // its coding undone.
             for (std::uint64_t b = 0; b < blocksPerSide_; ++b) {

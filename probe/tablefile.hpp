@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "huge_array.hpp"
 #include "mktb/counting.hpp"
 #include "mktb/errors.hpp"
 #include "mktb/index.hpp"
@@ -209,7 +210,7 @@ private:
     // 16-bit part the cells beyond 8 bits: block b's are longCells_[longStart_[b] ..
     // longStart_[b + 1]), each (slot in the block << 16 | cell), in slot order.
     // (not zeroed when made: the decompression writes every one)
-    mutable std::unique_ptr<std::uint8_t[]> cells_[int(Metric::NB)][COLOR_NB];
+    mutable HugeArray<std::uint8_t> cells_[int(Metric::NB)][COLOR_NB];
     mutable std::vector<std::uint64_t> longStart_[int(Metric::NB)][COLOR_NB];
     mutable std::vector<std::uint32_t> longCells_[int(Metric::NB)][COLOR_NB];
 };

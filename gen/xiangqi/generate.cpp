@@ -36,7 +36,7 @@ namespace {
 
 constexpr int kMaxPlies = 253; // 8-bit cells: plies + 1 <= 254
 
-using Bytes = std::unique_ptr<std::uint8_t[]>;
+using Bytes = HugeArray<std::uint8_t>;
 
 // A capture's value for the mover, 0 = no capture, 1 = draw, 2 + plies otherwise.
 std::uint8_t conv_code(Value v) { return v.is_draw() ? 1 : std::uint8_t(2 + v.plies); }
@@ -249,9 +249,9 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     const auto start = std::chrono::steady_clock::now();
     Work w(m, children);
     for (Color s : { RED, BLACK }) {
-        w.val[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
-        w.cnt[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
-        w.conv[s] = std::make_unique_for_overwrite<std::uint8_t[]>(w.n);
+        w.val[s] = make_huge_array<std::uint8_t>(w.n);
+        w.cnt[s] = make_huge_array<std::uint8_t>(w.n);
+        w.conv[s] = make_huge_array<std::uint8_t>(w.n);
         w.levels[s].assign((w.n >> kBlockShift) + 1, 0);
         w.convWins[s].assign((w.n >> kBlockShift) + 1, 0);
     }
