@@ -2,10 +2,10 @@
 // cells a generation, a verification or a resident table reads at random (private to the probe
 // library and the generator).
 //
-// Why: a fresh 4 KiB page costs a page fault, a fresh 2 MiB one the same fault for 512 times the
-// memory, and one TLB entry covers it. On this project's VM a generation of KNAABBvKAABB faulted
-// 421,000 times, 17,500 with huge pages, and ran about a tenth faster (docs/measurements.md).
-// Where the kernel offers none (THP "never", or none free), the array is on ordinary pages.
+// Why: a fresh 4 KiB page costs a page fault (on a VM, a dear one), a fresh 2 MiB one the same
+// fault for 512 times the memory, and one TLB entry covers it: generation and verify run faster
+// by about a tenth here (docs/measurements.md, session 33). Where the kernel offers none (THP
+// "never", none free, not Linux), the array is on ordinary pages.
 #pragma once
 
 #include <cstdint>
@@ -17,9 +17,10 @@
 
 namespace mktb {
 
-// Memory of a few MiB and more is mapped for the array alone and unmapped with it (not taken from
-// malloc's heap: a verifier that loads and drops tables of many sizes would leave holes there
-// that a huge page keeps whole; a run over the one-attacker set peaked at 1.68 GB, not 1.0).
+// Memory of a few MiB and more is mapped for the array alone and unmapped with it, not taken from
+// malloc's heap: a verifier loads and drops tables of many sizes, which leaves holes in a heap,
+// and a huge page holding a hole stays resident whole (the one-attacker set's verify would need
+// two thirds more memory).
 struct FreeHuge {
     std::size_t mapped = 0; // bytes mapped; 0: from malloc
     void operator()(void* p) const {
@@ -54,7 +55,9 @@ HugeArray<T> make_huge_array(std::size_t n) {
     if (at > from) ::munmap(raw, at - from);
     if (at - from < kHuge) ::munmap(reinterpret_cast<void*>(at + size), kHuge - (at - from));
     void* p = reinterpret_cast<void*>(at);
+#ifdef MADV_HUGEPAGE
     ::madvise(p, size, MADV_HUGEPAGE); // a hint: failure leaves ordinary pages
+#endif
     return HugeArray<T>(static_cast<T*>(p), FreeHuge { size });
 }
 
