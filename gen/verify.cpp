@@ -214,11 +214,9 @@ std::uint64_t verify(
                         // In-table successors are in the table's own orientation.
                         const std::uint64_t slot = successor(mv);
                         for (std::size_t k = 0; k < nm; ++k) {
-                            const std::uint8_t cell = cells[k][~c][slot];
                             best[k] = std::max(best[k],
-                                cell == 0xFF && wide[k]
-                                    ? preference(table->value(metrics[k], ~c, slot).parent())
-                                    : kSuccessorPreference[cell]);
+                                successor_preference(
+                                    *table, metrics[k], ~c, cells[k][~c], wide[k], slot));
                         }
                     }
                     std::array<Value, 3> expected;

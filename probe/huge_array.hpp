@@ -3,9 +3,9 @@
 // library and the generator).
 //
 // Why: a fresh 4 KiB page costs a page fault (on a VM, a dear one), a fresh 2 MiB one the same
-// fault for 512 times the memory, and one TLB entry covers it: generation and verify run faster
-// by about a tenth here (docs/measurements.md, session 33). Where the kernel offers none (THP
-// "never", none free, not Linux), the array is on ordinary pages.
+// fault for 512 times the memory, and one TLB entry covers it; these arrays are written or read
+// at random all over (figures: docs/measurements.md). Where the kernel offers none (THP "never",
+// none free, not Linux), the array is on ordinary pages.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +19,7 @@ namespace mktb {
 
 // Memory of a few MiB and more is mapped for the array alone and unmapped with it, not taken from
 // malloc's heap: a verifier loads and drops tables of many sizes, which leaves holes in a heap,
-// and a huge page holding a hole stays resident whole (the one-attacker set's verify would need
-// two thirds more memory).
+// and a huge page holding a hole stays resident whole.
 struct FreeHuge {
     std::size_t mapped = 0; // bytes mapped; 0: from malloc
     void operator()(void* p) const {

@@ -93,15 +93,11 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                         // A quiet move stays in this table; a capture leads to a smaller one.
                         const Child& c = children[std::size_t(i)];
                         const int to = to_pt(moves.moves[std::size_t(i)]);
-                        if (c.victim < 0) {
-                            const std::uint8_t cell = cells[c.slot];
-                            best = std::max(best,
-                                cell == 0xFF && wide ? preference(
-                                    self->table->value(Metric::Dtm, ~s, c.slot).parent())
-                                                     : kSuccessorPreference[cell]);
-                        } else
-                            best = std::max(best,
-                                preference(captures.value(pl, c.man, to, c.victim, s).parent()));
+                        best = std::max(best,
+                            c.victim < 0
+                                ? successor_preference(
+                                    *self->table, Metric::Dtm, ~s, cells, wide, c.slot)
+                                : preference(captures.value(pl, c.man, to, c.victim, s).parent()));
                         if (rule)
                             bestResult = std::max(bestResult,
                                 -(c.victim < 0 ? Tablebase::result(*self, ~s, c.slot)
