@@ -115,6 +115,8 @@ std::unique_ptr<Table> Table::load(const std::string& path, Game game,
     t->path_ = path;
     t->cache_ = cache;
     t->id_ = id;
+    static std::atomic<std::uint64_t> serials { 0 };
+    t->serial_ = ++serials;
     ::madvise(map, size, MADV_RANDOM); // a probe reads one block, not its neighbours
 
     TableHeader h {};
@@ -175,6 +177,7 @@ std::unique_ptr<Table> Table::load(const std::string& path, Game game,
         throw damaged("checksum mismatch in the header or block index: the file is damaged");
     t->rules_ = h.rules;
     t->blockCells_ = h.block_cells;
+    t->pieceCells_ = std::min(h.block_cells, kBlockCells);
     t->blocksPerSide_ = h.blocks_per_side;
     t->offsets_.resize(nblocks + 1);
     std::memcpy(
@@ -252,16 +255,54 @@ void Table::lacks(Color stm) const {
           "verification need the full table (mktb gen)");
 }
 
+// A block larger than a cache piece (Xiangqi's 64 Ki cells) is cached a piece of 16 Ki cells
+// at a time: a cold probe writes 16 KiB of fresh memory, not 64 (in a fresh process the kernel's
+// zeroing of those pages was most of a cold probe), and a cache of the same bytes holds four
+// times as many pieces, each one probed. The block is decompressed whole into this thread's
+// buffer, which keeps it: the next piece of the same block is a copy.
+void Table::decompress_piece(std::size_t block, std::size_t piece, std::span<std::uint8_t> out) const {
+    struct Last {
+        std::uint64_t table = 0; // a Table's serial_; 0: none
+        std::size_t block = 0;
+        std::vector<std::uint8_t> cells;
+    };
+    thread_local Last last;
+    if (last.table != serial_ || last.block != block) {
+        last.table = 0; // until the block is whole: a damaged one leaves nothing to copy
+        last.cells.resize(block_bytes(block));
+        decompress(block, last.cells);
+        last.table = serial_, last.block = block;
+    }
+    const std::size_t offset = piece * pieceCells_ * std::size_t(cell_bytes_[metric_of(block)]);
+    std::memcpy(out.data(), last.cells.data() + offset, out.size());
+}
+
+Table::CacheSpot Table::cache_spot(Metric m, Color stm, std::uint64_t slot) const {
+    const std::size_t block = side_block(m, stm) + slot / blockCells_;
+    const std::size_t pieces = blockCells_ / pieceCells_;
+    const std::size_t piece = slot % blockCells_ / pieceCells_;
+    return { block, piece, id_ << 32 | (block * pieces + piece),
+        slot % pieceCells_ * std::size_t(cell_bytes_[int(m)]) };
+}
+
 Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
     if (!cache_) throw TableError(path_ + ": opened without a block cache");
     if (!stores(stm)) lacks(stm);
-    const std::size_t block = side_block(m, stm) + slot / blockCells_;
     const int bytes = cell_bytes_[int(m)];
-    const std::size_t at = (slot % blockCells_) * std::size_t(bytes);
+    const CacheSpot spot = cache_spot(m, stm, slot);
+    const std::size_t blockBytes = block_bytes(spot.block);
+    const std::size_t pieceBytes = std::size_t(pieceCells_) * std::size_t(bytes);
+    const std::size_t first = spot.piece * pieceBytes;
     return cache_->with_block(
-        id_ << 32 | block, block_bytes(block),
-        [&](std::span<std::uint8_t> cells) { decompress(block, cells); },
+        spot.key, std::min(pieceBytes, blockBytes - first),
+        [&](std::span<std::uint8_t> cells) {
+            if (pieceCells_ == blockCells_)
+                decompress(spot.block, cells);
+            else
+                decompress_piece(spot.block, spot.piece, cells);
+        },
         [&](std::span<const std::uint8_t> cells) {
+            const std::size_t at = spot.at;
             return Value::from_cell(
                 bytes == 1 ? cells[at] : unsigned(cells[at] | cells[at + 1] << 8));
         });
@@ -271,11 +312,11 @@ void Table::prefetch(Metric m, Color stm, std::uint64_t slot, bool set_near) con
     if (resident_.load(std::memory_order_relaxed) & part(m, stm)) {
         if (!set_near) __builtin_prefetch(cells_[int(m)][stm].get() + slot);
     } else if (cache_ && stores(stm)) {
-        const std::uint64_t key = id_ << 32 | (side_block(m, stm) + slot / blockCells_);
+        const CacheSpot spot = cache_spot(m, stm, slot);
         if (set_near)
-            cache_->prefetch(key, (slot % blockCells_) * std::size_t(cell_bytes_[int(m)]));
+            cache_->prefetch(spot.key, spot.at);
         else
-            cache_->prefetch(key);
+            cache_->prefetch(spot.key);
     }
 }
 

@@ -186,6 +186,16 @@ private:
     std::size_t block_bytes(std::size_t block) const;
     void decompress_raw(std::size_t block, std::span<std::uint8_t> out) const;
     void decompress(std::size_t block, std::span<std::uint8_t> out) const;
+    // Where the block cache keeps the cell of `slot`: the key of its piece (a block of at most
+    // kBlockCells cells, or that many of a larger block's) and the byte within it.
+    struct CacheSpot {
+        std::size_t block, piece;
+        std::uint64_t key;
+        std::size_t at;
+    };
+    CacheSpot cache_spot(Metric m, Color stm, std::uint64_t slot) const;
+    // Piece `piece` of block `block` (its cells, as decompress() gives them) into `out`.
+    void decompress_piece(std::size_t block, std::size_t piece, std::span<std::uint8_t> out) const;
 
     std::optional<Index> index_; // Makruk's
     Game game_ = Game::Makruk;
@@ -195,8 +205,10 @@ private:
     std::size_t size_ = 0;
     BlockCache* cache_ = nullptr;
     std::uint64_t id_ = 0; // this table's part of the cache keys
+    std::uint64_t serial_ = 0; // unique in the process: names it in a thread's last block
     std::uint32_t rules_ = 0;
     std::uint32_t blockCells_ = 0;
+    std::uint32_t pieceCells_ = 0; // the cells of a cached piece: min(blockCells_, kBlockCells)
     std::uint64_t blocksPerSide_ = 0;
     std::uint32_t sides_ = kBothSides;
     int cell_bytes_[int(Metric::NB)] {};

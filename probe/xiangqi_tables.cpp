@@ -16,19 +16,17 @@ std::string table_path(const std::string& dir, const Material& m) {
 }
 
 // Blocks of 64 Ki cells, four times Makruk's: zstd finds 23 % more to share in a block of a
-// Xiangqi table (KRABBvKAABB: 4.43 -> 3.42 MB at level 12), and a cold probe still
-// decompresses one block in well under 50 us (docs/measurements.md).
+// Xiangqi table (KRABBvKAABB: 4.43 -> 3.42 MB at level 12); the block cache keeps them a
+// quarter at a time, pieces of Makruk's size (Table::decompress_piece).
 constexpr std::uint32_t kXiangqiBlockCells = 1u << 16;
 
 TableKey table_key(const Material& m) {
     return { Game::Xiangqi, m.name(), Index(m).size(), 0, kXiangqiBlockCells };
 }
 
-// The block cache counts its room in Makruk's 16 KiB blocks: a quarter as many entries of
-// Xiangqi's keep the same bytes.
 Tablebase::Tablebase(std::string dir, std::size_t cache_bytes)
     : dir_(std::move(dir))
-    , cache_(std::make_unique<BlockCache>(cache_bytes / (kXiangqiBlockCells / kBlockCells))) { }
+    , cache_(std::make_unique<BlockCache>(cache_bytes)) { }
 
 Tablebase::~Tablebase() = default;
 

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "mktb/probe.h"
@@ -358,6 +359,87 @@ TEST_CASE("Xiangqi tables: the perpetual-check rule, by hand and by Fairy-Stockf
     }
     CHECK(asked >= 8); // KRvKN alone has 1,597 such positions
     CHECK(proofs * 4 >= asked * 3);
+}
+
+// The block cache keeps a Xiangqi block (64 Ki cells) a piece of 16 Ki cells at a time, each
+// copied from the whole block its thread decompressed last (probe/tablefile.cpp): every cell
+// of two tables read so, through a cache of 64 pieces (evicted and read again), in an order that
+// mixes pieces, blocks, sides and the tables, equals the cell make_resident() decompressed.
+TEST_CASE("Xiangqi tables: cells read piece by piece equal their whole blocks", "[xiangqi][gen]") {
+    const xq::Tablebase whole(tables());
+    const xq::Tablebase pieces(tables(), std::size_t(1) << 20);
+    struct Cells {
+        const xq::Tablebase::Entry* whole;
+        const xq::Tablebase::Entry* pieces;
+    };
+    std::vector<Cells> endings;
+    for (const char* name : { "KRvKAABB", "KNABvKA" }) {
+        endings.push_back({ whole.table(material(name)), pieces.table(material(name)) });
+        REQUIRE(endings.back().whole);
+        REQUIRE(endings.back().pieces);
+        endings.back().whole->table->make_resident();
+        // Several blocks, the last of them short: every way a piece can lie.
+        REQUIRE(endings.back().whole->index.size() > 4 * 65536);
+        REQUIRE(endings.back().whole->index.size() % 65536 != 0);
+    }
+    std::mt19937_64 rng(5);
+    std::uint64_t reads = 0;
+    for (int round = 0; round < 3; ++round)
+        for (std::uint64_t slot = 0;; slot += 1 + rng() % 997) {
+            bool any = false;
+            for (const Cells& e : endings) {
+                const std::uint64_t n = e.whole->index.size();
+                // In turn: a slot walking forward (neighbouring pieces of one block), one from
+                // anywhere.
+                if (slot >= n) continue;
+                any = true;
+                for (const std::uint64_t at : { slot, std::uint64_t(rng() % n) }) {
+                    for (Color c : { xq::RED, mktb::BLACK }) {
+                        const Value a = e.whole->table->value(mktb::Metric::Dtm, c, at);
+                        const Value b = e.pieces->table->value(mktb::Metric::Dtm, c, at);
+                        ++reads;
+                        if (a != b) FAIL_CHECK(e.whole->index.material().name() << " slot " << at);
+                    }
+                }
+            }
+            if (!any) break;
+        }
+    CHECK(reads > 10000); // of some 90 pieces per table: each read again after its eviction
+}
+
+// A damaged block is reported on every probe of it, whichever piece: the thread's copy of the
+// last block is kept only once the block decompressed whole.
+TEST_CASE("Xiangqi tables: a damaged block never answers", "[xiangqi][gen]") {
+    const std::string dir = mktb::test::temp_dir("xiangqi-damaged");
+    const Material m = material("KRvKAABB");
+    std::filesystem::copy_file(xq::table_path(tables(), m), xq::table_path(dir, m),
+        std::filesystem::copy_options::overwrite_existing);
+    {
+        std::fstream f(xq::table_path(dir, m), std::ios::in | std::ios::out | std::ios::binary);
+        std::uint64_t offsets[2];
+        f.seekg(sizeof(mktb::TableHeader));
+        f.read(reinterpret_cast<char*>(offsets), sizeof offsets);
+        REQUIRE(offsets[1] > offsets[0] + 16);
+        const std::streamoff middle = std::streamoff((offsets[0] + offsets[1]) / 2);
+        char byte;
+        f.seekg(middle);
+        f.read(&byte, 1);
+        byte = char(byte ^ 0x5A);
+        f.seekp(middle);
+        f.write(&byte, 1);
+    }
+    const xq::Tablebase tb(dir);
+    const xq::Tablebase::Entry* e = tb.table(m);
+    REQUIRE(e);
+    for (const std::uint64_t slot : { 0, 20000, 0, 40000, 65535 }) {
+        INFO("slot " << slot);
+        CHECK_THROWS_WITH(e->table->value(mktb::Metric::Dtm, xq::RED, slot),
+            Catch::Matchers::Contains("block 0 is damaged"));
+    }
+    // The next block, undamaged, answers as the original file does.
+    const xq::Tablebase good(tables());
+    CHECK(e->table->value(mktb::Metric::Dtm, xq::RED, 65536)
+        == good.table(m)->table->value(mktb::Metric::Dtm, xq::RED, 65536));
 }
 
 TEST_CASE("Xiangqi and Makruk tables never answer for each other", "[xiangqi][gen]") {
