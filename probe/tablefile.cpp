@@ -260,7 +260,8 @@ void Table::lacks(Color stm) const {
 // zeroing of those pages was most of a cold probe), and a cache of the same bytes holds four
 // times as many pieces, each one probed. The block is decompressed whole into this thread's
 // buffer, which keeps it: the next piece of the same block is a copy.
-void Table::decompress_piece(std::size_t block, std::size_t piece, std::span<std::uint8_t> out) const {
+void Table::decompress_piece(
+    std::size_t block, std::size_t piece, std::span<std::uint8_t> out) const {
     struct Last {
         std::uint64_t table = 0; // a Table's serial_; 0: none
         std::size_t block = 0;
@@ -273,8 +274,13 @@ void Table::decompress_piece(std::size_t block, std::size_t piece, std::span<std
         decompress(block, last.cells);
         last.table = serial_, last.block = block;
     }
-    const std::size_t offset = piece * pieceCells_ * std::size_t(cell_bytes_[metric_of(block)]);
-    std::memcpy(out.data(), last.cells.data() + offset, out.size());
+    const std::size_t width = std::size_t(cell_bytes_[metric_of(block)]);
+    std::memcpy(out.data(), last.cells.data() + piece * pieceCells_ * width, out.size());
+}
+
+std::size_t Table::piece_bytes(std::size_t block, std::size_t piece) const {
+    const std::size_t full = std::size_t(pieceCells_) * std::size_t(cell_bytes_[metric_of(block)]);
+    return std::min(full, block_bytes(block) - piece * full);
 }
 
 Table::CacheSpot Table::cache_spot(Metric m, Color stm, std::uint64_t slot) const {
@@ -290,11 +296,8 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
     if (!stores(stm)) lacks(stm);
     const int bytes = cell_bytes_[int(m)];
     const CacheSpot spot = cache_spot(m, stm, slot);
-    const std::size_t blockBytes = block_bytes(spot.block);
-    const std::size_t pieceBytes = std::size_t(pieceCells_) * std::size_t(bytes);
-    const std::size_t first = spot.piece * pieceBytes;
     return cache_->with_block(
-        spot.key, std::min(pieceBytes, blockBytes - first),
+        spot.key, piece_bytes(spot.block, spot.piece),
         [&](std::span<std::uint8_t> cells) {
             if (pieceCells_ == blockCells_)
                 decompress(spot.block, cells);
@@ -302,9 +305,8 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
                 decompress_piece(spot.block, spot.piece, cells);
         },
         [&](std::span<const std::uint8_t> cells) {
-            const std::size_t at = spot.at;
             return Value::from_cell(
-                bytes == 1 ? cells[at] : unsigned(cells[at] | cells[at + 1] << 8));
+                bytes == 1 ? cells[spot.at] : unsigned(cells[spot.at] | cells[spot.at + 1] << 8));
         });
 }
 

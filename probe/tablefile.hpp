@@ -194,7 +194,9 @@ private:
         std::size_t at;
     };
     CacheSpot cache_spot(Metric m, Color stm, std::uint64_t slot) const;
-    // Piece `piece` of block `block` (its cells, as decompress() gives them) into `out`.
+    // Piece `piece` of block `block`: its size in bytes, and its cells (as decompress() gives
+    // them) written into `out` of that size.
+    std::size_t piece_bytes(std::size_t block, std::size_t piece) const;
     void decompress_piece(std::size_t block, std::size_t piece, std::span<std::uint8_t> out) const;
 
     std::optional<Index> index_; // Makruk's

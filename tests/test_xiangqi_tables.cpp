@@ -379,8 +379,10 @@ TEST_CASE("Xiangqi tables: cells read piece by piece equal their whole blocks", 
         REQUIRE(endings.back().pieces);
         endings.back().whole->table->make_resident();
         // Several blocks, the last of them short: every way a piece can lie.
-        REQUIRE(endings.back().whole->index.size() > 4 * 65536);
-        REQUIRE(endings.back().whole->index.size() % 65536 != 0);
+        const std::uint64_t block = xq::table_key(material(name)).block_cells;
+        REQUIRE(block == 65536);
+        REQUIRE(endings.back().whole->index.size() > 4 * block);
+        REQUIRE(endings.back().whole->index.size() % block != 0);
     }
     std::mt19937_64 rng(5);
     std::uint64_t reads = 0;
@@ -389,10 +391,10 @@ TEST_CASE("Xiangqi tables: cells read piece by piece equal their whole blocks", 
             bool any = false;
             for (const Cells& e : endings) {
                 const std::uint64_t n = e.whole->index.size();
-                // In turn: a slot walking forward (neighbouring pieces of one block), one from
-                // anywhere.
                 if (slot >= n) continue;
                 any = true;
+                // In turn: a slot walking forward (neighbouring pieces of one block), one from
+                // anywhere.
                 for (const std::uint64_t at : { slot, std::uint64_t(rng() % n) }) {
                     for (Color c : { xq::RED, mktb::BLACK }) {
                         const Value a = e.whole->table->value(mktb::Metric::Dtm, c, at);
