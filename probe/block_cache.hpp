@@ -49,11 +49,12 @@ public:
         for (const Node* n : retired_) Node::destroy(n);
     }
 
-    // Calls read(cells) on the block `key` (never 0; cells: a std::span of its `bytes` bytes),
-    // taken from the cache or else made by fill(cells) in the cache's own memory (fill may
-    // throw; nothing is cached then), and returns what read() returns. Thread-safe.
-    template<class Fill, class Read>
-    auto with_block(std::uint64_t key, std::size_t bytes, Fill&& fill, Read&& read) {
+    // Calls read(cells) on the block `key` (never 0; cells: a std::span of its bytes), taken
+    // from the cache or else made by fill(cells) in the cache's own memory, `bytes()` bytes
+    // (asked on a miss only: a hit needs the key alone; fill may throw, nothing is cached
+    // then), and returns what read() returns. Thread-safe.
+    template<class Bytes, class Fill, class Read>
+    auto with_block(std::uint64_t key, Bytes&& bytes, Fill&& fill, Read&& read) {
         Set& set = set_of(key);
         // The hazard pointer stays on the block last read until another is: a thread probing
         // one block again and again publishes nothing.
@@ -72,9 +73,10 @@ public:
             if (n->key == key) return read(std::span(n->cells(), n->size));
         }
         // Filled where it will stay: a cold probe's block is written once, not copied.
-        Node* made = Node::make(key, bytes);
+        const std::size_t size = bytes();
+        Node* made = Node::make(key, size);
         try {
-            fill(std::span(made->cells(), bytes));
+            fill(std::span(made->cells(), size));
         } catch (...) {
             Node::destroy(made);
             throw;

@@ -177,7 +177,6 @@ std::unique_ptr<Table> Table::load(const std::string& path, Game game,
         throw damaged("checksum mismatch in the header or block index: the file is damaged");
     t->rules_ = h.rules;
     t->blockCells_ = h.block_cells;
-    t->pieceCells_ = std::min(h.block_cells, kBlockCells);
     t->blocksPerSide_ = h.blocks_per_side;
     t->offsets_.resize(nblocks + 1);
     std::memcpy(
@@ -275,20 +274,23 @@ void Table::decompress_piece(
         last.table = serial_, last.block = block;
     }
     const std::size_t width = std::size_t(cell_bytes_[metric_of(block)]);
-    std::memcpy(out.data(), last.cells.data() + piece * pieceCells_ * width, out.size());
+    std::memcpy(out.data(), last.cells.data() + piece * piece_cells() * width, out.size());
 }
 
 std::size_t Table::piece_bytes(std::size_t block, std::size_t piece) const {
-    const std::size_t full = std::size_t(pieceCells_) * std::size_t(cell_bytes_[metric_of(block)]);
+    const std::size_t full
+        = std::size_t(piece_cells()) * std::size_t(cell_bytes_[metric_of(block)]);
     return std::min(full, block_bytes(block) - piece * full);
 }
 
 Table::CacheSpot Table::cache_spot(Metric m, Color stm, std::uint64_t slot) const {
     const std::size_t block = side_block(m, stm) + slot / blockCells_;
-    const std::size_t pieces = blockCells_ / pieceCells_;
-    const std::size_t piece = slot % blockCells_ / pieceCells_;
-    return { block, piece, id_ << 32 | (block * pieces + piece),
-        slot % pieceCells_ * std::size_t(cell_bytes_[int(m)]) };
+    const std::size_t inBlock = slot % blockCells_;
+    const std::size_t width = std::size_t(cell_bytes_[int(m)]);
+    if (blockCells_ <= kBlockCells) return { block, 0, id_ << 32 | block, inBlock * width };
+    const std::size_t piece = inBlock / kBlockCells;
+    return { block, piece, id_ << 32 | (block * (blockCells_ / kBlockCells) + piece),
+        inBlock % kBlockCells * width };
 }
 
 Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
@@ -297,9 +299,9 @@ Value Table::cached_value(Metric m, Color stm, std::uint64_t slot) const {
     const int bytes = cell_bytes_[int(m)];
     const CacheSpot spot = cache_spot(m, stm, slot);
     return cache_->with_block(
-        spot.key, piece_bytes(spot.block, spot.piece),
+        spot.key, [&] { return piece_bytes(spot.block, spot.piece); },
         [&](std::span<std::uint8_t> cells) {
-            if (pieceCells_ == blockCells_)
+            if (blockCells_ <= kBlockCells)
                 decompress(spot.block, cells);
             else
                 decompress_piece(spot.block, spot.piece, cells);

@@ -186,8 +186,10 @@ private:
     std::size_t block_bytes(std::size_t block) const;
     void decompress_raw(std::size_t block, std::span<std::uint8_t> out) const;
     void decompress(std::size_t block, std::span<std::uint8_t> out) const;
-    // Where the block cache keeps the cell of `slot`: the key of its piece (a block of at most
-    // kBlockCells cells, or that many of a larger block's) and the byte within it.
+    // The cells of a cached piece: a whole block of at most kBlockCells cells, or that many of a
+    // larger block's.
+    std::uint32_t piece_cells() const { return std::min(blockCells_, kBlockCells); }
+    // Where the block cache keeps the cell of `slot`: the key of its piece and the byte within it.
     struct CacheSpot {
         std::size_t block, piece;
         std::uint64_t key;
@@ -210,7 +212,6 @@ private:
     std::uint64_t serial_ = 0; // unique in the process: names it in a thread's last block
     std::uint32_t rules_ = 0;
     std::uint32_t blockCells_ = 0;
-    std::uint32_t pieceCells_ = 0; // the cells of a cached piece: min(blockCells_, kBlockCells)
     std::uint64_t blocksPerSide_ = 0;
     std::uint32_t sides_ = kBothSides;
     int cell_bytes_[int(Metric::NB)] {};
