@@ -197,7 +197,7 @@ private:
     };
     CacheSpot cache_spot(Metric m, Color stm, std::uint64_t slot) const;
     // Piece `piece` of block `block`: its size in bytes, and its cells (as decompress() gives
-    // them) written into `out` of that size.
+    // them) written into `out` of that size (a block no larger than a piece: decompress()).
     std::size_t piece_bytes(std::size_t block, std::size_t piece) const;
     void decompress_piece(std::size_t block, std::size_t piece, std::span<std::uint8_t> out) const;
 
