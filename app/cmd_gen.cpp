@@ -206,6 +206,8 @@ bool read(const Args& a, Options& o) {
             return std::fprintf(
                        stderr, "mktb %s: KvK is always a draw and has no table\n", cmd.data()),
                    false;
+        if (const std::string why = m->canonical().beyond_tables(); !why.empty())
+            return std::fprintf(stderr, "mktb %s: %s\n", cmd.data(), why.c_str()), false;
         if (m->men() > 6)
             std::fprintf(stderr,
                 "mktb %s: note: %s has %d men; generation above 6 men is untested\n", cmd.data(),

@@ -80,10 +80,12 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
         const std::optional<Value> value = prober.dtm(pos);
         const std::optional<std::vector<RankedMove>> moves = prober.rank_root(pos, count);
         if (!value || !moves) {
-            const std::string m = Material::of(pos).canonical().name();
+            const Material material = Material::of(pos).canonical();
+            const std::string m = material.name(), why = material.beyond_tables();
             return fail(json, kExitNoTable,
                 "no table for " + m + " or an ending it converts into in " + dir
-                    + " (generate them: mktb gen " + m + ")");
+                    + (why.empty() ? " (generate them: mktb gen " + m + ")"
+                                   : " (and none can be made: " + why + ")"));
         }
         if (json) {
             std::printf("%s\n", dump(*answer_json(prober, pos, count, line)).c_str());

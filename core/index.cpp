@@ -138,6 +138,8 @@ Index::Index(const Material& material, int scheme)
     , scheme_(scheme) {
     if (!material.is_canonical() || material.bare_kings() || !material.reachable())
         throw std::invalid_argument("no index for " + material.name());
+    if (const std::string why = material.beyond_tables(); !why.empty())
+        throw std::invalid_argument(why);
     if (scheme != kSchemeNameOrder && scheme != kSchemeWeakerFirst)
         throw std::invalid_argument("no index scheme " + std::to_string(scheme));
     size_ = std::uint64_t(IndexFastPaths::king_pairs(symmetry_));
@@ -145,8 +147,6 @@ Index::Index(const Material& material, int scheme)
     for (Color c : { WHITE, BLACK })
         for (PieceType pt : kNameOrder)
             if (const int k = material.count[c][pt]) {
-                if (k > 4)
-                    throw std::invalid_argument("more than 4 identical men in " + material.name());
                 const int squares = pt == BIA ? 24 : 64;
                 groups_.push_back({ c, pt, k, squares,
                     IndexFastPaths::kBinomial[std::size_t(squares)][std::size_t(k)], 1, first });

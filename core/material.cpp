@@ -100,6 +100,18 @@ bool Material::reachable() const {
     return true;
 }
 
+std::string Material::beyond_tables() const {
+    static constexpr const char* kNames[PIECE_TYPE_NB]
+        = { "", "Khun", "Met", "Khon", "Ma", "Ruea", "Bia" };
+    for (Color c : { WHITE, BLACK })
+        for (int pt = 0; pt < PIECE_TYPE_NB; ++pt)
+            if (count[c][pt] > kMaxIdentical)
+                return name() + " has " + std::to_string(count[c][pt]) + " "
+                    + (c == WHITE ? "White " : "Black ") + kNames[pt] + "; a table holds at most "
+                    + std::to_string(kMaxIdentical) + " men of one kind and colour";
+    return {};
+}
+
 std::vector<Material> Material::children() const {
     std::vector<Material> out;
     auto add = [&](Material m) {

@@ -103,26 +103,28 @@ std::unique_ptr<Table> Table::load(const std::string& path, Game game,
         throw damaged("not a regular file (a FIFO, a device or a directory): not a table");
     }
     const std::size_t size = std::size_t(st.st_size);
-    void* map = size ? ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-    ::close(fd);
     std::unique_ptr<Table> t(new Table());
-    if (map == MAP_FAILED) {
-        if (size) throw damaged("cannot be mapped");
-        throw damaged("too short to be a table file (truncated?)");
-    }
-    t->map_ = static_cast<const std::uint8_t*>(map);
+    t->fd_ = fd; // closed by ~Table
     t->size_ = size;
+    t->changedSec_ = st.st_ctim.tv_sec, t->changedNsec_ = st.st_ctim.tv_nsec;
     t->path_ = path;
     t->cache_ = cache;
     t->id_ = id;
     static std::atomic<std::uint64_t> serials { 0 };
     t->serial_ = ++serials;
-    ::madvise(map, size, MADV_RANDOM); // a probe reads one block, not its neighbours
+    // The header, then the block index it sizes, read into `head` (throws when the file is
+    // shorter than it says).
+    std::vector<std::uint8_t> head;
+    auto read_head = [&](std::size_t bytes) {
+        if (size < bytes) throw damaged("too short to be a table file (truncated?)");
+        const std::size_t had = head.size();
+        head.resize(bytes);
+        t->read_at(had, std::span(head).subspan(had));
+    };
 
     TableHeader h {};
-    if (size < kTableHeaderBytesV3 + 3 * sizeof(std::uint64_t))
-        throw damaged("too short to be a table file (truncated?)");
-    std::memcpy(&h, t->map_, offsetof(TableHeader, coding));
+    read_head(kTableHeaderBytesV3 + 3 * sizeof(std::uint64_t));
+    std::memcpy(&h, head.data(), offsetof(TableHeader, coding));
     if (std::memcmp(h.magic, kTableMagic, sizeof h.magic) != 0)
         throw damaged("not an mktb table file");
     if (h.version < kOldestTableVersion || h.version > kTableVersion)
@@ -130,13 +132,12 @@ std::unique_ptr<Table> Table::load(const std::string& path, Game game,
             + std::to_string(kOldestTableVersion) + " to " + std::to_string(kTableVersion)
             + " (generate the table again)");
     const std::size_t headerBytes = table_header_bytes(h.version);
-    if (size < headerBytes + 3 * sizeof(std::uint64_t))
-        throw damaged("too short to be a table file (truncated?)");
+    read_head(std::max(head.size(), headerBytes + 3 * sizeof(std::uint64_t)));
     if (h.version > 3)
-        std::memcpy(&h.coding, t->map_ + offsetof(TableHeader, coding), sizeof h.coding);
+        std::memcpy(&h.coding, head.data() + offsetof(TableHeader, coding), sizeof h.coding);
     h.sides = kBothSides;
     if (h.version > 5)
-        std::memcpy(&h.sides, t->map_ + offsetof(TableHeader, sides), 2 * sizeof h.sides);
+        std::memcpy(&h.sides, head.data() + offsetof(TableHeader, sides), 2 * sizeof h.sides);
     const std::string name(h.signature, strnlen(h.signature, sizeof h.signature));
     h.game = h.version > 5 ? h.game : 0;
     if (h.game != std::uint32_t(game))
@@ -171,16 +172,17 @@ std::unique_ptr<Table> Table::load(const std::string& path, Game game,
     const std::size_t indexEnd = headerBytes + (nblocks + 1) * sizeof(std::uint64_t);
     if (!sane || size < indexEnd + 2 * sizeof(std::uint64_t))
         throw damaged("header or block index damaged (or not a table this reader knows)");
+    read_head(std::max(head.size(), indexEnd + sizeof(std::uint64_t)));
     std::uint64_t indexSum;
-    std::memcpy(&indexSum, t->map_ + indexEnd, sizeof indexSum);
-    if (checksum64(std::span(t->map_, indexEnd)) != indexSum)
+    std::memcpy(&indexSum, head.data() + indexEnd, sizeof indexSum);
+    if (checksum64(std::span(head.data(), indexEnd)) != indexSum)
         throw damaged("checksum mismatch in the header or block index: the file is damaged");
     t->rules_ = h.rules;
     t->blockCells_ = h.block_cells;
     t->blocksPerSide_ = h.blocks_per_side;
     t->offsets_.resize(nblocks + 1);
     std::memcpy(
-        t->offsets_.data(), t->map_ + headerBytes, t->offsets_.size() * sizeof(std::uint64_t));
+        t->offsets_.data(), head.data() + headerBytes, t->offsets_.size() * sizeof(std::uint64_t));
     for (std::size_t b = 0; b < nblocks; ++b)
         if (t->offsets_[b] < indexEnd + sizeof indexSum || t->offsets_[b + 1] < t->offsets_[b]
             || t->offsets_[b + 1] > size - sizeof(std::uint64_t))
@@ -189,7 +191,31 @@ std::unique_ptr<Table> Table::load(const std::string& path, Game game,
 }
 
 Table::~Table() {
-    if (map_) ::munmap(const_cast<std::uint8_t*>(map_), size_);
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void Table::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {
+    auto changed = [&](const std::string& how) {
+        stale_.store(true, std::memory_order_relaxed);
+        return TableError(path_ + ": " + how
+            + " since it was opened (truncated, or rewritten in place): left out until a whole "
+              "file is back");
+    };
+    std::size_t done = 0;
+    while (done < out.size()) {
+        const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, off_t(offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw TableError(path_ + ": cannot be read: " + std::strerror(errno));
+        if (n == 0) throw changed("ends early: it has changed");
+        done += std::size_t(n);
+    }
+    // The bytes read are this file's as opened only if it has not changed since: a change moves
+    // its size or its change time (set by every write and truncation, and by no reader).
+    struct stat st { };
+    if (::fstat(fd_, &st) != 0) throw TableError(path_ + ": cannot be read");
+    if (std::size_t(st.st_size) != size_ || st.st_ctim.tv_sec != changedSec_
+        || st.st_ctim.tv_nsec != changedNsec_)
+        throw changed("has changed");
 }
 
 int Table::metric_of(std::size_t block) const {
@@ -209,11 +235,15 @@ std::size_t Table::block_bytes(std::size_t block) const {
 }
 
 void Table::decompress_raw(std::size_t block, std::span<std::uint8_t> out) const {
-    // One decompression context per thread, reused: creating one costs more than a block.
+    // One decompression context and one buffer of read bytes per thread, reused: creating a
+    // context costs more than a block.
     thread_local std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> dctx(
         ZSTD_createDCtx(), &ZSTD_freeDCtx);
-    const std::size_t z = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(),
-        map_ + offsets_[block], offsets_[block + 1] - offsets_[block]);
+    thread_local std::vector<std::uint8_t> stored;
+    stored.resize(offsets_[block + 1] - offsets_[block]);
+    read_at(offsets_[block], stored);
+    const std::size_t z
+        = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), stored.data(), stored.size());
     if (ZSTD_isError(z) || z != out.size())
         throw TableError(path_ + ": block " + std::to_string(block)
             + " is damaged: " + (ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size"));
@@ -337,31 +367,21 @@ Value Table::long_value(Metric m, Color stm, std::uint64_t slot) const {
 
 void Table::make_resident(unsigned parts) const {
     std::lock_guard lock(residentMutex_);
-    // This reads the file front to back: read ahead while it does. Under the probes' MADV_RANDOM
-    // each 4 kB page not in the page cache was a read of its own (a 381 MB table that had left
-    // the page cache took 24 s to fault in, 0.45 s read ahead).
-    struct ReadAhead {
-        void* map;
-        std::size_t size;
-        ReadAhead(const std::uint8_t* m, std::size_t n)
-            : map(const_cast<std::uint8_t*>(m))
-            , size(n) {
-            ::madvise(map, size, MADV_SEQUENTIAL);
-        }
-        ~ReadAhead() { ::madvise(map, size, MADV_RANDOM); } // probes again
-    } readAhead(map_, size_);
     if (!checked_) {
-        std::uint64_t stored;
-        std::memcpy(&stored, map_ + size_ - sizeof stored, sizeof stored);
-        if (checksum64(std::span(map_, size_ - sizeof stored)) != stored)
+        // The whole file's checksum, a chunk at a time (the kernel reads ahead).
+        std::vector<std::uint8_t> chunk(std::size_t(1) << 20);
+        std::uint64_t sum = 0xcbf29ce484222325ULL, stored = 0;
+        const std::size_t body = size_ - sizeof stored;
+        for (std::size_t at = 0; at < body; at += chunk.size()) {
+            const std::span<std::uint8_t> part(chunk.data(), std::min(chunk.size(), body - at));
+            read_at(at, part);
+            sum = checksum64(part, sum);
+        }
+        read_at(body, std::span(reinterpret_cast<std::uint8_t*>(&stored), sizeof stored));
+        if (sum != stored)
             throw TableError(path_ + ": checksum mismatch: the file is damaged or truncated");
         checked_ = true;
     }
-    // The file's pages read here are not needed again (a probe of another part maps its block
-    // back in): dropped after the checksum and after each part, they do not add up with the
-    // cells in the process's memory (a generation that reads a large child would hold both).
-    auto drop_pages = [&] { ::madvise(const_cast<std::uint8_t*>(map_), size_, MADV_DONTNEED); };
-    drop_pages();
     unsigned have = resident_.load(std::memory_order_relaxed);
     for (int m = 0; m < int(Metric::NB); ++m) {
         if (!cell_bytes_[m]) continue;
@@ -395,7 +415,6 @@ void Table::make_resident(unsigned parts) const {
             longCells.shrink_to_fit();
             have |= bit;
             resident_.store(have, std::memory_order_release);
-            drop_pages();
         }
     }
 }
@@ -425,14 +444,29 @@ void Tablebase::open_all() const {
     for (const auto& [key, slot] : slots_) table(slot->material);
 }
 
+void Tablebase::reopen(
+    std::unique_ptr<Table>& held, const std::string& path, const Material& m) const {
+    std::unique_ptr<Table> fresh = Table::open(path, m, cache_.get(), nextId_.fetch_add(1) + 1);
+    if (held) {
+        std::lock_guard lock(retiredMutex_);
+        retired_.push_back(std::move(held));
+    }
+    held = std::move(fresh);
+}
+
 const Table* Tablebase::table(const Material& canonical) const {
     if (auto it = slots_.find(canonical.key()); it != slots_.end()) {
         Slot& slot = *it->second;
-        if (const Table* t = slot.table.load(std::memory_order_acquire)) return t;
-        std::lock_guard lock(slot.mutex); // opened once; a damaged file throws every time
-        if (!slot.owned) {
-            slot.owned = Table::open(
-                table_path(dir_, canonical), canonical, cache_.get(), nextId_.fetch_add(1) + 1);
+        if (const Table* t = slot.table.load(std::memory_order_acquire); t && !t->stale()) return t;
+        // Opened once, and again only when the file changed under it; a damaged or changing
+        // file throws every time, until a whole one is back.
+        std::lock_guard lock(slot.mutex);
+        if (!slot.owned || slot.owned->stale()) {
+            slot.table.store(nullptr, std::memory_order_release);
+            std::error_code ec;
+            const std::string path = table_path(dir_, canonical);
+            if (slot.owned && !std::filesystem::exists(path, ec)) return nullptr; // deleted
+            reopen(slot.owned, path, canonical);
             slot.table.store(slot.owned.get(), std::memory_order_release);
         }
         return slot.owned.get();
@@ -440,15 +474,17 @@ const Table* Tablebase::table(const Material& canonical) const {
     if (fixed_) return nullptr; // absent when the handle was made: no lock, no string
     const std::string name = canonical.name();
     std::lock_guard lock(mutex_);
-    if (auto it = tables_.find(name); it != tables_.end()) return it->second.get();
+    std::unique_ptr<Table>& held = tables_[name];
+    if (held && !held->stale()) return held.get();
     if (missing_.contains(name)) return nullptr;
     const std::string path = table_path(dir_, canonical);
-    if (!std::filesystem::exists(path)) {
-        missing_.insert(name); // asked again and again by engines: one look at the disk
-        return nullptr;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        if (!held) missing_.insert(name); // asked again and again by engines: one look at the disk
+        return nullptr; // (a table deleted while open: looked for again next time)
     }
-    auto t = Table::open(path, canonical, cache_.get(), nextId_.fetch_add(1) + 1);
-    return (tables_[name] = std::move(t)).get();
+    reopen(held, path, canonical);
+    return held.get();
 }
 
 Value Table::probe(Metric m, const Position& pos) const {

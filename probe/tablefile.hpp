@@ -98,9 +98,13 @@ std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.m
 
 class BlockCache;
 
-// One table file, memory-mapped. Opening checks the header and the block index against their
-// own checksum; a block is decompressed on first use (through the Tablebase's bounded cache)
-// and checked by zstd's frame checksum, so a damaged byte is reported, never answered.
+// One table file, kept open and read a block at a time (pread, not a memory map: a file truncated
+// under a map kills its reader with SIGBUS, a read only comes back short). Opening checks the
+// header and the block index against their own checksum; a block is read and decompressed on
+// first use (through the Tablebase's bounded cache) and checked by zstd's frame checksum, so a
+// damaged byte is reported, never answered. A file changed after it was opened (truncated,
+// rewritten in place: its size or change time moved) makes every later read throw TableError
+// and the Table stale(); its Tablebase then opens the file again, once it is whole.
 // Every const member may be called from any number of threads at once.
 class Table {
 public:
@@ -124,6 +128,8 @@ public:
     int cell_bytes(Metric m) const { return cell_bytes_[int(m)]; } // 0 when absent
     Coding coding(Metric m) const { return coding_[int(m)]; }
     std::uint64_t file_bytes() const { return size_; }
+    // Whether a read found the file changed since it was opened: this Table answers no more.
+    bool stale() const { return stale_.load(std::memory_order_relaxed); }
     // Whether the cells of side `stm` (in this table's colours) are stored: both sides in a
     // full table, one in a packed one (the other is a one-ply search: Tablebase restores it).
     bool stores(Color stm) const { return sides_ >> stm & 1; }
@@ -180,6 +186,9 @@ private:
         return firstBlock_[int(m)] + (sides_ == kBothSides ? std::size_t(stm) * blocksPerSide_ : 0);
     }
     Value long_value(Metric m, Color stm, std::uint64_t slot) const; // a resident 16-bit cell
+    // Reads out.size() bytes at `offset`; throws TableError (and marks the table stale) when the
+    // file ends early or has changed since it was opened.
+    void read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
     int metric_of(std::size_t block) const; // the metric whose cells block `block` holds
     // Block `block`'s size in bytes, its stored bytes, and its cells (a relative coding undone),
     // written into `out` of that size.
@@ -205,8 +214,11 @@ private:
     Game game_ = Game::Makruk;
     std::uint64_t cellsPerSide_ = 0;
     std::string path_;
-    const std::uint8_t* map_ = nullptr; // the mapped file
+    int fd_ = -1;
     std::size_t size_ = 0;
+    // What the file was when opened: a read that finds another size or change time is refused.
+    std::int64_t changedSec_ = 0, changedNsec_ = 0;
+    mutable std::atomic<bool> stale_ { false };
     BlockCache* cache_ = nullptr;
     std::uint64_t id_ = 0; // this table's part of the cache keys
     std::uint64_t serial_ = 0; // unique in the process: names it in a thread's last block
@@ -286,6 +298,9 @@ private:
         std::mutex mutex;
         std::unique_ptr<Table> owned;
     };
+    // Opens `path` again in place of `held` (stale: the file changed under it); the old Table is
+    // kept, not freed, while another thread may still be reading through it.
+    void reopen(std::unique_ptr<Table>& held, const std::string& path, const Material& m) const;
     std::string dir_;
     bool fixed_ = false;
     int largestMen_ = 0;
@@ -296,6 +311,8 @@ private:
     mutable std::mutex mutex_;
     mutable std::map<std::string, std::unique_ptr<Table>> tables_;
     mutable std::set<std::string> missing_;
+    mutable std::mutex retiredMutex_;
+    mutable std::vector<std::unique_ptr<Table>> retired_; // stale tables replaced (see reopen)
     mutable std::atomic<std::uint64_t> nextId_ { 0 };
 };
 

@@ -32,7 +32,8 @@ Tablebase::~Tablebase() = default;
 
 const Tablebase::Entry* Tablebase::table(const Material& m) const {
     std::lock_guard lock(mutex_);
-    if (auto it = tables_.find(m.key()); it != tables_.end()) return it->second.get();
+    const auto it = tables_.find(m.key());
+    if (it != tables_.end() && !it->second->table->stale()) return it->second.get();
     const std::string path = table_path(dir_, m);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return nullptr; // looked for again next time
@@ -49,7 +50,11 @@ const Tablebase::Entry* Tablebase::table(const Material& m) const {
         throw TableError(path + ": the header's rule " + std::to_string(rule)
             + " does not fit the ending (an ending with both sides armed needs the "
               "perpetual-check rule's cells, one with an armless side has none)");
-    return tables_.emplace(m.key(), std::move(e)).first->second.get();
+    if (it == tables_.end()) return tables_.emplace(m.key(), std::move(e)).first->second.get();
+    // The file changed under the table it replaces: another thread may still read through that.
+    retired_.push_back(std::move(it->second));
+    it->second = std::move(e);
+    return it->second.get();
 }
 
 std::pair<std::uint64_t, Color> Tablebase::locate(const Entry& e, const Position& pos) {

@@ -43,8 +43,9 @@ public:
     ~Tablebase();
 
     const std::string& dir() const { return dir_; }
-    // The table of a canonical material, opened on first use (with its Index); nullptr when its
-    // file is absent. Throws TableError when the file is damaged.
+    // The table of a canonical material, opened on first use (with its Index), and again when
+    // the file changed under it (Table::stale()); nullptr when its file is absent. Throws
+    // TableError when the file is damaged.
     struct Entry {
         std::unique_ptr<Table> table;
         Index index;
@@ -73,6 +74,7 @@ private:
     std::unique_ptr<BlockCache> cache_;
     mutable std::mutex mutex_;
     mutable std::map<std::uint64_t, std::unique_ptr<Entry>> tables_;
+    mutable std::vector<std::unique_ptr<Entry>> retired_; // stale tables replaced, kept
     mutable std::uint64_t nextId_ = 1u << 30; // cache keys apart from Makruk's handles
 };
 

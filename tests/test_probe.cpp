@@ -247,6 +247,87 @@ TEST_CASE("The C API reports damaged tables and other rule options as codes", "[
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("A table changed under its reader is refused, never answered wrong, and read again "
+          "once whole",
+    "[probe][gen]") {
+    // The file is read, not mapped: with a map, a probe of a block past the new end of a
+    // truncated file killed the process with SIGBUS.
+    const std::string dir = test::temp_dir("changed");
+    const Material m = test::material("KRvKM");
+    for (const char* name : { "KRvKM", "KRvK", "KMvK" })
+        std::filesystem::copy_file(table_path(test::tables_up_to_4_men(), test::material(name)),
+            table_path(dir, test::material(name)));
+    const std::string path = table_path(dir, m);
+    const std::vector<char> whole = file_bytes(path);
+    test::Rng rng(11);
+    const Index index(m);
+    std::vector<Position> positions;
+    for (int k = 0; k < 3000; ++k) positions.push_back(test::random_position_of(rng, index));
+    const Prober reference(test::tables_up_to_4_men());
+    std::vector<Value> expected;
+    for (const Position& pos : positions) expected.push_back(*reference.dtm(pos));
+    // The cache holds 4 blocks: nearly every probe reads the file.
+    const Prober prober(dir, { 4 << 14, {} });
+    mktb_tablebase* tb = nullptr;
+    const mktb_options options { sizeof(mktb_options), 0, 4 << 14 };
+    REQUIRE(mktb_open(dir.c_str(), &options, &tb) == MKTB_OK);
+    // Each position answered as the reference does, refused (TableError, MKTB_DAMAGED), or
+    // (`absent_ok`) absent; counted in `seen`.
+    struct Seen {
+        int right = 0, refused = 0, absent = 0, wrong = 0;
+    };
+    auto probe_all = [&](bool absent_ok) {
+        Seen seen;
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            try {
+                const std::optional<Value> v = prober.dtm(positions[i]);
+                if (!v && absent_ok)
+                    ++seen.absent;
+                else
+                    ++(v && *v == expected[i] ? seen.right : seen.wrong);
+            } catch (const TableError& e) {
+                ++seen.refused;
+                CHECK(std::string(e.what()).find("KRvKM.mktb") != std::string::npos);
+            }
+            mktb_position c;
+            mktb_dtm dtm;
+            REQUIRE(mktb_position_from_fen(positions[i].fen().c_str(), &c) == MKTB_OK);
+            const mktb_status status = mktb_probe_dtm(tb, &c, &dtm);
+            if (status == MKTB_OK)
+                seen.wrong += dtm.plies != (expected[i].is_draw() ? -1 : expected[i].plies);
+            else
+                seen.wrong += status != MKTB_DAMAGED && !(absent_ok && status == MKTB_NO_TABLE);
+        }
+        return seen;
+    };
+    Seen seen = probe_all(false);
+    CHECK(seen.right == int(positions.size()));
+    SECTION("truncated, then whole again") {
+        std::filesystem::resize_file(path, 2000);
+        seen = probe_all(false);
+        CHECK(seen.wrong == 0);
+        CHECK(seen.refused > 0);
+        write_file(path, whole);
+        seen = probe_all(false);
+        CHECK(seen.right == int(positions.size()));
+    }
+    SECTION("overwritten in place by another ending's table") {
+        write_file(
+            path, file_bytes(table_path(test::tables_up_to_4_men(), test::material("KRvKN"))));
+        seen = probe_all(false);
+        CHECK(seen.wrong == 0);
+        CHECK(seen.refused > 0);
+    }
+    SECTION("deleted, its directory too") {
+        std::filesystem::remove_all(dir);
+        seen = probe_all(true);
+        CHECK(seen.wrong == 0);
+        CHECK(seen.absent > 0);
+    }
+    mktb_close(tb);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("Packed tables answer a third of the positions up to 4 men as the full ones",
     "[probe][pack][gen]") {
     // A packed table keeps one side to move; a probe of the other searches one ply, through the

@@ -83,6 +83,13 @@ std::string check_params(const httplib::Request& req, std::initializer_list<std:
     return {};
 }
 
+// A file's size; nullopt when it is gone (a table deleted while served).
+std::optional<std::uintmax_t> size_of(const std::string& path) {
+    std::error_code ec;
+    const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+    return ec ? std::nullopt : std::optional(bytes);
+}
+
 class Server {
 public:
     // The most men `mktb gen` makes tables of on one machine (docs/six-men.txt).
@@ -332,7 +339,8 @@ private:
             { "tables",
                 { { "complete_up_to", complete }, { "largest", largest },
                     { "endings", s.endings.size() } } },
-            { "can_generate", m.men() <= kGeneratedMen } };
+            { "can_generate", m.men() <= kGeneratedMen && m.beyond_tables().empty() } };
+        if (const std::string why = m.beyond_tables(); !why.empty()) body["why_not"] = why;
         if (engine_) {
             pos.set_count_state(count);
             std::optional<Json> advice = engine_->advise(pos);
@@ -379,9 +387,10 @@ private:
             for (const xq::Material& m : s->xiangqi_endings) {
                 if (!name.empty() && (game != "xiangqi" || m.name() != xiangqi_name)) continue;
                 const std::filesystem::path base = std::filesystem::path(s->dir) / m.name();
+                const std::optional<std::uintmax_t> bytes = size_of(base.string() + ".xq.mktb");
+                if (!bytes) continue; // deleted since the directory was read
                 Json e { { "game", "xiangqi" }, { "ending", m.name() }, { "men", m.men() },
-                    { "file_bytes", std::filesystem::file_size(base.string() + ".xq.mktb") },
-                    { "statistics", nullptr } };
+                    { "file_bytes", *bytes }, { "statistics", nullptr } };
                 std::ifstream stats(base.string() + ".xq.json");
                 if (stats) e["statistics"] = xiangqi_statistics(Json::parse(stats, nullptr, false));
                 list.push_back(std::move(e));
@@ -389,9 +398,10 @@ private:
         for (const Material& m : s->endings) {
             if (game == "xiangqi") break;
             if (!name.empty() && m.name() != name) continue;
+            const std::optional<std::uintmax_t> bytes = size_of(table_path(s->dir, m));
+            if (!bytes) continue; // deleted since the directory was read
             Json e { { "game", "makruk" }, { "ending", m.name() }, { "men", m.men() },
-                { "file_bytes", std::filesystem::file_size(table_path(s->dir, m)) },
-                { "statistics", nullptr } };
+                { "file_bytes", *bytes }, { "statistics", nullptr } };
             std::ifstream stats(std::filesystem::path(s->dir) / (m.name() + ".json"));
             if (stats) e["statistics"] = Json::parse(stats, nullptr, false);
             if (e["statistics"].is_discarded()) e["statistics"] = nullptr;

@@ -53,6 +53,11 @@ struct Material {
     bool bare_kings() const { return men() == 2; }
     // A side could not have this many men in a game (more than the start position's).
     bool reachable() const;
+    // The most men of one kind and colour a table's index holds (a group's digit is a choice of
+    // at most this many squares): five Met or five Bia can occur in a game, but have no table.
+    static constexpr int kMaxIdentical = 4;
+    // Why no table of this material can be made (a group beyond kMaxIdentical), or empty.
+    std::string beyond_tables() const;
 
     // Endings one capture or promotion away (canonical, without duplicates, KvK excluded).
     std::vector<Material> children() const;

@@ -180,6 +180,15 @@ echo "$out" | grep -q "generating it again with .*counter_mate=draw" || fail "no
   || fail "the regenerated table does not answer under its options"
 "$mktb" gen KNSvK --tables "$dir/rules" > /dev/null && [ -e "$dir/rules/KSNvK.mktb" ] || fail "KSNvK"
 echo "other rules: $out"
+# 4b. More men of one kind than a table's index holds (five Met can occur, after promotions): a
+#     clear error and exit 2, never an abort (it once ended in an uncaught exception, exit 134).
+for args in "gen KMMMMMvK" "gen --list KPPPPPvK" "verify KMMMMMvK"; do
+  out=$("$mktb" $args --tables "$dir/t" 2>&1 >/dev/null)
+  code=$?
+  [ $code -eq 2 ] || fail "mktb $args: exit code $code, expected 2"
+  echo "$out" | grep -q "a table holds at most 4 men of one kind and colour" \
+    || fail "mktb $args: unclear message: $out"
+done
 # 5. An option of another command is refused by name, not ignored (verify once took gen's --list
 #    and verified all 142 endings).
 for args in "verify --list --men 3" "verify --counter-mate draw KRvK" "digest --threads 2 KRvK" \

@@ -32,6 +32,14 @@ expect "misspelt option" "unknown option '--tabels' (did you mean '--tables'?)" 
 status "no such directory" 1 $?
 expect "no such directory" "the tables directory /nonexistent/mktb does not exist" "$scratch/nodir"
 
+# Five Met have no table, nor can one be made: no command suggested that cannot work.
+"$mktb" probe "8/8/8/8/8/1k6/8/KMMMMM2 w - - 0 1" --tables "$tables" > "$scratch/five" 2>&1
+status "five Met" 3 $?
+expect "five Met" "none can be made: KMMMMMvK has 5 White Met" "$scratch/five"
+if grep -q "mktb gen KMMMMMvK" "$scratch/five"; then
+  echo "FAILED: five Met: suggests mktb gen"; failures=$((failures + 1))
+fi
+
 # Rh8 mates at once; Black to move takes the unprotected Ruea (the only drawing move).
 "$mktb" probe "k7/8/1K6/8/8/8/8/7R w - - 0 1" --tables "$tables" > "$scratch/one" 2>&1
 status "one FEN" 0 $?

@@ -14,6 +14,8 @@
   others; 200 simultaneous connections are all answered quickly (the listen backlog);
 - a damaged table gets HTTP 500 naming the file, never an answer; one whose header is damaged
   is left out at start (reported, its name's bytes escaped) while the others answer;
+- tables truncated, rewritten in place, deleted (their directory too) under the server: it lives
+  on, never answers wrong, and answers again once the files are whole;
 - other methods get 405, a path too long 414 saying so, a malformed request line 400 and the
   connection closed;
 - clients that keep connections open or pipeline and never read do not starve good requests
@@ -427,6 +429,89 @@ with tempfile.TemporaryDirectory() as scratch:
     check("the damaged table reported, escaped", "left out" in err and "KMvK.mktb" in err
           and "\x1b" not in err and "\\x1B" in err, err)
     check("the new table said", "new tables in" in out and "KSvK" in out, out)
+
+# 7c. Tables changed under the server (truncated, rewritten in place, deleted, their directory
+# removed and brought back): the server lives on and never answers wrong; a changed table is
+# refused (5xx naming it) or answered from blocks read before, a deleted one is absent (404
+# naming the material), and a whole file back is answered from again.
+with tempfile.TemporaryDirectory() as parent:
+    served = os.path.join(parent, "served")
+    os.mkdir(served)
+    for name in ("KRvKM", "KRvK", "KMvK"):
+        shutil.copy(os.path.join(tables, name + ".mktb"), served)
+    subprocess.run([mktb, "gen", "--game", "xiangqi", "KRvKA", "--tables", served],
+                   capture_output=True, check=True, timeout=300)
+    kept = os.path.join(parent, "kept")
+    shutil.copytree(served, kept)
+    fens = [f"{k}/8/8/8/{m}/8/8/R3K3_{side}_-_-_0_1" for k in ("k7", "1k6", "2k5", "7k")
+            for m in ("3m4", "m7", "6m1") for side in "wb"]
+    fens += [f"{k}/4a4/9/9/9/9/9/9/{r}/{K}_{side}_-_-_0_1" for k in ("4k4", "3k5", "5k3")
+             for r in ("R8", "8R", "1R7") for K in ("3K5", "5K3") for side in "wb"]
+    expected = {}
+    for fen in fens:
+        run = subprocess.run([mktb, "probe", fen.replace("_", " "), "--json", "--tables", kept],
+                             capture_output=True, text=True)
+        if run.returncode == 0:
+            expected[fen] = json.loads(run.stdout)
+    check("changed tables: the positions are legal", len(expected) > 40, len(expected))
+    server, port = start_server(served)
+    base = f"http://127.0.0.1:{port}"
+
+    def sweep(what, absent_ok):
+        """Probes every position: counts of (right, refused, absent); checks none is wrong."""
+        right = refused = absent = 0
+        for fen, answer in expected.items():
+            status, body = api("/api/probe?fen=" + urllib.parse.quote(fen))
+            if status == 200:
+                check(f"{what}: {fen} answered right", body == answer, str(body)[:200])
+                right += body == answer
+            elif status == 404 and absent_ok:
+                check(f"{what}: {fen} absent, named", body.get("material") == answer["material"], body)
+                absent += 1
+            else:
+                check(f"{what}: {fen} refused, the table named", status >= 500
+                      and answer["material"] in body.get("error", ""), (status, body))
+                refused += 1
+        check(f"{what}: the server lives", server.poll() is None)
+        return right, refused, absent
+
+    def until_whole(what):
+        for _ in range(50):
+            if sweep(what + " (waiting)", True)[0] == len(expected):
+                break
+            time.sleep(0.2)
+        check(f"{what}: every position answered again", sweep(what, False)[0] == len(expected))
+
+    try:
+        # Half the positions read before: their blocks are in the cache.
+        for fen in list(expected)[::2]:
+            api("/api/probe?fen=" + urllib.parse.quote(fen))
+        for name in ("KRvKM.mktb", "KRvKA.xq.mktb"):
+            path = os.path.join(served, name)
+            os.truncate(path, os.path.getsize(path) // 2)
+        right, refused, _ = sweep("truncated", False)
+        check("truncated: some refused", refused > 0, (right, refused))
+        for name in ("KRvKM.mktb", "KRvKA.xq.mktb"):  # written back in place, as cp does
+            with open(os.path.join(served, name), "r+b") as f:
+                f.write(open(os.path.join(kept, name), "rb").read())
+        until_whole("written back in place")
+        for name in ("KRvKM.mktb", "KRvKA.xq.mktb"):
+            os.remove(os.path.join(served, name))
+        time.sleep(2.5)  # the directory looked at again
+        right, _, absent = sweep("deleted", True)
+        check("deleted: absent", absent > 0, (right, absent))
+        status, _ = api("/api/endings")
+        check("deleted: /api/endings answers", status == 200, status)
+        shutil.rmtree(served)
+        time.sleep(2.5)
+        sweep("directory removed", True)
+        status, _ = api("/api/endings")
+        check("directory removed: /api/endings answers", status == 200, status)
+        shutil.copytree(kept, served)
+        until_whole("directory back")
+    finally:
+        server.terminate()
+        server.communicate(timeout=20)
 
 # 9. Xiangqi: a directory holding both games' tables (KRvK of Makruk beside Xiangqi's KRvKA and
 # KRvK); /api/probe answers a Xiangqi FEN as `mktb probe --json` does, each move with its WXF
