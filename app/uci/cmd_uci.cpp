@@ -216,11 +216,15 @@ private:
                 say("info string MultiPV takes a number, not '" + value + "'");
             }
         } else if (lower(name) == "uci_variant") {
+            const bool wasMakruk = makruk_, wasXiangqi = xiangqi_;
             makruk_ = lower(value) == "makruk";
             xiangqi_ = lower(value) == "xiangqi";
             if (!makruk_ && !xiangqi_)
                 say("info string the tables are Makruk's and Xiangqi's: " + value
                     + " goes to the engine");
+            // Another variant starts from its own start position, as the engine's does: never
+            // the last variant's board read as this one's.
+            if (makruk_ != wasMakruk || xiangqi_ != wasXiangqi) position("position startpos");
         }
         forward(line);
     }

@@ -268,6 +268,24 @@ with tempfile.TemporaryDirectory() as xdir:
             check(f"xiangqi {fen}: mate score not shorter than the plain mate in {answer['mate_in']}",
                   stated is not None and abs(stated) >= abs(answer["mate_in"])
                   and (stated > 0) == (answer["mate_in"] > 0), scores)
+    # A variant switch resets the position to the variant's start: a Makruk position is never
+    # probed as a Xiangqi board (it once was, a board without kings: an index out of bounds).
+    e.send("setoption name UCI_Variant value makruk")
+    e.send("position fen k7/8/1K6/8/8/8/8/7R w - - 0 1")
+    e.send("setoption name UCI_Variant value xiangqi")
+    e.send("go depth 4")
+    lines = e.until("bestmove", timeout=60)
+    start = subprocess.run([mktb, "perft", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", "1", "--divide"],
+                           capture_output=True, text=True, check=True).stdout
+    starts = {l.split(":")[0] for l in start.splitlines() if ":" in l}
+    check("variant switch: the Xiangqi start position searched", best(lines) in starts
+          and not any("mktb Xiangqi tables" in l for l in lines), (lines[-3:], sorted(starts)[:5]))
+    e.send("setoption name UCI_Variant value makruk")
+    e.send("go movetime 100")
+    lines = e.until("bestmove", timeout=60)
+    check("variant switch back: the Makruk start position", best(lines) not in (None, "(none)", "h1h8")
+          and not any("mktb tables" in l for l in lines), lines[-3:])
+    e.send("setoption name UCI_Variant value xiangqi")
     e.send("position startpos moves h3e3")
     e.send("go depth 6")
     lines = e.until("bestmove", timeout=60)
