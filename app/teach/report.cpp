@@ -402,7 +402,7 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
         f.worksheet[l] << "<figure><img src=\"" << svgName << "\" alt=\"" << escape(fen)
                        << "\" width=\"280\" height=\"270\"><figcaption><b>" << number << ".</b> "
                        << toMove << " " << escape(count_words(p, t.rules(), lang)) << "<br><i>"
-                       << escape(item.task.empty() ? theme.task.in(lang) : item.task.in(lang))
+                       << escape((item.task.empty() ? theme.task : item.task).in(lang))
                        << "</i><br><span class=\"line\">" << escape(fen)
                        << "</span></figcaption><div class=\"answer\">"
                        << (th ? "คำตอบ:" : "Answer:") << "</div></figure>\n";
@@ -433,6 +433,7 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
           << item.id << "\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"" << result
           << "\"]\n[Variant \"makruk\"]\n[SetUp \"1\"]\n[FEN \"" << fen << "\"]\n\n{"
           << item.claim.en << ". " << verdictEn << ".} " << line.pgn << result << "\n\n";
+    const Said& task = item.task.empty() ? theme.task : item.task; // the worksheet's question
     Json lineUci = Json::array(), bestUci = Json::array(), avoidUci = Json::array();
     for (Move mv : item.line) lineUci.push_back(move_to_uci(mv));
     for (Move mv : item.best) bestUci.push_back(move_to_uci(mv));
@@ -441,6 +442,7 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
         { { "id", item.id }, { "theme", theme.key }, { "fen", fen }, { "best", bestUci },
             { "avoid", avoidUci }, { "dm", item.dm ? Json(*item.dm) : Json(nullptr) },
             { "facts", item.facts }, { "line", lineUci }, { "diagram", svgName },
+            { "task", { { "en", task.en }, { "th", task.th } } },
             { "solution_diagram", solutionSvg.empty() ? Json(nullptr) : Json(solutionSvg) } });
 }
 

@@ -351,6 +351,11 @@ private:
                             + " ตา ยาวที่สุดของ " + material_.name() + " เมื่อ"
                             + color_name(stm, Lang::Th) + "เดิน" });
                 item.best = counted_best(ranked(p));
+                // The theme's task is the winner's; the loser to move defends (a bare king
+                // cannot win).
+                if (!wins)
+                    item.task = { "Find the defence that holds out longest under the count.",
+                        "หาทางป้องกันที่ต้านได้นานที่สุดภายใต้การนับ" };
                 item.difficulty = longestCountedMoves_[stm];
                 item.hardness = { std::to_string(item.difficulty) + " moves within the count",
                     std::to_string(item.difficulty) + " ตาภายในการนับ" };
@@ -447,6 +452,10 @@ private:
                         + " ตา: เสมอ" },
                 true);
             item.best = *prober_.best_moves(p, View::Pure);
+            // The loser to move is the one the count saves: its task is to reach the count's end.
+            if (winner != p.side_to_move())
+                item.task = { "Does the count save you? Hold out until it ends the game.",
+                    "การนับช่วยให้รอดหรือไม่? ต้านไว้จนการนับจบเกม" };
             // The closer the count comes, the harder to see that it takes the win away.
             item.difficulty = 100 - (c.moves_needed - c.moves_available);
             item.hardness = { "the count is " + std::to_string(c.moves_needed - c.moves_available)
@@ -587,6 +596,10 @@ private:
                             + (goal == Wdl::Win ? "ทิ้งการชนะภายในการนับ" : "แพ้ตามการนับ") });
                 item.best = counted_best(moves);
                 item.avoid = { trap->move };
+                if (goal != Wdl::Win)
+                    item.task = { "Find the move that keeps the draw, and the tempting move that "
+                                  "throws it away.",
+                        "หาตาเดินที่รักษาการเสมอ และตาล่อใจที่ทิ้งการเสมอ" };
                 item.difficulty = why == "capture" ? 3 : why == "check" ? 2 : 1;
                 item.hardness = { "the tempting move: a " + why, "ตาล่อใจ: " + whyTh };
                 item.facts["trap"] = move_to_uci(trap->move);

@@ -34,7 +34,7 @@ def check(what, ok, detail=""):
         print(f"FAILED: {what}: {detail}")
 
 
-endings = ["KRvK", "KSMvK", "KRvKS", "KSPvK"]
+endings = ["KRvK", "KSMvK", "KRvKS", "KSPvK"]  # KSMvK's longest counted wins include Black to move
 run = subprocess.run([mktb, "teach", *endings, "--out", out, "--tables", tables, "--per-theme", "3"],
                      capture_output=True, text=True)
 check("mktb teach", run.returncode == 0, run.stderr)
@@ -71,6 +71,9 @@ def replay(fen, line, what, visited=None):
 
 
 mates = []  # (fen, stated mate in moves) for Fairy-Stockfish
+# The themes' tasks that ask the side to move to win, in Thai (teacher.hpp's).
+winner_tasks_th = {"หาทางรุกจนที่เร็วที่สุด", "หาตาเดินที่ชนะภายในการนับ แล้วเดินจนชนะ",
+                   "หาตาเดินเดียวที่ยังชนะภายในการนับ"}
 try:
     total = diagrams = 0
     for ending in endings:
@@ -90,6 +93,19 @@ try:
                 mates.append((ending + " " + c["fen"], c["dm"]))
             if c["dm"] is not None:
                 check(f"{what}: dm", a["category"] == "win" and a["mate_in"] == c["dm"], (a["mate_in"], c["dm"]))
+            # The worksheet's task is worded for the side to move: the side that loses (under the
+            # count, or without it where the count saves it) is asked to defend, never to win.
+            defends = a["counted"]["category"] == "loss" or (
+                a["counted"]["category"] == "draw" and a["category"] == "loss")
+            asks_win = any(w in c["task"]["en"] for w in ("wins", "fastest mate", "keeps the win", "win within"))
+            asks_defence = any(w in c["task"]["en"].lower() for w in ("defen", "hold", "draw"))
+            if c["theme"] == "zugzwang":
+                pass  # asks the result with either side to move
+            elif defends:
+                check(f"{what}: the defender's task", asks_defence and not asks_win, (a["category"], a["counted"]["category"], c["task"]))
+                check(f"{what}: the defender's task in Thai", c["task"]["th"] not in winner_tasks_th, c["task"])
+            elif a["counted"]["category"] == "win":
+                check(f"{what}: the winner's task", not any(w in c["task"]["en"].lower() for w in ("hold out", "defence")), c["task"])
             f, t = c["facts"], c["theme"]
             if t == "longest":
                 check(f"{what}: longest", abs(a["mate_in"]) == f["mate_moves"]
