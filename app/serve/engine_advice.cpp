@@ -31,13 +31,24 @@ std::optional<nlohmann::ordered_json> EngineAdvice::advise(const Position& pos) 
         return std::nullopt;
     nlohmann::ordered_json score;
     int depth = 0;
+    // One deadline for the whole answer: an engine that keeps talking (info lines) without a
+    // best move must not hold the request, nor a server asked to stop.
+    const auto deadline = std::chrono::steady_clock::now() + think_ + kGrace;
     // The last "info ... score" line before "bestmove" is the engine's answer.
     for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
         const std::optional<std::string> line
-            = engine_->read_line(think_ + std::chrono::seconds(5));
+            = left.count() > 0 ? engine_->read_line(left) : std::nullopt;
         if (!line) {
-            engine_.reset(); // silent past its time: not asked again
-            return std::nullopt;
+            const bool gone = engine_->closed();
+            engine_.reset(); // silent or late past its time: not asked again
+            return nlohmann::ordered_json { { "engine", name_ },
+                { "failed",
+                    gone ? "the engine has gone away"
+                         : "the engine gave no best move within "
+                            + std::to_string((think_ + kGrace).count())
+                            + " ms and is not asked again" } };
         }
         std::istringstream words(*line);
         std::string word;

@@ -25,8 +25,13 @@ public:
 
     // {"engine", "bestmove", "score": {"cp"|"mate"}, "depth", "movetime_ms"} for `pos` (its FEN
     // carrying the count), the score from the side to move's view; {"engine", "busy": true} when
-    // another request holds the engine; nullopt when the engine has gone away.
+    // another request holds the engine; {"engine", "failed": WHY} when it gave no best move
+    // within its time and kGrace (it is then stopped, and not asked again); nullopt when it had
+    // gone away before.
     std::optional<nlohmann::ordered_json> advise(const Position& pos);
+
+    // What an engine may take beyond its thinking time before it is given up.
+    static constexpr std::chrono::milliseconds kGrace { 3000 };
 
 private:
     std::mutex mutex_;

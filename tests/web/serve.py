@@ -242,6 +242,42 @@ try:
               and ("cp" in advice.get("score", {}) or "mate" in advice.get("score", {})), body)
         adviser.terminate()
         adviser.wait(timeout=30)
+    # An engine that never gives a best move (it talks on, as in an endless search): the request
+    # still gets the tables' answer within the engine's time and a grace, saying the engine
+    # failed, and the server stops at once on SIGTERM afterwards.
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+        script.write("import sys, time\n"
+                     "for line in sys.stdin:\n"
+                     "    w = line.split()\n"
+                     "    if w[:1] == ['uci']: print('id name Endless\\nuciok', flush=True)\n"
+                     "    if w[:1] == ['isready']: print('readyok', flush=True)\n"
+                     "    if w[:1] == ['go']:\n"
+                     "        for d in range(1, 10**6):\n"
+                     "            print(f'info depth {d} score cp 0', flush=True); time.sleep(0.05)\n")
+    endless, endless_port = start_server(tables, "--engine-time", "100", "--engine", sys.executable,
+                                         script.name)
+    try:
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{endless_port}/api/probe?fen="
+                                        "4k3/8/8/3m4/8/2S5/3K4/R4M2_w_-_-_0_1", timeout=30) as r:
+                status, body = r.status, None
+        except urllib.error.HTTPError as e:
+            status, body = e.code, json.loads(e.read())
+        took = time.monotonic() - started
+        advice = (body or {}).get("engine", {})
+        check("an engine without a best move: the tables' answer, the failure said", status == 404
+              and body.get("material") == "KRSMvKM" and "no best move" in advice.get("failed", "")
+              and took < 10, (took, body))
+        started = time.monotonic()
+        endless.terminate()
+        endless.wait(timeout=20)
+        check("an engine without a best move: SIGTERM stops the server", endless.returncode == 0
+              and time.monotonic() - started < 5, (endless.returncode, time.monotonic() - started))
+    finally:
+        if endless.poll() is None:
+            endless.kill()
+        os.unlink(script.name)
     run = subprocess.run([mktb, "serve", "--tables", tables, "--port", "0", "--engine",
                           "/nonexistent/engine"], capture_output=True, text=True, timeout=30)
     check("serve --engine that cannot start: refused", run.returncode == 1
