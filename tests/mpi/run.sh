@@ -82,6 +82,10 @@ grep -q "KMMMvK needs about .* per rank on 2 ranks" "$dir/small.log" \
   || fail "no per-rank refusal: $(cat "$dir/small.log")"
 if ranks 2 gen KQvK --tables "$dir/mem" >"$dir/bad.log" 2>&1; then fail "KQvK accepted"; fi
 grep -q "mktb gen: " "$dir/bad.log" || fail "no error for KQvK: $(cat "$dir/bad.log")"
+# Xiangqi is not generated over ranks yet: refused, never Makruk's KRvKN written instead.
+if ranks 2 gen --game xiangqi KRvKN --tables "$dir/xq" >"$dir/xq.log" 2>&1; then fail "--game xiangqi accepted"; fi
+grep -q "one process only" "$dir/xq.log" || fail "no reason for --game xiangqi: $(cat "$dir/xq.log")"
+[ ! -e "$dir/xq/KRvKN.mktb" ] || fail "--game xiangqi wrote Makruk's KRvKN"
 echo "ok: refusals and bad requests end every rank with the reason"
 
 # Rank 0 failing alone (its table's path is a directory) while the others go on: every rank is
