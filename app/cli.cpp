@@ -29,9 +29,23 @@ std::span<const Command* const> commands() {
     return kAll;
 }
 
+std::string printable(std::string_view text) {
+    std::string out;
+    for (const unsigned char c : text) {
+        if (c >= 0x20 && c != 0x7F) {
+            out += char(c);
+            continue;
+        }
+        char hex[5];
+        std::snprintf(hex, sizeof hex, "\\x%02X", c);
+        out += hex;
+    }
+    return out;
+}
+
 int usage_error(const Args& args, std::string_view what) {
     std::fprintf(stderr, "mktb %s: %s\n%s", std::string(args.command().name).c_str(),
-        std::string(what).c_str(), command_forms(args.command()).c_str());
+        printable(what).c_str(), command_forms(args.command()).c_str());
     return kExitBadInput;
 }
 

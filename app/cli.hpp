@@ -42,6 +42,10 @@ std::span<const Command* const> commands();
 // this machine's memory: every rank calls it with the same arguments; rank 0 prints and writes.
 int gen_over_ranks(const Args& a, Ranks& ranks, int localRanks);
 
+// Text from the command line or a file, fit for a terminal: control bytes (an escape sequence
+// would act on the terminal) as \xNN, as --json escapes them; letters of any script kept.
+std::string printable(std::string_view text);
+
 // The arguments do not make a whole request: "mktb CMD: what" and the command's forms on
 // stderr; returns kExitBadInput.
 int usage_error(const Args& args, std::string_view what);

@@ -39,7 +39,7 @@ int fail(bool json, int code, const std::string& message) {
     if (json)
         std::fprintf(stderr, "%s\n", dump(Json { { "error", message }, { "exit", code } }).c_str());
     else
-        std::fprintf(stderr, "mktb probe: %s\n", message.c_str());
+        std::fprintf(stderr, "mktb probe: %s\n", printable(message).c_str());
     return code;
 }
 
@@ -218,9 +218,10 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
                 std::printf("%s\n",
                     dump(Json { { "line", number }, { "fen", text }, { "error", why } }).c_str());
             else if (text.empty())
-                std::printf("%d: error: %s\n", number, why.c_str());
+                std::printf("%d: error: %s\n", number, printable(why).c_str());
             else
-                std::printf("%d: %s: error: %s\n", number, text.c_str(), why.c_str());
+                std::printf(
+                    "%d: %s: error: %s\n", number, printable(text).c_str(), printable(why).c_str());
         };
         if (binary) {
             text.clear();

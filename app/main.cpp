@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
         names.push_back(c->name);
     }
     if (!command) {
-        std::fprintf(stderr, "mktb: unknown command '%s'%s\n%s", std::string(args[0]).c_str(),
+        std::fprintf(stderr, "mktb: unknown command '%s'%s\n%s", printable(args[0]).c_str(),
             did_you_mean(args[0], names).c_str(), usage(commands()).c_str());
         return kExitBadInput;
     }
@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "%s\n",
                 dump(Json { { "error", error }, { "exit", kExitBadInput } }).c_str());
         else
-            std::fprintf(
-                stderr, "mktb %s: %s\n", std::string(command->name).c_str(), error.c_str());
+            std::fprintf(stderr, "mktb %s: %s\n", std::string(command->name).c_str(),
+                printable(error).c_str());
         return kExitBadInput;
     }
     return command->run(*parsed);

@@ -469,6 +469,11 @@ int serve_command(const Args& a) {
     const std::string bind = a.text("--bind", "127.0.0.1");
     const int port = int(a.number("--port", 8080));
     const int deadline = int(a.number("--request-deadline", 10)); // seconds a request may take
+    // An empty address would listen on every interface (httplib reads it as "any").
+    if (bind.empty())
+        return usage_error(a,
+            "--bind takes an address (127.0.0.1, ::1, 0.0.0.0 for every "
+            "interface), not ''");
     TableSets tables;
     if (const int code = open_tables("serve", dirs, tables)) return code;
     std::unique_ptr<EngineAdvice> engine;

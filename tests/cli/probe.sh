@@ -32,6 +32,21 @@ expect "misspelt option" "unknown option '--tabels' (did you mean '--tables'?)" 
 status "no such directory" 1 $?
 expect "no such directory" "the tables directory /nonexistent/mktb does not exist" "$scratch/nodir"
 
+# A terminal's escape byte in a FEN, a line of an EPD file or a command's name is written
+# escaped (\x1B), as --json escapes it, never raw.
+"$mktb" probe "$(printf 'k7/8/1K6/8/8/8/8/7R\033[31m w - - 0 1')" --tables "$tables" > "$scratch/esc" 2>&1
+status "escape byte in a FEN" 2 $?
+printf 'k7/8/1K6/8/8/8/8/7R\033[31mX w - - 0 1\n' > "$scratch/esc.epd"
+"$mktb" probe --epd "$scratch/esc.epd" --tables "$tables" >> "$scratch/esc" 2>&1
+status "escape byte in an EPD line" 2 $?
+"$mktb" "$(printf 'pr\033be')" >> "$scratch/esc" 2>&1
+status "escape byte in a command" 2 $?
+expect "escape bytes escaped" "7R\x1B[31mX w - - 0 1: error" "$scratch/esc"
+expect "escape bytes escaped" "unknown command 'pr\x1Bbe'" "$scratch/esc"
+if grep -q "$(printf '\033')" "$scratch/esc"; then
+  echo "FAILED: a raw escape byte written:"; cat -v "$scratch/esc"; failures=$((failures + 1))
+fi
+
 # Five Met have no table, nor can one be made: no command suggested that cannot work.
 "$mktb" probe "8/8/8/8/8/1k6/8/KMMMMM2 w - - 0 1" --tables "$tables" > "$scratch/five" 2>&1
 status "five Met" 3 $?

@@ -598,6 +598,7 @@ for args, code, words in [
     (["--tables", "/nonexistent/mktb-tables"], 1, "is not a directory"),
     (["--tables", tables, "--port", "http"], 2, "--port takes 0 to 65535"),
     (["--tables", tables, "--bind", "192.0.2.1"], 1, "cannot listen"),
+    (["--tables", tables, "--bind", ""], 2, "--bind takes an address"),
     (["--tables", tables, "--tables", tables], 2, "same rules"),
     (["--colour"], 2, "unknown option '--colour'"),
 ]:
