@@ -32,13 +32,15 @@
 #include <span>
 #include <vector>
 
+#include <sys/mman.h>
+
 namespace mktb {
 
 class BlockCache {
 public:
     explicit BlockCache(std::size_t capacity_bytes)
         : sets_(std::bit_floor(std::max<std::size_t>(capacity_bytes / kBlockBytes / kWays, 1)))
-        , table_(std::make_unique<Set[]>(sets_))
+        , table_(map_sets(sets_), UnmapSets { sets_ * sizeof(Set) })
         , next_(sets_) { }
     BlockCache(const BlockCache&) = delete;
     BlockCache& operator=(const BlockCache&) = delete;
@@ -202,8 +204,22 @@ private:
         });
     }
 
+    // The sets in fresh anonymous memory, zero (every key 0, every block pointer null: an empty
+    // set) without being written, so that memory is spent as sets are used, not at open: a cache
+    // of 1 TiB asked for costs nothing until blocks fill it.
+    struct UnmapSets {
+        std::size_t bytes;
+        void operator()(Set* sets) const { ::munmap(sets, bytes); }
+    };
+    static Set* map_sets(std::size_t n) {
+        void* p = ::mmap(nullptr, n * sizeof(Set), PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        return static_cast<Set*>(p);
+    }
+
     std::size_t sets_;
-    std::unique_ptr<Set[]> table_;
+    std::unique_ptr<Set[], UnmapSets> table_;
     std::vector<std::uint8_t> next_; // per set, the way replaced next (under writers_)
     std::mutex writers_;
     std::vector<const Node*> retired_; // under writers_
