@@ -3,7 +3,8 @@
 // either view, and every root move ranked.
 //
 // A Prober is opened on a directory of tables with the counting options its counted answers
-// follow. Tables are opened lazily (memory-mapped) and decompressed blocks live in one bounded
+// follow. Tables are opened lazily and read a block at a time (a file changed under the Prober is
+// refused with TableError, and read again once whole); decompressed blocks live in one bounded
 // cache. Every const member may be called from any number of threads at once.
 // Errors: a table that is absent gives std::nullopt; a damaged one, or one built with other
 // counting options, throws TableError (its message names the file and the fault). A count state
