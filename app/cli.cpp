@@ -1,5 +1,6 @@
 // cli.cpp - helpers the subcommands share (see cli.hpp).
 #include "cli.hpp"
+#include "tablefile.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -29,19 +30,7 @@ std::span<const Command* const> commands() {
     return kAll;
 }
 
-std::string printable(std::string_view text) {
-    std::string out;
-    for (const unsigned char c : text) {
-        if (c >= 0x20 && c != 0x7F) {
-            out += char(c);
-            continue;
-        }
-        char hex[5];
-        std::snprintf(hex, sizeof hex, "\\x%02X", c);
-        out += hex;
-    }
-    return out;
-}
+std::string printable(std::string_view text) { return escaped(text, false); }
 
 int usage_error(const Args& args, std::string_view what) {
     std::fprintf(stderr, "mktb %s: %s\n%s", std::string(args.command().name).c_str(),

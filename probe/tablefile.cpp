@@ -40,14 +40,10 @@ std::string table_path(const std::string& dir, const Material& m) {
 
 const char* game_name(Game g) { return g == Game::Xiangqi ? "Xiangqi" : "Makruk"; }
 
-namespace {
-
-// Bytes read from a file, fit to print: control bytes and bytes above ASCII as \xNN (a header
-// holding a terminal's escape sequence must not reach the terminal as one).
-std::string escaped(std::string_view bytes) {
+std::string escaped(std::string_view bytes, bool ascii_only) {
     std::string out;
     for (const unsigned char c : bytes) {
-        if (c >= 0x20 && c < 0x7F && c != '\\') {
+        if (c >= 0x20 && c != 0x7F && !(ascii_only && (c > 0x7F || c == '\\'))) {
             out += char(c);
             continue;
         }
@@ -57,8 +53,6 @@ std::string escaped(std::string_view bytes) {
     }
     return out;
 }
-
-} // namespace
 
 std::unique_ptr<Table> Table::open(
     const std::string& path, const Material& expected, BlockCache* cache, std::uint64_t id) {

@@ -316,6 +316,11 @@ private:
     mutable std::atomic<std::uint64_t> nextId_ { 0 };
 };
 
+// Bytes fit to print: control bytes as \xNN (an escape sequence from a file or an argument must
+// not reach a terminal as one), and with `ascii_only` (a file's header: any bytes) every byte
+// above ASCII and the backslash too; else letters of any script stay (Thai, Chinese).
+std::string escaped(std::string_view bytes, bool ascii_only = true);
+
 // FNV-1a 64 of a byte range: the per-file checksum.
 std::uint64_t checksum64(
     std::span<const std::uint8_t> bytes, std::uint64_t seed = 0xcbf29ce484222325ULL);
