@@ -339,10 +339,7 @@ private:
             { "tables",
                 { { "complete_up_to", complete }, { "largest", largest },
                     { "endings", s.endings.size() } } },
-            { "can_generate", m.men() <= kGeneratedMen && m.beyond_tables().empty() } };
-        // Within the men mktb makes, the one reason no table can be made: too many of a kind.
-        if (const std::string why = m.beyond_tables(); m.men() <= kGeneratedMen && !why.empty())
-            body["why_not"] = why;
+            { "can_generate", m.men() <= kGeneratedMen } };
         if (engine_) {
             pos.set_count_state(count);
             std::optional<Json> advice = engine_->advise(pos);

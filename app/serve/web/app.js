@@ -332,10 +332,7 @@ async function refresh(push = false) {
       error += body.can_generate
         ? L(`. Make the table of ${body.material} and those of the endings it converts into with "mktb gen ${body.material} --tables DIR", and serve DIR.`,
           `. สร้างตาราง ${body.material} และตารางของเผด็จที่มันเปลี่ยนไปได้ด้วย "mktb gen ${body.material} --tables DIR" แล้วเปิด serve DIR`)
-        : body.why_not
-          ? L(`. No table of ${body.material} can be made: a table holds at most 4 men of one kind and colour.`,
-            `. สร้างตาราง ${body.material} ไม่ได้: ตารางหนึ่งเก็บหมากชนิดเดียวกันสีเดียวกันได้ไม่เกิน 4 ตัว`)
-          : L(`. ${body.material} has ${body.men} men: more than mktb makes tables for.`, `. ${body.material} มีหมาก ${body.men} ตัว: มากเกินกว่าที่ mktb สร้างตารางได้`);
+        : L(`. ${body.material} has ${body.men} men: more than mktb makes tables for.`, `. ${body.material} มีหมาก ${body.men} ตัว: มากเกินกว่าที่ mktb สร้างตารางได้`);
       advice = body.engine || null;
     }
   } catch (e) {
