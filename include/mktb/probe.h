@@ -3,11 +3,12 @@
  * Open a handle on a directory of table files, then ask about positions: win/draw/loss with
  * and without Makruk's counting rules, distance to mate, the counted distance, the best move,
  * and every root move ranked. Fixed-width types, results as enums and plain structs, no
- * globals: everything lives behind the handle. Tables are opened lazily and read
- * a block at a time; a file changed under the handle (truncated, rewritten in place, deleted)
- * is refused (MKTB_DAMAGED) until a whole file is back, never answered from; decompressed blocks live in one cache of bounded size per handle. Full and packed tables
- * (`mktb pack`: one side to move kept) answer alike; a probe of the side a packed table lacks
- * searches one ply, so it costs a few of a full table's (docs/format.md, "Packed tables").
+ * globals: everything lives behind the handle. Tables are opened lazily and read a block at
+ * a time; a file changed under the handle (truncated, rewritten in place, deleted) is refused
+ * (MKTB_DAMAGED) until a whole file is back, never answered from. Decompressed blocks live in
+ * one cache of bounded size per handle. Full and packed tables (`mktb pack`: one side to move
+ * kept) answer alike; a probe of the side a packed table lacks searches one ply, so it costs a
+ * few of a full table's (docs/format.md, "Packed tables").
  *
  * Every call returns an mktb_status; MKTB_OK means the out-parameters are filled. A table file
  * that is damaged (checksums) or built with other counting options gives an error code, never
