@@ -153,16 +153,6 @@ public:
         for (const WebAsset& a : kWebAssets)
             http.Get(a.path,
                 [&a](const auto&, auto& res) { res.set_content(std::string(a.body), a.type); });
-        // Every other method: 405, naming the one allowed (HEAD is answered as GET).
-        const auto notAllowed = [](const httplib::Request& req, httplib::Response& res) {
-            res.set_header("Allow", "GET, HEAD");
-            reply_error(res, 405, req.method + " is not allowed here: only GET (and HEAD)");
-        };
-        http.Post(".*", notAllowed);
-        http.Put(".*", notAllowed);
-        http.Patch(".*", notAllowed);
-        http.Delete(".*", notAllowed);
-        http.Options(".*", notAllowed);
         http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
             if (!res.body.empty()) return;
             if (res.status == 414) // httplib parses no more of such a request
@@ -172,8 +162,14 @@ public:
                     res, 400, "a malformed request (its first line must be METHOD PATH HTTP/1.1)");
             reply_error(res, res.status, "no such page: " + req.method + " " + req.path);
         });
-        // Before any handler (and before the 404 of an unknown path) the text is checked.
+        // Before any handler (and before the 404 of an unknown path, and before httplib reads
+        // a body) the method and the text are checked. HEAD is answered as GET.
         http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+            if (req.method != "GET" && req.method != "HEAD") {
+                res.set_header("Allow", "GET, HEAD");
+                reply_error(res, 405, req.method + " is not allowed here: only GET (and HEAD)");
+                return httplib::Server::HandlerResponse::Handled;
+            }
             if (const std::string part = non_utf8_part(req); !part.empty()) {
                 reply_error(res, 400, part + " is not valid UTF-8");
                 return httplib::Server::HandlerResponse::Handled;

@@ -1,203 +1,140 @@
-// guarded_http.hpp - the HTTP server of `mktb serve` made safe to face the internet: a deadline
-// on each request's arrival (DeadlineStream), a worker pool that knows when it is pressed (Pool),
-// and the server (GuardedHttp) that sheds kept-alive and crowding connections under pressure, so
-// that slow, pipelining or keep-alive clients cannot starve the others (tests/web/starve.py).
-// What the server answers is cmd_serve.cpp's.
+// guarded_http.hpp - the HTTP server of `mktb serve` made safe to face the internet. A
+// connection holds no worker while it waits: the Reception (one thread over epoll) gathers each
+// request's head and hands the connection to a worker only once the head is whole, so clients
+// that send slowly, from however many addresses, cost a socket and a buffer, never a worker.
+// The workers (Pool) know when they are pressed; then kept-alive and crowding connections are
+// shed and stalled writes give up early (tests/web/starve.py). A request is answered on the
+// stream it came on (DeadlineStream), and the connection ends after any request the server did
+// not read whole (a malformed one, a body it does not take). What is answered is cmd_serve.cpp's.
 #pragma once
 
-#include <arpa/inet.h>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
+#include <functional>
 #include <httplib.h>
 #include <map>
+#include <memory>
 #include <mutex>
-#include <poll.h>
 #include <string>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 namespace mktb::cli {
 
-// A connection's socket as httplib reads and writes it, with a deadline on each request's
-// arrival: httplib bounds each read (5 s) but not a request, so a client that sends one
-// header line every few seconds would hold a worker as long as it likes.
+using Clock = std::chrono::steady_clock;
+
+class GuardedHttp;
+
+// One client's connection from its accept to its close: the socket (closed with it), the
+// bytes of its next request read so far, when they must be whole, and its address's count.
+struct Connection {
+    Connection(GuardedHttp& http, int sock);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    int sock;
+    std::string ip;
+    std::string pending; // read ahead of the worker: the start of the next request
+    Clock::time_point deadline; // the next request must be whole by then (or the idle end)
+    bool started = false; // whether bytes of the next request have arrived
+    int served = 0; // requests answered
+    int fromAddress = 0; // open connections from `ip`, this one included
+
+private:
+    GuardedHttp& http_;
+};
+
+// A connection's socket as httplib reads and writes it, starting with the bytes the Reception
+// read: each read bounded by the request's deadline, and (while workers are pressed) a stall
+// given up after kPressedWait. To a HEAD request no body is written, whatever httplib writes
+// (it writes one on 400 and 414, before it knows the method).
 class DeadlineStream : public httplib::Stream {
 public:
-    using Clock = std::chrono::steady_clock;
     static constexpr auto kWriteTimeout = std::chrono::seconds(5);
-
-    // `pressed`: whether connections wait for a worker; then a read or write that stalls gives
-    // up after kPressedWait, not at the deadline.
     static constexpr auto kPressedWait = std::chrono::milliseconds(500);
-    DeadlineStream(int sock, std::function<bool()> pressed)
-        : sock_(sock)
-        , pressed_(std::move(pressed)) { }
-    // A request starts: its deadline, and its first line recorded afresh.
-    void begin_request(Clock::time_point deadline) {
-        deadline_ = deadline;
-        line_.clear();
-        lineDone_ = false;
-    }
-    // Whether the request's first line was "METHOD TARGET HTTP/1.x": after one that was not,
-    // httplib answers 400 but would read the next line as a request; the connection ends.
-    bool request_line_ok() const {
-        const std::size_t a = line_.find(' '), b = line_.rfind(' ');
-        if (a == std::string::npos || a == b || a == 0) return false;
-        for (std::size_t i = 0; i < a; ++i)
-            if (line_[i] < 'A' || line_[i] > 'Z') return false;
-        return line_.compare(b + 1, 7, "HTTP/1.") == 0;
-    }
-    // Whether a read waited past the deadline (httplib then answers 400; the connection ends).
-    bool expired() const { return expired_; }
-    // Whether bytes arrive before `wait` has passed or `running` turns false.
-    bool wait_readable(std::chrono::milliseconds wait, const std::function<bool()>& running) {
-        if (start_ < end_) return true;
-        for (const auto until = Clock::now() + wait; running() && Clock::now() < until;)
-            if (poll_for(POLLIN, std::chrono::milliseconds(50))) return true;
-        return false;
-    }
 
-    bool is_readable() const override { return start_ < end_ || wait_for(POLLIN, remaining()); }
-    bool is_writable() const override { return wait_for(POLLOUT, kWriteTimeout); }
-    ssize_t read(char* ptr, std::size_t size) override {
-        if (start_ == end_) {
-            if (!wait_for(POLLIN, remaining())) {
-                expired_ = true;
-                return -1;
-            }
-            const ssize_t n = ::recv(sock_, buffer_, sizeof buffer_, 0);
-            if (n <= 0) return n;
-            start_ = 0, end_ = std::size_t(n);
-        }
-        const std::size_t n = std::min(size, end_ - start_);
-        std::memcpy(ptr, buffer_ + start_, n);
-        for (std::size_t i = 0; i < n && !lineDone_; ++i) {
-            if (ptr[i] == '\r' || ptr[i] == '\n' || line_.size() > 16384)
-                lineDone_ = true;
-            else
-                line_ += ptr[i];
-        }
-        start_ += n;
-        return ssize_t(n);
-    }
-    ssize_t write(const char* ptr, std::size_t size) override {
-        if (!is_writable()) return -1;
-        return ::send(sock_, ptr, size, MSG_NOSIGNAL);
-    }
-    void get_remote_ip_and_port(std::string& ip, int& port) const override {
-        address(::getpeername, ip, port);
-    }
-    void get_local_ip_and_port(std::string& ip, int& port) const override {
-        address(::getsockname, ip, port);
-    }
+    DeadlineStream(int sock, std::function<bool()> pressed, std::string unread);
+    // A request starts: its deadline, and whether it is a HEAD.
+    void begin_request(Clock::time_point deadline);
+    // Whether a read waited past the deadline (httplib then answers 400).
+    bool expired() const { return expired_; }
+    // Whether the unread bytes hold a whole head (request line and headers).
+    bool head_buffered() const;
+    // The bytes read and not yet parsed, handed back with the connection.
+    std::string take_unread();
+
+    bool is_readable() const override;
+    bool is_writable() const override;
+    ssize_t read(char* ptr, std::size_t size) override;
+    ssize_t write(const char* ptr, std::size_t size) override;
+    void get_remote_ip_and_port(std::string& ip, int& port) const override;
+    void get_local_ip_and_port(std::string& ip, int& port) const override;
     socket_t socket() const override { return sock_; }
 
 private:
-    std::chrono::milliseconds remaining() const {
-        return std::max(
-            std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()),
-            std::chrono::milliseconds(0));
-    }
-    // Waits up to `wait` for `events`, in slices: while connections wait for a worker, at most
-    // kPressedWait (a client that sends or reads slowly then loses its worker to them).
-    bool wait_for(short events, std::chrono::milliseconds wait) const {
-        const auto start = Clock::now(), until = start + wait;
-        for (;;) {
-            const auto now = Clock::now();
-            if (now >= until) return poll_for(events, std::chrono::milliseconds(0));
-            const auto slice
-                = std::min(std::chrono::duration_cast<std::chrono::milliseconds>(until - now),
-                    std::chrono::milliseconds(100));
-            if (poll_for(events, slice)) return true;
-            if (pressed_ && Clock::now() - start >= kPressedWait && pressed_()) return false;
-        }
-    }
-    bool poll_for(short events, std::chrono::milliseconds wait) const {
-        pollfd p { sock_, events, 0 };
-        int n;
-        do n = ::poll(&p, 1, int(wait.count()));
-        while (n < 0 && errno == EINTR);
-        return n > 0;
-    }
-    template<class Name>
-    void address(Name name, std::string& ip, int& port) const {
-        sockaddr_storage a {};
-        socklen_t length = sizeof a;
-        char text[INET6_ADDRSTRLEN] = "";
-        port = 0;
-        if (name(sock_, reinterpret_cast<sockaddr*>(&a), &length) != 0) return;
-        if (a.ss_family == AF_INET) {
-            const auto& v4 = reinterpret_cast<const sockaddr_in&>(a);
-            ::inet_ntop(AF_INET, &v4.sin_addr, text, sizeof text);
-            port = ntohs(v4.sin_port);
-        } else if (a.ss_family == AF_INET6) {
-            const auto& v6 = reinterpret_cast<const sockaddr_in6&>(a);
-            ::inet_ntop(AF_INET6, &v6.sin6_addr, text, sizeof text);
-            port = ntohs(v6.sin6_port);
-        }
-        ip = text;
-    }
+    std::chrono::milliseconds remaining() const;
+    bool wait_for(short events, std::chrono::milliseconds wait) const;
 
     int sock_;
     std::function<bool()> pressed_;
-    std::string line_; // the request's first line, as read
-    bool lineDone_ = false;
+    std::string buffer_; // read from the socket; from start_ on not yet given to httplib
+    std::size_t start_ = 0;
     Clock::time_point deadline_ = Clock::now();
     bool expired_ = false;
-    char buffer_[4096];
-    std::size_t start_ = 0, end_ = 0;
+    bool head_ = false; // the request is a HEAD: only the response's head is written
+    int headEnd_ = 0; // of "\r\n\r\n", the bytes written so far (4: the head is out)
 };
 
-// The workers that serve connections (httplib runs each connection on one worker from its
-// first request to its last), counting the connections that wait for one.
+// The connections between requests, watched by one thread: each is handed on (`ready`) once its
+// next request's head is whole, or dropped when its deadline passes (408 if a request had
+// begun) or its client closes. Holding one costs a socket and its bytes, never a worker.
+class Reception {
+public:
+    static constexpr std::size_t kHeadLimit = 65536; // beyond: handed on, httplib refuses it
+
+    Reception(std::chrono::milliseconds requestDeadline,
+        std::function<void(std::shared_ptr<Connection>)> ready);
+    ~Reception();
+    // Watches `c` until its next request's head is whole; closes it if the Reception stopped.
+    void admit(std::shared_ptr<Connection> c);
+    // Drops every connection watched and ends the thread; later admissions are closed.
+    void stop();
+    std::size_t size() const { return size_.load(std::memory_order_relaxed); }
+
+private:
+    void run();
+    // Reads what `c` sent; whether it is still open.
+    static bool receive(Connection& c);
+
+    const std::chrono::milliseconds requestDeadline_;
+    std::function<void(std::shared_ptr<Connection>)> ready_;
+    int epoll_;
+    std::mutex mutex_;
+    std::map<int, std::shared_ptr<Connection>> watched_;
+    std::atomic<std::size_t> size_ { 0 };
+    std::atomic<bool> stopping_ { false };
+    std::thread thread_;
+};
+
+// The workers that answer requests, counting the jobs that wait for one. `before_shutdown`
+// runs first when httplib shuts the pool down (the Reception stops handing it connections).
 class Pool : public httplib::TaskQueue {
 public:
-    explicit Pool(int workers) {
-        for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
-    }
-    void enqueue(std::function<void()> fn) override {
-        {
-            std::lock_guard lock(mutex_);
-            jobs_.push_back(std::move(fn));
-            ++waiting_;
-        }
-        ready_.notify_one();
-    }
-    void shutdown() override {
-        {
-            std::lock_guard lock(mutex_);
-            done_ = true;
-        }
-        ready_.notify_all();
-        for (std::thread& t : threads_) t.join();
-    }
-    // Connections that wait for a worker while none is free (a connection just queued beside
-    // an idle worker is not waiting).
+    Pool(int workers, std::function<void()> before_shutdown);
+    void enqueue(std::function<void()> fn) override;
+    void shutdown() override;
+    // Jobs that wait for a worker while none is free (one just queued beside an idle worker
+    // is not waiting).
     int waiting() const {
         return waiting_.load(std::memory_order_relaxed) - idle_.load(std::memory_order_relaxed);
     }
 
 private:
-    void work() {
-        for (;;) {
-            std::function<void()> fn;
-            {
-                std::unique_lock lock(mutex_);
-                ++idle_;
-                ready_.wait(lock, [&] { return done_ || !jobs_.empty(); });
-                --idle_;
-                if (jobs_.empty()) return;
-                fn = std::move(jobs_.front());
-                jobs_.pop_front();
-                --waiting_;
-            }
-            fn();
-        }
-    }
+    void work();
+    std::function<void()> beforeShutdown_;
     std::vector<std::thread> threads_;
     std::mutex mutex_;
     std::condition_variable ready_;
@@ -206,99 +143,44 @@ private:
     bool done_ = false;
 };
 
-// httplib's server, each connection read through a DeadlineStream: a request that has not
-// arrived whole within `deadline` is dropped, so slow clients hold a worker for that long at
-// most. While connections wait for a worker, a kept-alive connection is closed after its
-// request, an idle one at once, and a stalled read or write gives up within half a second:
-// clients that keep connections open (or pipeline requests and never read) cannot starve
-// the others. Beyond kPerAddress connections from one address while others wait: 503. The pool
-// is larger than httplib's 8 and the listen backlog longer than its 5 (Debian's httplib is a
-// compiled library: its CPPHTTPLIB_* settings cannot be changed from here).
+// httplib's server with the Reception in front of its workers. A request's head must be whole
+// within `deadline` of its first byte. Limits, each answered with its reason: beyond kPerAddress
+// connections from one address while the server is crowded, 503; a connection ends after
+// kRequestsPerConnection requests, and after each while workers are pressed (the answer says
+// "Connection: close" and why in kEndsHeader; requests pipelined after it are not answered). Other
+// methods than GET and HEAD get 405 at once (cmd_serve.cpp), without their body being read: the
+// connection then ends, as after a GET that carries a body. The pool is larger than httplib's 8 and
+// the listen backlog longer than its 5 (Debian's httplib is a compiled library: its CPPHTTPLIB_*
+// settings cannot be changed from here).
 class GuardedHttp : public httplib::Server {
 public:
     static constexpr int kWorkers = 64;
     static constexpr int kBacklog = 1024;
     static constexpr int kRequestsPerConnection = 100;
     static constexpr int kPerAddress = 32;
+    static constexpr std::size_t kCrowded = 1024; // connections waiting in the Reception
+    static constexpr std::size_t kMostWaiting = 8192; // beyond: every new connection 503
     static constexpr auto kKeepAlive = std::chrono::seconds(5);
+    static constexpr const char* kEndsHeader = "X-Connection-Ends";
 
-    explicit GuardedHttp(std::chrono::milliseconds deadline)
-        : deadline_(deadline) {
-        new_task_queue = [this] { return pool_ = new Pool(kWorkers); };
-        // Not httplib's default, which adds SO_REUSEPORT: a second server on the same port would
-        // then share its connections instead of being refused.
-        set_socket_options([](socket_t sock) {
-            int yes = 1;
-            ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-        });
-    }
+    explicit GuardedHttp(std::chrono::milliseconds deadline);
 
     // After bind_to_port: listen again with a longer backlog (Linux updates it in place).
-    void lengthen_backlog() { ::listen(svr_sock_, kBacklog); }
+    void lengthen_backlog();
 
 private:
+    friend struct Connection;
     bool pressed() const { return pool_ && pool_->waiting() > 0; }
-
-    // The open connections of each address.
-    class Peer {
-    public:
-        Peer(GuardedHttp& http, std::string ip)
-            : http_(http)
-            , ip_(std::move(ip)) {
-            std::lock_guard lock(http_.peersMutex_);
-            count_ = ++http_.peers_[ip_];
-        }
-        ~Peer() {
-            std::lock_guard lock(http_.peersMutex_);
-            if (--http_.peers_[ip_] == 0) http_.peers_.erase(ip_);
-        }
-        int count() const { return count_; }
-
-    private:
-        GuardedHttp& http_;
-        std::string ip_;
-        int count_;
-    };
-
-    bool process_and_close_socket(socket_t sock) override {
-        DeadlineStream stream(sock, [this] { return pressed(); });
-        std::string ip;
-        int port = 0;
-        stream.get_remote_ip_and_port(ip, port);
-        const Peer peer(*this, ip);
-        bool ok = true;
-        if (peer.count() > kPerAddress && pressed()) {
-            const std::string body
-                = R"({"error":"too many connections from one address; try again soon"})";
-            std::string busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
-                               "application/json\r\nConnection: close\r\nRetry-After: 1\r\n"
-                               "Content-Length: ";
-            busy.append(std::to_string(body.size())).append("\r\n\r\n").append(body);
-            stream.write(busy.data(), busy.size());
-        } else
-            for (int served = 0; served < kRequestsPerConnection; ++served) {
-                // A kept-alive connection may wait for its next request (not while others wait
-                // for a worker); the deadline starts when its first byte arrives.
-                if (served && !stream.wait_readable(kKeepAlive, [this] {
-                        return is_running() && !pressed();
-                    }))
-                    break;
-                stream.begin_request(DeadlineStream::Clock::now() + deadline_);
-                bool closed = false;
-                const bool last
-                    = served + 1 == kRequestsPerConnection || !is_running() || pressed();
-                ok = process_request(stream, last, closed, [](httplib::Request&) {});
-                if (!ok || closed || last || stream.expired() || !stream.request_line_ok()) break;
-            }
-        ::shutdown(sock, SHUT_RDWR);
-        ::close(sock);
-        return ok;
-    }
+    bool process_and_close_socket(socket_t sock) override;
+    // Answers the requests whose heads are in `c` (and pipelined after them), then hands the
+    // connection back to the Reception or closes it.
+    void serve(std::shared_ptr<Connection> c);
 
     const std::chrono::milliseconds deadline_;
     Pool* pool_ = nullptr; // owned by httplib, made when it starts listening
     std::mutex peersMutex_;
     std::map<std::string, int> peers_;
+    Reception reception_;
 };
 
 } // namespace mktb::cli

@@ -16,10 +16,11 @@
   is left out at start (reported, its name's bytes escaped) while the others answer;
 - tables truncated, rewritten in place, deleted (their directory too) under the server: it lives
   on, never answers wrong, and answers again once the files are whole;
-- other methods get 405, a path too long 414 saying so, a malformed request line 400 and the
-  connection closed;
-- clients that keep connections open or pipeline and never read do not starve good requests
-  (tests/web/starve.py: every good request under 1 s);
+- other methods get 405 at once (their body unread), a path too long 414 saying so (HEAD: no
+  body), a malformed request line 400 and the connection closed, a GET's body never taken for a
+  request, the 101st pipelined request a 503 naming the limit;
+- clients that keep connections open, pipeline and never read, or drip their requests from 20
+  addresses do not starve good requests (tests/web/starve.py: every good request under 1 s);
 - a second server on the same port is refused; a table that appears in a served directory is
   answered from without a restart;
 - bad arguments stop the server with a message; SIGTERM stops it cleanly.
@@ -203,6 +204,34 @@ try:
     answer = raw(b"BAD\r\nGET /api/endings HTTP/1.1\r\nHost: x\r\n\r\n")
     check("malformed request line: one 400, then closed", answer.startswith(b"HTTP/1.1 400")
           and answer.count(b"HTTP/1.1 ") == 1, answer[:300])
+    for line in [b"GET / HTTP/1.5", b"GET  HTTP/1.1", b"get / HTTP/1.1", b"GET /x HTTP/1.1 x"]:
+        answer = raw(line + b"\r\nGET /api/endings HTTP/1.1\r\nHost: x\r\n\r\n")
+        check(f"{line!r}: one 400 saying the connection ends", answer.startswith(b"HTTP/1.1 400")
+              and answer.count(b"HTTP/1.1 ") == 1 and b"Connection: close" in answer, answer[:300])
+    # A body the server does not read ends the connection: it is not taken for a request.
+    smuggled = b"GET /api/endings HTTP/1.1\r\nHost: x\r\n\r\n"
+    answer = raw(b"GET /api/endings/KRvK HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                 % len(smuggled) + smuggled)
+    check("GET with a body: answered once, the body not read as a request",
+          answer.count(b"HTTP/1.1 ") == 1 and b"Connection: close" in answer, answer[:300])
+    answer = raw(b"HEAD /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    check("HEAD too long: 414 without a body", answer.startswith(b"HTTP/1.1 414")
+          and answer.endswith(b"\r\n\r\n"), answer[-100:])
+    for method in [b"POST", b"PUT", b"PATCH", b"OPTIONS"]:  # a body announced, never sent
+        started = time.monotonic()
+        answer = raw(method + b" /api/probe HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+        took = time.monotonic() - started
+        check(f"{method.decode()}: 405 at once ({took:.2f} s), naming GET",
+              answer.startswith(b"HTTP/1.1 405") and b"Allow: GET, HEAD" in answer and took < 1,
+              answer[:200])
+    # Pipelining past the per-connection limit: 100 answered, the last saying that the
+    # connection ends and why; the connection closed gracefully (no reset losing answers).
+    answer = raw(b"GET /api/endings/KRvK HTTP/1.1\r\nHost: x\r\n\r\n" * 150)
+    last = answer.split(b"HTTP/1.1 200")[-1]
+    check("150 pipelined: 100 answered, the last saying why the connection ends",
+          answer.count(b"HTTP/1.1 200") == 100 and answer.count(b"HTTP/1.1 ") == 100
+          and b"Connection: close" in last and b"X-Connection-Ends: at most 100 requests" in last
+          and answer.endswith(b"}"), answer[-300:])
 
     # 2b'''. A second server on the same port is refused, naming the port.
     run = subprocess.run([mktb, "serve", "--tables", tables, "--port", str(port)],
@@ -387,7 +416,7 @@ try:
     # (last: the attackers' connections take a few seconds to drain).
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import starve
-    for attack in ("keepalive", "pipeline"):
+    for attack in ("keepalive", "pipeline", "drip"):
         latencies = starve.measure(port, attack, goods=12)
         check(f"good requests beside the {attack} attack: all under 1 s ({starve.summary(latencies)})",
               latencies[-1] < 1.0, latencies)

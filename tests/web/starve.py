@@ -3,7 +3,9 @@
 hour, round two) and the latency of good requests beside them:
 
 - keepalive: 66 clients, each re-sending a valid request every 4.5 s on one kept connection;
-- pipeline: 70 clients that pipeline requests and never read the answers.
+- pipeline: 70 clients that pipeline requests and never read the answers;
+- drip: 600 clients, 30 from each of 20 loopback addresses (under the per-address cap), each
+  sending its request a byte every 0.4 s, so that none arrives whole within the deadline.
 
 Prints, per attack, the good requests' latencies (p50, p99, max) and exits 0; serve.py and
 scripts/bench-serve call measure() and judge the figures themselves.
@@ -57,11 +59,27 @@ def pipeline_client(port, stop):
             stop.wait(0.1)
 
 
+def drip_client(port, stop, address):
+    while not stop.is_set():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=10,
+                                          source_address=(address, 0)) as s:
+                for byte in request():
+                    if stop.wait(0.4):
+                        break
+                    s.sendall(bytes([byte]))
+        except OSError:
+            stop.wait(0.1)
+
+
 def measure(port, attack, goods=20):
     """The latencies of `goods` good requests while `attack` runs, sorted."""
-    client, count = {"keepalive": (keepalive_client, 66), "pipeline": (pipeline_client, 70)}[attack]
+    client, count = {"keepalive": (keepalive_client, 66), "pipeline": (pipeline_client, 70),
+                     "drip": (drip_client, 600)}[attack]
     stop = threading.Event()
-    threads = [threading.Thread(target=client, args=(port, stop), daemon=True) for _ in range(count)]
+    args = [(port, stop) + ((f"127.0.0.{2 + i % 20}",) if attack == "drip" else ())
+            for i in range(count)]
+    threads = [threading.Thread(target=client, args=a, daemon=True) for a in args]
     for t in threads:
         t.start()
     time.sleep(2)  # the attackers hold their connections
