@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 namespace mktb::cli {
@@ -31,6 +32,38 @@ std::span<const Command* const> commands() {
 }
 
 std::string printable(std::string_view text) { return escaped(text, false); }
+
+std::vector<bool> find_tables(std::string_view command,
+    const std::vector<std::pair<std::string, std::string>>& tables, const std::string& dir,
+    std::string_view game) {
+    std::vector<bool> found;
+    std::vector<std::string> missing;
+    for (const auto& [name, path] : tables) {
+        std::error_code ec;
+        found.push_back(std::filesystem::exists(path, ec));
+        if (!found.back()) missing.push_back(name);
+    }
+    if (missing.empty()) return found;
+    constexpr std::size_t kNamed = 6;
+    std::string names;
+    for (std::size_t i = 0; i < std::min(missing.size(), kNamed); ++i) {
+        if (i) names += ' ';
+        names += missing[i];
+    }
+    if (missing.size() > kNamed)
+        names += " and " + std::to_string(missing.size() - kNamed) + " more";
+    const std::string make = "mktb gen" + std::string(game) + " --tables " + printable(dir);
+    if (missing.size() == 1)
+        std::fprintf(stderr, "mktb %s: no table of %s in %s (make it: %s %s)\n",
+            std::string(command).c_str(), names.c_str(), printable(dir).c_str(), make.c_str(),
+            names.c_str());
+    else
+        std::fprintf(stderr,
+            "mktb %s: %zu of the %zu endings have no table in %s: %s (make them: %s ENDING...)\n",
+            std::string(command).c_str(), missing.size(), tables.size(), printable(dir).c_str(),
+            names.c_str(), make.c_str());
+    return found;
+}
 
 int usage_error(const Args& args, std::string_view what) {
     std::fprintf(stderr, "mktb %s: %s\n%s", std::string(args.command().name).c_str(),

@@ -5,6 +5,9 @@
 #include <string>
 #include <string_view>
 
+#include <utility>
+#include <vector>
+
 #include "mktb/counting.hpp"
 #include "options.hpp"
 
@@ -45,6 +48,26 @@ int gen_over_ranks(const Args& a, Ranks& ranks, int localRanks);
 // Text from the command line or a file, fit for a terminal: control bytes (an escape sequence
 // would act on the terminal) as \xNN, as --json escapes them; letters of any script kept.
 std::string printable(std::string_view text);
+
+// Whether each table (an ending's name and file) is in `dir`; those that are not are named on
+// one line of stderr with the command that makes them (`game`: "" or " --game xiangqi").
+std::vector<bool> find_tables(std::string_view command,
+    const std::vector<std::pair<std::string, std::string>>& tables, const std::string& dir,
+    std::string_view game);
+
+// Of `endings`, those whose table file (`path(dir, m)`) is in `dir`; the others reported.
+template<class M>
+std::vector<M> tables_present(std::string_view command, const std::vector<M>& endings,
+    const std::string& dir, std::string (*path)(const std::string&, const M&),
+    std::string_view game) {
+    std::vector<std::pair<std::string, std::string>> tables;
+    for (const M& m : endings) tables.emplace_back(m.name(), path(dir, m));
+    const std::vector<bool> found = find_tables(command, tables, dir, game);
+    std::vector<M> present;
+    for (std::size_t i = 0; i < endings.size(); ++i)
+        if (found[i]) present.push_back(endings[i]);
+    return present;
+}
 
 // The arguments do not make a whole request: "mktb CMD: what" and the command's forms on
 // stderr; returns kExitBadInput.

@@ -193,7 +193,7 @@ bool read(const Args& a, Options& o) {
         o.keepOtherRules = a.flag("--keep-other-rules");
         o.rules = a.rules();
     }
-    if (cmd == "gen" && !a.operands().empty() && a.has("--men"))
+    if ((cmd == "gen" || cmd == "verify") && !a.operands().empty() && a.has("--men"))
         return std::fprintf(stderr,
                    "mktb %s: give endings or --men N, not both (the usage: ENDING... | --men N)\n",
                    cmd.data()),
@@ -489,9 +489,11 @@ int verify_command(const Args& a) {
             std::fprintf(stderr, "mktb verify: %s to verify; nothing was started\n", why.c_str());
             return kExitFailure;
         }
+    const std::vector<Material> present
+        = tables_present("verify", o.endings, o.tables, table_path, "");
     Progress progress;
-    int status = kExitOk;
-    for (const Material& m : o.endings) {
+    int status = present.size() == o.endings.size() ? kExitOk : kExitFailure;
+    for (const Material& m : present) {
         try {
             const Tablebase tables(o.tables); // per ending, as gen: resident tables are freed
             std::string report;

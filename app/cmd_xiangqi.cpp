@@ -303,13 +303,15 @@ int xiangqi_verify(const Args& a) {
     if (!read_x(a, o)) return kExitBadInput;
     if (o.endings.empty())
         return usage_error(a, std::string("give the endings, or --set with one of ") + kSets);
+    const std::vector<Material> present
+        = tables_present("verify", o.endings, o.tables, xq::table_path, " --game xiangqi");
     Progress progress;
-    std::uint64_t failed = 0;
+    std::uint64_t failed = present.size() != o.endings.size();
     std::vector<double> work;
-    for (const Material& m : o.endings) work.push_back(double(xq::Index(m).size()));
+    for (const Material& m : present) work.push_back(double(xq::Index(m).size()));
     progress.start_run(work);
-    for (std::size_t k = 0; k < o.endings.size(); ++k) {
-        const Material& m = o.endings[k];
+    for (std::size_t k = 0; k < present.size(); ++k) {
+        const Material& m = present[k];
         progress.start_job(k);
         try {
             const xq::Tablebase tables(o.tables); // a reader per ending: its tables let go with it

@@ -189,6 +189,18 @@ for args in "gen KMMMMMvK" "gen --list KPPPPPvK" "verify KMMMMMvK"; do
   echo "$out" | grep -q "a table holds at most 4 men of one kind and colour" \
     || fail "mktb $args: unclear message: $out"
 done
+# 4c. verify of endings without tables: one line naming how many, the first few and the command
+#     that makes them (it was a line per ending), the others verified, exit 1; endings and --men
+#     together refused as gen refuses them.
+out=$("$mktb" verify --men 4 KRRvKM --tables "$dir/t" 2>&1); code=$?
+[ $code -eq 2 ] && echo "$out" | grep -q "give endings or --men N, not both" || fail "verify endings and --men: $code $out"
+out=$("$mktb" verify KRvK KRRvKM KRSvKN --tables "$dir/t" 2>&1); code=$?
+[ $code -eq 1 ] && [ "$(echo "$out" | grep -c 'mktb verify')" -eq 1 ] \
+  && echo "$out" | grep -q "mktb verify: 2 of the 3 endings have no table in $dir/t: KRRvKM KRSvKN (make them: mktb gen --tables $dir/t ENDING...)" \
+  && echo "$out" | grep -q "^KRvK: ok" || fail "verify without tables: $code $out"
+out=$("$mktb" verify --game xiangqi KRvKN --tables "$dir/t" 2>&1); code=$?
+[ $code -eq 1 ] && echo "$out" | grep -q "no table of KRvKN in $dir/t (make it: mktb gen --game xiangqi --tables $dir/t KRvKN)" \
+  || fail "verify --game xiangqi without its table: $code $out"
 # 5. An option of another command is refused by name, not ignored (verify once took gen's --list
 #    and verified all 142 endings).
 for args in "verify --list --men 3" "verify --counter-mate draw KRvK" "digest --threads 2 KRvK" \

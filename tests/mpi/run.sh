@@ -86,6 +86,7 @@ grep -q "mktb gen: " "$dir/bad.log" || fail "no error for KQvK: $(cat "$dir/bad.
 if ranks 2 gen --game xiangqi KRvKN --tables "$dir/xq" >"$dir/xq.log" 2>&1; then fail "--game xiangqi accepted"; fi
 grep -q "one process only" "$dir/xq.log" || fail "no reason for --game xiangqi: $(cat "$dir/xq.log")"
 [ ! -e "$dir/xq/KRvKN.mktb" ] || fail "--game xiangqi wrote Makruk's KRvKN"
+"$mpi" --help | grep -q -- "--game" && fail "mktb-mpi --help offers --game xiangqi, which it refuses"
 echo "ok: refusals and bad requests end every rank with the reason"
 
 # Rank 0 failing alone (its table's path is a directory) while the others go on: every rank is
