@@ -154,7 +154,8 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
 }
 
 // A line of an EPD or FEN file as a FEN: "BOARD SIDE - - bm Ke2; ...; c2 \"L P\";" (EPD, as
-// mktb teach writes it: the count in c2) becomes "BOARD SIDE - L P"; a FEN line is kept,
+// mktb teach writes it: the count in c2) becomes "BOARD SIDE - L P" (Xiangqi's, which has no
+// count: "BOARD SIDE - -"); a FEN line is kept,
 // less a ';' comment. Throws FenError for a c2 that is not two numbers.
 std::string fen_of_line(std::string text) {
     std::istringstream fields(text);
@@ -165,6 +166,8 @@ std::string fen_of_line(std::string text) {
             std::istringstream in(text);
             std::string board, side, castling, passant;
             in >> board >> side >> castling >> passant;
+            if (xq::Position::is_xiangqi_fen(board)) // no count: the EPD's four fields
+                return board + " " + side + " " + castling + " " + passant;
             // Makruk FENs have no en passant field: their fields 4-5 are the count.
             std::string fen = board, count;
             fen.append(" ").append(side).append(" ").append(castling);
@@ -243,7 +246,7 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
         if (text.find_first_not_of(" \t\r") == std::string::npos || text[0] == '#') continue;
         try {
             if (xq::Position::is_xiangqi_fen(text)) {
-                const xq::Position pos = xq::Position::from_fen(text.substr(0, text.find(';')));
+                const xq::Position pos = xq::Position::from_fen(fen_of_line(text));
                 if (!xtables) xtables.emplace(prober.dir());
                 const std::optional<XAnswer> a = xiangqi_answer(*xtables, pos);
                 if (!a) {
