@@ -256,6 +256,37 @@ std::optional<BaringPath> baring_path(const Prober& prober, Position pos, CountS
     return std::nullopt;
 }
 
+MoveCounted move_counted(const Prober& prober, const Position& pos, Move move,
+    const CountedValue& mover, CountState count, Lang lang) {
+    const bool th = lang == Lang::Th;
+    const bool conversion = !pos.empty(to_sq(move)) || is_promotion(move);
+    MoveCounted out { counted_text(mover, conversion, lang), std::nullopt };
+    if (mover.result != CountedValue::Result::Win || count_phase(pos) != CountPhase::BoardHonour
+        || prober.options().rules.has(RuleOption::BoardHonourOff))
+        return out;
+    Position next = pos;
+    next.do_move(move);
+    const CountState after = count_after_move(pos, next, count, prober.options().rules);
+    if (conversion) {
+        if (count_phase(next) == CountPhase::PiecesHonour) // this capture bares the king
+            out.text = th ? "ชนะภายในการนับ: กินหมากตัวสุดท้าย แล้วรุกจนใน "
+                    + moves_text(after_move(mover), lang) + " (นับศักดิ์หมาก)"
+                          : "wins within the count: bares the king, then mates in "
+                    + moves_text(after_move(mover), lang) + " (pieces' honour)";
+        return out;
+    }
+    if (const std::optional<BaringPath> path = baring_path(prober, next, after)) {
+        out.baring = BaringPath { path->moves + 1, path->then };
+        const std::string n = std::to_string(path->moves + 1),
+                          of = std::to_string(mover.moves_available);
+        out.text = th ? "ชนะภายในการนับ: กินหมากตัวสุดท้ายใน " + n + " จาก " + of
+                + " ตา แล้วรุกจนใน " + moves_text(path->then, lang) + " (นับศักดิ์หมาก)"
+                      : "wins within the count: bares the king in " + n + " of " + of
+                + " moves, then mates in " + moves_text(path->then, lang) + " (pieces' honour)";
+    }
+    return out;
+}
+
 std::string verdict(const Position& pos, Value pure, const CountedValue& counted,
     const CountRules& rules, CountState count, const std::optional<BaringPath>& baring, Lang lang) {
     const bool th = lang == Lang::Th;
@@ -272,17 +303,13 @@ std::string verdict(const Position& pos, Value pure, const CountedValue& counted
     const Color winner = pure.is_win() ? stm : ~stm;
     const std::string w = color_name(winner, lang);
     if (phase == CountPhase::NoCount) {
+        // One line: that no count runs while a Bia is on the board is said beside it.
         if (counted.result == CountedValue::Result::Draw)
-            return th ? w + "รุกจนได้ถ้าไม่นับ แต่เสมอด้วยการนับที่เริ่มเมื่อเบี้ยตัวสุดท้ายหมดไป"
-                      : w
-                    + " mates without counting, but it is a draw under the count the last Bia's "
-                      "conversion starts";
-        return th ? w + "ชนะ: ยังไม่นับขณะมีเบี้ยบนกระดาน และการนับที่เริ่มเมื่อเบี้ยหมดยังเหลือเวลาพอ ("
-                + num(counted.moves_needed) + " ตา ถึงรุกจนหรือการเปลี่ยนหมากที่ชนะ)"
-                  : w
-                + " wins: no count runs while a Bia is on the board, and the count its "
-                  "conversion starts leaves time ("
-                + num(counted.moves_needed) + " moves to mate or a winning conversion)";
+            return th ? "เสมอด้วยการนับ (" + w + "รุกจนได้เฉพาะเมื่อไม่นับ)"
+                      : "Draw under the count (" + w + " mates only without counting)";
+        return th ? w + "ชนะใน " + num(counted.moves_needed) + " ตา (ถึงรุกจนหรือเปลี่ยนหมาก)"
+                  : w + " wins in " + num(counted.moves_needed)
+                + " moves (to mate or conversion)";
     }
     if (phase == CountPhase::BoardHonour && rules.has(RuleOption::BoardHonourOff)) {
         if (counted.result == CountedValue::Result::Draw)
@@ -348,6 +375,7 @@ std::optional<Json> answer_json(
         next.do_move(m.move);
         next.set_count_state(count_after_move(pos, next, count, rules));
         const bool capture = !pos.empty(to_sq(m.move));
+        const MoveCounted row = move_counted(prober, pos, m.move, m.counted, count, lang);
         list.push_back({ { "uci", move_to_uci(m.move) }, { "san", san(pos, m.move) },
             { "fen", next.fen() }, { "capture", capture }, { "promotion", is_promotion(m.move) },
             { "conversion", capture || is_promotion(m.move) }, { "checkmate", is_checkmate(next) },
@@ -357,10 +385,10 @@ std::optional<Json> answer_json(
             { "best",
                 m.counted.result == top.counted.result
                     && m.counted.moves_needed == top.counted.moves_needed },
-            { "text",
-                { { "pure", value_text(m.pure, lang) },
-                    { "counted",
-                        counted_text(m.counted, capture || is_promotion(m.move), lang) } } } });
+            { "text", { { "pure", value_text(m.pure, lang) }, { "counted", row.text } } } });
+        if (row.baring)
+            list.back()["counted"]["baring"] = { { "moves", row.baring->moves },
+                { "then", counted_json(row.baring->then) } };
     }
     const std::optional<BaringPath> baring = baring_path(prober, pos, count);
     Json counted = counted_json(*here);

@@ -63,6 +63,17 @@ std::optional<BaringPath> baring_path(const Prober& prober, Position pos, CountS
 // "wins within the count (then 11 of 39 moves)".
 std::string counted_text(CountedValue mover, bool conversion, Lang lang = Lang::En);
 
+// A move's counted text as a move list shows it: counted_text, and where the mover wins under
+// board's honour by baring the loser's king, both figures as the headline gives them ("wins
+// within the count: bares the king in 2 of 65 moves, then mates in 12 of 13 moves"), with the
+// path (`baring`: the mover's moves to the capture, this one included, and the count after it).
+struct MoveCounted {
+    std::string text;
+    std::optional<BaringPath> baring;
+};
+MoveCounted move_counted(const Prober& prober, const Position& pos, Move move,
+    const CountedValue& mover, CountState count, Lang lang = Lang::En);
+
 // The counted verdict in words under `count`: "White wins within the count: 13 of 41 moves
 // needed", "White wins within the count: bares the Black king in 1 of 65 moves, then mates in
 // 21 of 40 moves (pieces' honour)", "Draw: the count has run out". The form with a prober

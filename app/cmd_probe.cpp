@@ -141,10 +141,10 @@ int answer(const Prober& prober, const Position& pos, CountState count, bool jso
             // The counted result with its distance (RankedMove's view: the winner's moves to
             // mate or to a winning conversion, of those the count leaves it, this move included
             // when the mover wins).
-            const bool conversion = !pos.empty(to_sq(m.move)) || is_promotion(m.move);
             std::printf("  %c %-7s %-6s %-22s counted: %s\n", best ? '*' : ' ',
                 san(pos, m.move).c_str(), move_to_uci(m.move).c_str(),
-                sentence(stm, m.pure).c_str(), counted_text(m.counted, conversion).c_str());
+                sentence(stm, m.pure).c_str(),
+                move_counted(prober, pos, m.move, m.counted, count).text.c_str());
         }
         if (line) print_line(pos, count, rules, pv, here.result);
         return kExitOk;

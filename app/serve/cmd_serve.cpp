@@ -135,6 +135,7 @@ public:
     void routes(GuardedHttp& http) {
         http.Get("/api/probe", [this](const auto& req, auto& res) { probe(req, res); });
         http.Get("/api/endings", [this](const auto& req, auto& res) { endings(req, res, {}); });
+        http.Get("/api/rules", [this](const auto& req, auto& res) { served_rules(req, res); });
         http.Get(R"(/api/endings/([A-Za-z]+))",
             [this](const auto& req, auto& res) { endings(req, res, req.matches[1]); });
         http.Get("/board.svg", [](const auto& req, auto& res) { board(req, res); });
@@ -346,6 +347,26 @@ private:
             body["engine"] = advice ? *advice : Json { { "gone", true } };
         }
         reply_json(res, 404, body);
+    }
+
+    // GET /api/rules: the rule sets the served tables were built under, each with its options'
+    // values and in words: what the page offers.
+    void served_rules(const httplib::Request& req, httplib::Response& res) const {
+        if (std::string e = check_params(req, { "lang" }); !e.empty())
+            return reply_error(res, 400, e);
+        Lang lang = Lang::En;
+        if (std::string e = lang_param(req, lang); !e.empty()) return reply_error(res, 400, e);
+        Json served = Json::array();
+        for (const TableSet& s : tables_.load()->sets()) {
+            Json options = Json::object();
+            for (std::size_t i = 0; i < kRuleOptions.size(); ++i)
+                options[std::string(kRuleOptions[i].name)] = std::string(
+                    s.rules.has(RuleOption(i)) ? kRuleOptions[i].alternative
+                                               : kRuleOptions[i].default_value);
+            served.push_back({ { "rules", describe(s.rules) },
+                { "words", rules_words(s.rules, lang) }, { "options", std::move(options) } });
+        }
+        reply_json(res, 200, Json { { "served", std::move(served) } });
     }
 
     // GET /api/endings: every table served under the request's rules, with the statistics

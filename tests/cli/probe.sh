@@ -66,7 +66,11 @@ expect "JSON" '{"uci":"h1h8","san":"Rh8#","fen":"k6R/8/1K6/8/8/8/8/8 b - 32 6 1"
 # One White move left in the board count: only Rxa2+ keeps the win (docs/rules.md §3.2).
 "$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - 128 128 1" --tables "$tables" > "$scratch/board" 2>&1
 expect "board count" "White wins within the count: bares the Black king in 1 of 1 moves, then mates in 12 of 13 moves (pieces' honour)" "$scratch/board"
-expect "board count, the capture's row" "Rxa2+   a1a2   White mates in 13      counted: wins within the count (then 12 of 13 moves)" "$scratch/board"
+expect "board count, the capture's row" "Rxa2+   a1a2   White mates in 13      counted: wins within the count: bares the king, then mates in 12 of 13 moves (pieces' honour)" "$scratch/board"
+# A fresh board count: a King's move keeps the baring win (Kd1, any reply, Rxa2: 2 moves), and
+# its row gives both figures as the headline does.
+"$mktb" probe "k7/8/8/8/8/8/m7/R3K3 w - - 0 1" --tables "$tables" > "$scratch/board2" 2>&1
+expect "board count, a king move's row" "Kd1     e1d1   White mates in 15      counted: wins within the count: bares the king in 2 of 65 moves, then mates in" "$scratch/board2"
 expect "board count" "* Rxa2+   a1a2" "$scratch/board"
 
 cat > "$scratch/positions.epd" <<'POSITIONS'

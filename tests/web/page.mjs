@@ -43,6 +43,22 @@ try {
   const example = await api('8/3k4/6M1/2K1S3/8/8/8/8 b - 88 8 1');
   await waitVerdict(example.verdict);
 
+  // A legend of the men (a phone has no hover to show the palette's titles); no Xiangqi-only
+  // control on the Makruk page; the footer's link to the rules opens the rules, served.
+  const legendText = await page.textContent('#men-legend');
+  check('a legend of the men', ['Khun', 'Met', 'Khon', 'Ma', 'Ruea', 'Bia'].every((n) => legendText.includes(n))
+    && (await page.$$('#men-legend img')).length === 6, legendText);
+  check('no Xiangqi-only checkbox on the Makruk page', !(await page.isVisible('#letters-row')));
+  const rulesHref = await page.getAttribute('#rules-link', 'href');
+  const rulesPage = await fetch(`${base}${rulesHref}`);
+  check("the footer's rules link served", rulesPage.status === 200 && (await rulesPage.text()).includes('Makruk'), `${rulesHref} ${rulesPage.status}`);
+  // The rules panel offers only what the served tables answer (one set here: the defaults) and
+  // says how to make the others.
+  check('rules not served: not offered', await page.$eval('#rule-counter_mate option[value=draw]', (o) => o.disabled)
+    && !(await page.$eval('#rule-counter_mate option[value=win]', (o) => o.disabled)));
+  check('the rules panel says what to generate', (await page.textContent('#rules-served')).includes('mktb gen --men 4 --counter-mate draw'),
+    await page.textContent('#rules-served'));
+
   // Set up K+Ruea vs K by clicks: clear, pick each man from the palette, click its square.
   await page.click('#clear');
   await waitVerdict('Set up a position');
@@ -142,20 +158,35 @@ try {
 
   // Other counting rules: no tables of them here, said on the page; back to the defaults.
   expected = 404;
-  await page.click('#rules summary');
-  await page.selectOption('#rule-counter_mate', 'draw');
+  const here = page.url();
+  await page.goto(`${here}&counter_mate=draw`);
   await page.waitForFunction(() => document.querySelector('#error').textContent.includes('no tables built under'));
-  check('rules in the address', page.url().includes('counter_mate=draw'), page.url());
+  check('rules from the address', (await page.inputValue('#rule-counter_mate')) === 'draw');
   await settled(); // the board's failed request logged too
   expected = null;
-  await page.selectOption('#rule-counter_mate', 'win');
+  await page.goto(here);
   await waitVerdict(board60.verdict);
+
+  // A win by baring the defender: each move's row gives both figures, as the headline does
+  // (Kd1, any reply, Rxa2 bares the king in 2 moves; Rxa2+ itself bares it at once).
+  await page.goto(`${base}/?fen=k7/8/8/8/8/8/m7/R3K3_w_-_-_0_1`);
+  await waitVerdict((await api('k7/8/8/8/8/8/m7/R3K3 w - - 0 1')).verdict);
+  const baringRows = await page.$$eval('#moves tbody tr', (trs) => Object.fromEntries(trs.map((t) => [t.dataset.uci, t.textContent])));
+  check('a baring win: both figures in the row', baringRows.e1d1.includes('bares the king in 2 of 65 moves, then mates in')
+    && baringRows.a1a2.includes('bares the king, then mates in 12 of 13 moves'), JSON.stringify(baringRows).slice(0, 300));
+  // The Bia headline in one line.
+  await page.goto(`${base}/?fen=8/8/8/3k4/8/3P4/8/R2K4_w_-_-_0_1`);
+  await waitVerdict((await api('8/8/8/3k4/8/3P4/8/R2K4 w - - 0 1')).verdict);
+  const lines = await page.$eval('#verdict', (e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight));
+  check('the Bia headline in one line', lines < 1.5, `${lines} lines: ${await verdict()}`);
 
   // Errors are shown on the page: a FEN the board cannot hold, a position the rules forbid.
   await page.fill('#fen', 'k7/9/8 w');
   await page.click('#fen-form button');
   await page.waitForFunction(() => !document.querySelector('#error').hidden);
   check('bad FEN reported', (await page.textContent('#error')).includes('Cannot read the FEN'));
+  check('a bad FEN clears the old verdict, line and moves', (await verdict()).startsWith('Correct the FEN')
+    && (await page.$$('#moves tbody tr')).length === 0 && await page.$eval('#line', (e) => e.hidden), await verdict());
   // A side to move other than w or b is refused, not read as White.
   await page.fill('#fen', 'k7/8/1K6/8/8/8/8/7R x - - 0 1');
   await page.click('#fen-form button');
@@ -205,7 +236,15 @@ try {
   const [boardTop, verdictTop, movesTop, paletteTop] = [await top('#board'), await top('#verdict'), await top('#moves'), await top('#palette')];
   check('phone: the board first, then the verdict, the moves, the editor', boardTop < verdictTop && verdictTop < movesTop && movesTop < paletteTop,
     `${boardTop} ${verdictTop} ${movesTop} ${paletteTop}`);
-  check('phone: the move list right under the verdict', movesTop - verdictTop < 300 && movesTop < 844, `${verdictTop} -> ${movesTop}`);
+  // A position with a long move list (17 moves) and line: the line's steps on the board's
+  // screen, the FEN box within one screen of the board.
+  const busy = '4k4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1';
+  await page.goto(`${base}/?fen=${busy.replace(/ /g, '_')}`);
+  await waitVerdict((await api(busy)).verdict);
+  const box2 = (sel) => page.$eval(sel, (e) => { const b = e.getBoundingClientRect(); return { top: b.top + window.scrollY, bottom: b.bottom + window.scrollY }; });
+  const [board2, steps2, fen2, moves2] = [await box2('#board'), await box2('#line-moves'), await box2('#fen'), await box2('#moves')];
+  check('phone: the line\'s steps and the board on one screen', steps2.bottom - board2.top <= 844, `${board2.top} -> ${steps2.bottom}`);
+  check('phone: the FEN box within one screen of the board', fen2.top - board2.bottom < 844 && fen2.top < moves2.top, `${board2.bottom} -> ${fen2.top}`);
   await page.screenshot({ path: `${outDir}/page-narrow.png`, fullPage: true });
   await page.setViewportSize({ width: 1200, height: 900 });
 
@@ -235,6 +274,11 @@ try {
   check('Xiangqi: the board has 90 points', (await page.$$('#board rect[data-square]')).length === 90);
   check('Xiangqi: the men with their characters', (await page.textContent('#board svg')).includes('俥') && (await page.textContent('#board svg')).includes('將'));
   check('Xiangqi: the game control follows the FEN', (await page.inputValue('#game')) === 'xiangqi');
+  check("Xiangqi: the footer links Xiangqi's rules", (await page.getAttribute('#rules-link', 'href')) === '/docs/rules-xiangqi.md'
+    && (await fetch(`${base}/docs/rules-xiangqi.md`)).status === 200);
+  check('Xiangqi: the letters checkbox shown', await page.isVisible('#letters-row'));
+  check('Xiangqi: no rule column where the rule decides nothing (one side armless)',
+    !(await page.isVisible('#moves thead th:nth-child(3)')));
   const xrows = await page.$$eval('#moves tbody tr', (trs) => trs.map((t) => t.firstChild.textContent));
   check('Xiangqi: every move in WXF, in the API order', xrows.join() === xiangqi.moves.map((m) => m.wxf).join(), xrows.join());
   const xbest = xiangqi.moves[0];

@@ -31,7 +31,7 @@ const RULE_WORDS = LANG === 'th' ? {
   draw_when: ['เสมอเมื่อฝ่ายที่นับ', { exceeded: 'เดินตาที่เกินศักดิ์', reached: 'นับถึงศักดิ์ (แบบกัมพูชา)' }],
   counter_mate: ['ฝ่ายที่นับรุกจน', { win: 'ชนะ', draw: 'ได้เพียงเสมอ' }],
   board_honour: ['นับศักดิ์กระดาน', { first_opportunity: 'นับตั้งแต่มีสิทธิ์ครั้งแรก', off: 'ไม่นับ' }],
-  switch_to_pieces: ['กินหมากตัวสุดท้ายของฝ่ายที่นับแล้วเริ่มนับศักดิ์หมาก', { always: 'เสมอ', if_shorter: 'เฉพาะเมื่อจบเร็วกว่า' }],
+  switch_to_pieces: ['กินหมากตัวสุดท้ายของฝ่ายที่นับแล้วเริ่มนับศักดิ์หมาก', { always: 'ทุกครั้ง', if_shorter: 'เฉพาะเมื่อจบเร็วกว่า' }],
 } : {
   limit_precedence: ['Limit with a Khon and two Ma', { min: 'the smaller: 32 (Fairy-Stockfish)', khon_before_knights: "the Khon's: 44" }],
   draw_when: ['The count draws when the defender', { exceeded: 'completes the move after the limit', reached: 'reaches the limit (Cambodian)' }],
@@ -182,9 +182,9 @@ function describeCount(count) {
   if (count.phase === 'bare_kings') return L('Bare kings: nothing left to count.', 'เหลือขุนเปล่าทั้งสองฝ่าย: ไม่มีอะไรให้นับ');
   if (!count.running) return L("No count runs while both sides have men (board's honour off).", 'ไม่นับขณะที่ทั้งสองฝ่ายมีหมาก (ปิดการนับศักดิ์กระดาน)');
   if (LANG === 'th')
-    return `${count.phase === 'pieces' ? 'นับศักดิ์หมาก' : 'นับศักดิ์กระดาน'}: ${count.counter === 'black' ? 'ดำ' : count.counter === 'white' ? 'ขาว' : 'ฝ่ายที่นับ'}นับ ${count.announced} จาก ${count.limit_moves}`;
+    return `${count.phase === 'pieces' ? 'นับศักดิ์หมาก' : 'นับศักดิ์กระดาน'}: ${count.counter === 'black' ? 'ดำ' : count.counter === 'white' ? 'ขาว' : 'ฝ่ายที่เสียเปรียบ'}นับ ${count.announced} จาก ${count.limit_moves}`;
   const honour = count.phase === 'pieces' ? "Pieces' honour" : "Board's honour";
-  const counter = count.counter ? count.counter[0].toUpperCase() + count.counter.slice(1) : 'The counter';
+  const counter = count.counter ? count.counter[0].toUpperCase() + count.counter.slice(1) : 'The weaker side';
   return `${honour}: ${counter} counts, ${count.announced} of ${count.limit_moves} announced.`;
 }
 
@@ -222,6 +222,8 @@ function showAnswer(answer) {
   const heads = $('moves').querySelectorAll('thead th');
   heads[1].textContent = xiangqi ? L('Value', 'ผล') : L('Without counting', 'ไม่นับ');
   heads[2].textContent = xiangqi ? L('Under the perpetual-check rule', 'ตามกติการุกไม่หยุด') : L('Under the count', 'ตามการนับ');
+  // Xiangqi's rule column only where the rule decides a move.
+  $('moves').classList.toggle('no-rule', xiangqi && !answer.moves.some((m) => m.rule_result));
   const body = $('moves').querySelector('tbody');
   body.replaceChildren();
   for (const move of answer.moves) {
@@ -296,6 +298,16 @@ function clearAnswer(verdict) {
   $('pure').textContent = '';
   $('count-info').textContent = '';
   $('moves').querySelector('tbody').replaceChildren();
+}
+
+// A FEN that could not be read: the error, and nothing left of the answer before it (its
+// verdict, line and moves belong to another position).
+function forget(error) {
+  ++state.request; // an answer still on its way is dropped too
+  showError(error);
+  showEngine(null);
+  clearAnswer(L('Correct the FEN, or set up a position on the board', 'แก้ FEN หรือตั้งตำแหน่งบนกระดาน'));
+  document.querySelector('main').setAttribute('aria-busy', 'false');
 }
 
 // Asks the API about the position on the board, then redraws. `push`: a new history entry.
@@ -417,6 +429,25 @@ function drawPalette() {
       span.appendChild(button);
     }
   }
+  // The legend of the men: each one's picture and name, for a phone's reader too (no hover).
+  const legend = $('men-legend');
+  legend.replaceChildren();
+  for (const m of game().men) {
+    const item = document.createElement('span');
+    const img = document.createElement('img');
+    img.src = xiangqi ? `/man/${m}.svg?game=xiangqi${state.letters ? '&letters=1' : ''}` : `/man/${m}.svg`;
+    img.alt = '';
+    item.append(img, `${m} ${xiangqi ? XIANGQI_NAMES[m] : NAMES[m]}`);
+    legend.appendChild(item);
+  }
+  // The rules this game is answered under, and the page that states them.
+  $('footer-text').textContent = xiangqi
+    ? L('Distances are exact (retrograde analysis). Rules: Xiangqi as Fairy-Stockfish plays it, stalemate a loss, perpetual check forbidden:',
+      'ระยะทุกค่าคำนวณแน่นอน (retrograde analysis) กติกา: หมากรุกจีนแบบ Fairy-Stockfish อับถือว่าแพ้ ห้ามรุกไม่หยุด:')
+    : L("Distances are exact (retrograde analysis). Rules: Fairy-Stockfish's Makruk with its counting:", THAI.footer);
+  $('rules-link').href = xiangqi ? '/docs/rules-xiangqi.md' : '/docs/rules.md';
+  document.querySelector('label[for=fen]').textContent = xiangqi ? L('FEN (Fairy-Stockfish)', 'FEN (แบบ Fairy-Stockfish)')
+    : L('FEN (Fairy-Stockfish; fields 4-5: the count)', THAI['fen-label']);
   $('side-w-name').textContent = game().sides[0];
   $('side-b-name').textContent = game().sides[1];
   for (const id of ['count-fieldset', 'rules']) $(id).hidden = xiangqi;
@@ -525,20 +556,22 @@ function setup() {
       state.selected = null;
       refresh(true);
     } catch (error) {
-      showError(L(`Cannot read the FEN: ${error.message}`, `อ่าน FEN ไม่ได้: ${error.message}`));
+      forget(L(`Cannot read the FEN: ${error.message}`, `อ่าน FEN ไม่ได้: ${error.message}`));
     }
   });
   window.addEventListener('popstate', () => start());
+  showServedRules();
   start();
 }
 
 // The position of the address (/?fen=...&count=...), else an example.
 function start() {
   const params = new URLSearchParams(location.search);
+  let unread = '';
   try {
     loadFen(params.get('fen') || GAMES[params.get('game') === 'xiangqi' ? 'xiangqi' : 'makruk'].example);
   } catch (error) {
-    showError(L(`Cannot read the FEN of the address: ${error.message}`, `อ่าน FEN ในลิงก์ไม่ได้: ${error.message}`));
+    unread = L(`Cannot read the FEN of the address: ${error.message}`, `อ่าน FEN ในลิงก์ไม่ได้: ${error.message}`);
   }
   for (const [name, values] of Object.entries(RULES)) {
     const value = params.get(name);
@@ -549,7 +582,26 @@ function start() {
     $('count-kind').value = count[1];
     $('count-value').value = count[2];
   }
-  refresh();
+  if (unread) forget(unread); else refresh();
+}
+
+// The rule sets of the served tables (/api/rules): an option's other value is offered only
+// where a served directory was built under it, and the panel says how to make the others.
+async function showServedRules() {
+  let served = [];
+  try {
+    served = (await (await fetch(`/api/rules${LANG === 'th' ? '?lang=th' : ''}`)).json()).served || [];
+  } catch (e) {
+    return; // the probes will say what is wrong
+  }
+  if (!served.length) return;
+  for (const name of Object.keys(RULES))
+    for (const option of $(`rule-${name}`).options)
+      option.disabled = !served.some((set) => set.options[name] === option.value);
+  const words = served.map((set) => set.words).join('; ');
+  $('rules-served').textContent = L(
+    `Served here: tables built under ${words}. Other rules need tables of their own, made with the rule options (for example: mktb gen --men 4 --counter-mate draw --tables DIR) and served beside these (mktb serve --tables ... --tables DIR).`,
+    `ตารางที่เปิดอยู่ที่นี่สร้างตาม ${words} กติกาอื่นต้องใช้ตารางของตัวเอง สร้างด้วยตัวเลือกกติกา (เช่น mktb gen --men 4 --counter-mate draw --tables DIR) แล้วเปิดคู่กับตารางเหล่านี้ (mktb serve --tables ... --tables DIR)`);
 }
 
 setup();
