@@ -279,8 +279,8 @@ MoveCounted move_counted(const Prober& prober, const Position& pos, Move move,
         out.baring = BaringPath { path->moves + 1, path->then };
         const std::string n = std::to_string(path->moves + 1),
                           of = std::to_string(mover.moves_available);
-        out.text = th ? "ชนะภายในการนับ: กินหมากตัวสุดท้ายใน " + n + " จาก " + of
-                + " ตา แล้วรุกจนใน " + moves_text(path->then, lang) + " (นับศักดิ์หมาก)"
+        out.text = th ? "ชนะภายในการนับ: กินหมากตัวสุดท้ายใน " + n + " จาก " + of + " ตา แล้วรุกจนใน "
+                + moves_text(path->then, lang) + " (นับศักดิ์หมาก)"
                       : "wins within the count: bares the king in " + n + " of " + of
                 + " moves, then mates in " + moves_text(path->then, lang) + " (pieces' honour)";
     }
@@ -308,8 +308,7 @@ std::string verdict(const Position& pos, Value pure, const CountedValue& counted
             return th ? "เสมอด้วยการนับ (" + w + "รุกจนได้เฉพาะเมื่อไม่นับ)"
                       : "Draw under the count (" + w + " mates only without counting)";
         return th ? w + "ชนะใน " + num(counted.moves_needed) + " ตา (ถึงรุกจนหรือเปลี่ยนหมาก)"
-                  : w + " wins in " + num(counted.moves_needed)
-                + " moves (to mate or conversion)";
+                  : w + " wins in " + num(counted.moves_needed) + " moves (to mate or conversion)";
     }
     if (phase == CountPhase::BoardHonour && rules.has(RuleOption::BoardHonourOff)) {
         if (counted.result == CountedValue::Result::Draw)
@@ -387,8 +386,8 @@ std::optional<Json> answer_json(
                     && m.counted.moves_needed == top.counted.moves_needed },
             { "text", { { "pure", value_text(m.pure, lang) }, { "counted", row.text } } } });
         if (row.baring)
-            list.back()["counted"]["baring"] = { { "moves", row.baring->moves },
-                { "then", counted_json(row.baring->then) } };
+            list.back()["counted"]["baring"]
+                = { { "moves", row.baring->moves }, { "then", counted_json(row.baring->then) } };
     }
     const std::optional<BaringPath> baring = baring_path(prober, pos, count);
     Json counted = counted_json(*here);

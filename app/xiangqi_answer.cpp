@@ -14,22 +14,31 @@ namespace {
 using xq::Position;
 
 const char* colour(Color c) { return c == xq::RED ? "Red" : "Black"; }
+const char* colour(Color c, Lang lang) {
+    return lang == Lang::Th ? (c == xq::RED ? "แดง" : "ดำ") : colour(c);
+}
 
-std::string sentence(Color stm, Value v) {
-    if (v.is_draw()) return "draw";
-    if (v.plies == 0) return std::string(colour(stm)) + " has no move and loses";
+std::string sentence(Color stm, Value v, Lang lang) {
+    const bool th = lang == Lang::Th;
+    if (v.is_draw()) return th ? "เสมอ" : "draw";
+    if (v.plies == 0)
+        return std::string(colour(stm, lang)) + (th ? "ไม่มีตาเดินและแพ้" : " has no move and loses");
     const int n = v.mate_in_moves();
-    return n > 0 ? std::string(colour(stm)) + " mates in " + std::to_string(n)
-                 : std::string(colour(~stm)) + " mates in " + std::to_string(-n);
+    const Color winner = n > 0 ? stm : ~stm;
+    return std::string(colour(winner, lang)) + (th ? "รุกจนใน " : " mates in ")
+        + std::to_string(std::abs(n)) + (th ? " ตา" : "");
 }
 
 const char* category(Value v) { return v.is_win() ? "win" : v.is_loss() ? "loss" : "draw"; }
 const char* category(int result) { return result > 0 ? "win" : result < 0 ? "loss" : "draw"; }
 
 // What only the rule decides, in words: "; under the perpetual-check rule Red wins".
-std::string rule_words(Color stm, Value v, int result) {
+std::string rule_words(Color stm, Value v, int result, Lang lang) {
     if (!v.is_draw() || !result) return "";
     const Color winner = result > 0 ? stm : ~stm;
+    if (lang == Lang::Th)
+        return std::string("; ตามกติการุกไม่หยุด ") + colour(winner, lang) + "ชนะ ("
+            + colour(~winner, lang) + "ยื้อได้ด้วยการรุกไม่หยุดเท่านั้น)";
     return std::string("; under the perpetual-check rule ") + colour(winner) + " wins ("
         + colour(~winner) + " can hold only by checking forever)";
 }
@@ -38,8 +47,8 @@ int signed_plies(Value v) { return v.is_draw() ? 0 : v.is_win() ? v.plies : -v.p
 
 } // namespace
 
-std::string xiangqi_sentence(Color stm, Value v, int result) {
-    return sentence(stm, v) + rule_words(stm, v, result);
+std::string xiangqi_sentence(Color stm, Value v, int result, Lang lang) {
+    return sentence(stm, v, lang) + rule_words(stm, v, result, lang);
 }
 
 std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const Position& pos) {
@@ -78,7 +87,7 @@ std::vector<xq::Move> xiangqi_line(const xq::Tablebase& tables, Position pos) {
 }
 
 Json xiangqi_json(
-    const xq::Tablebase& tables, const Position& pos, const XAnswer& a, bool with_line) {
+    const xq::Tablebase& tables, const Position& pos, const XAnswer& a, bool with_line, Lang lang) {
     const Color stm = pos.side_to_move();
     const bool noMove = a.moves.empty();
     const xq::Material m = xq::Material::of(pos);
@@ -94,7 +103,7 @@ Json xiangqi_json(
         ? "stalemate=loss perpetual_check=loss chase=not_modelled"
         : "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled";
     if (a.by_rule()) j["rule_result"] = category(a.result);
-    j["verdict"] = xiangqi_sentence(stm, a.value, a.result);
+    j["verdict"] = xiangqi_sentence(stm, a.value, a.result, lang);
     Json moves = Json::array();
     for (const XMove& x : a.moves) {
         Position after = pos;
@@ -107,7 +116,7 @@ Json xiangqi_json(
             // The position after the move, for its side to move, as Makruk's answer gives it.
             { "category", category(x.after) }, { "dtm", signed_plies(x.after) },
             { "best", x.value == a.moves.front().value && x.result == a.moves.front().result },
-            { "text", { { "pure", describe(x.value) } } } });
+            { "text", { { "pure", value_text(x.value, lang) } } } });
         if (x.value.is_draw() && x.result) moves.back()["rule_result"] = category(x.result);
     }
     j["moves"] = moves;

@@ -23,6 +23,7 @@
 #include "cli.hpp"
 #include "diagram.hpp"
 #include "engine_advice.hpp"
+#include "errors_th.hpp"
 #include "guarded_http.hpp"
 #include "mktb/movegen.hpp"
 #include "notation.hpp"
@@ -52,8 +53,10 @@ std::string non_utf8_part(const httplib::Request& req) {
     return {};
 }
 
-void reply_error(httplib::Response& res, int status, const std::string& message) {
-    reply_json(res, status, Json { { "error", message } });
+void reply_error(
+    httplib::Response& res, int status, const std::string& message, Lang lang = Lang::En) {
+    reply_json(
+        res, status, Json { { "error", lang == Lang::Th ? errors_in_thai(message) : message } });
 }
 
 // A request's parameters, checked against those the endpoint takes: an error message or empty.
@@ -202,9 +205,17 @@ private:
                 }
             }
         if (const TableSet* s = tables.find(rules)) return s;
+        // In words, the page's language: the options' names are not for people.
+        Lang lang = Lang::En;
+        (void)lang_param(req, lang);
+        std::string served;
+        for (const TableSet& t : tables.sets())
+            served += (served.empty() ? "" : "; ") + rules_words(t.rules, lang);
         status = 404;
-        error = "no tables built under " + describe(rules)
-            + " are served; served: " + tables.served();
+        error = lang == Lang::Th
+            ? "ไม่มีตารางที่สร้างตาม " + rules_words(rules, lang) + " เปิดอยู่; ที่เปิดอยู่: " + served
+            : "no tables built under " + rules_words(rules, lang)
+                + " are served; served: " + served;
         return nullptr;
     }
 
@@ -220,25 +231,25 @@ private:
         if (fen.empty()) return reply_error(res, 400, "missing parameter 'fen'");
         for (char& c : fen)
             if (c == '_') c = ' ';
-        if (xq::Position::is_xiangqi_fen(fen)) return probe_xiangqi(req, res, *tables, fen);
+        if (xq::Position::is_xiangqi_fen(fen)) return probe_xiangqi(req, res, *tables, fen, lang);
         const TableSet* s = select(*tables, req, status, error);
         if (!s) return reply_error(res, status, error);
         Position pos;
         try {
             pos = Position::from_fen(fen);
         } catch (const FenError& e) {
-            return reply_error(res, 400, std::string("bad FEN: ") + e.what());
+            return reply_error(res, 400, std::string("bad FEN: ") + e.what(), lang);
         }
         CountState count;
         if (std::string e = count_to_follow(req.get_param_value("count"), pos, s->rules, count);
             !e.empty())
-            return reply_error(res, 400, "count: " + e);
+            return reply_error(res, 400, "count: " + e, lang);
         bool line = false;
         if (std::string e = flag_param(req, "line", line); !e.empty())
             return reply_error(res, 400, e);
         try {
             const std::optional<Json> answer = answer_json(*s->prober, pos, count, line, lang);
-            if (!answer) return beyond_tables(res, *s, pos, count);
+            if (!answer) return beyond_tables(res, *s, pos, count, lang);
             reply_json(res, 200, *answer);
         } catch (const TableError& e) {
             reply_error(res, 500, e.what()); // a damaged table: reported, never answered
@@ -249,16 +260,19 @@ private:
     // shape of Makruk's, "game": "xiangqi"), each move with its WXF notation too. The counting
     // parameters do not apply and are refused.
     void probe_xiangqi(const httplib::Request& req, httplib::Response& res, const TableSets& tables,
-        const std::string& fen) const {
+        const std::string& fen, Lang lang) const {
+        const auto said = [lang](const std::string& english) {
+            return lang == Lang::Th ? errors_in_thai(english) : english;
+        };
         for (const auto& [key, value] : req.params)
             if (key == "count" || find_rule_option(key))
-                return reply_error(
-                    res, 400, "'" + key + "' is a Makruk counting parameter; Xiangqi has no count");
+                return reply_error(res, 400,
+                    "'" + key + "' is a Makruk counting parameter; Xiangqi has no count", lang);
         xq::Position pos;
         try {
             pos = xq::Position::from_fen(fen);
         } catch (const FenError& e) {
-            return reply_error(res, 400, std::string("bad Xiangqi FEN: ") + e.what());
+            return reply_error(res, 400, std::string("bad Xiangqi FEN: ") + e.what(), lang);
         }
         bool line = false;
         if (std::string e = flag_param(req, "line", line); !e.empty())
@@ -270,18 +284,19 @@ private:
         if (!s)
             return reply_json(res, 404,
                 Json { { "error",
-                           "no Xiangqi tables are served (make them: mktb gen --game "
-                           "xiangqi "
-                               + m + ")" },
+                           said("no Xiangqi tables are served (make them: mktb gen --game "
+                                "xiangqi "
+                               + m + ")") },
                     { "game", "xiangqi" }, { "material", m } });
         try {
             const std::optional<XAnswer> a = xiangqi_answer(*s->xiangqi, pos);
             if (!a)
                 return reply_json(res, 404,
                     Json {
-                        { "error", "no Xiangqi table for " + m + " or an ending it converts into" },
+                        { "error",
+                            said("no Xiangqi table for " + m + " or an ending it converts into") },
                         { "game", "xiangqi" }, { "material", m } });
-            reply_json(res, 200, xiangqi_json(*s->xiangqi, pos, *a, line));
+            reply_json(res, 200, xiangqi_json(*s->xiangqi, pos, *a, line, lang));
         } catch (const TableError& e) {
             reply_error(res, 500, e.what()); // a damaged table: reported, never answered
         }
@@ -311,8 +326,8 @@ private:
 
     // A position no table answers (404): what the tables served hold, whether mktb gen could
     // make the missing ones, and, with --engine, the engine's word on it, marked as such.
-    void beyond_tables(
-        httplib::Response& res, const TableSet& s, Position pos, CountState count) const {
+    void beyond_tables(httplib::Response& res, const TableSet& s, Position pos, CountState count,
+        Lang lang) const {
         const Material m = Material::of(pos).canonical();
         int largest = 0;
         for (const Material& e : s.endings) largest = std::max(largest, e.men());
@@ -329,9 +344,9 @@ private:
         if (beyond)
             held += " and " + std::to_string(beyond) + (beyond == 1 ? " ending" : " endings")
                 + " of more men (up to " + std::to_string(largest) + ")";
-        Json body { { "error",
-                        "no table for " + m.name() + " or an ending it converts into; the tables "
-                            + "served hold " + held },
+        const std::string error = "no table for " + m.name()
+            + " or an ending it converts into; the tables served hold " + held;
+        Json body { { "error", lang == Lang::Th ? errors_in_thai(error) : error },
             { "material", m.name() }, { "men", m.men() },
             { "tables",
                 { { "complete_up_to", complete }, { "largest", largest },
@@ -360,9 +375,9 @@ private:
         for (const TableSet& s : tables_.load()->sets()) {
             Json options = Json::object();
             for (std::size_t i = 0; i < kRuleOptions.size(); ++i)
-                options[std::string(kRuleOptions[i].name)] = std::string(
-                    s.rules.has(RuleOption(i)) ? kRuleOptions[i].alternative
-                                               : kRuleOptions[i].default_value);
+                options[std::string(kRuleOptions[i].name)]
+                    = std::string(s.rules.has(RuleOption(i)) ? kRuleOptions[i].alternative
+                                                             : kRuleOptions[i].default_value);
             served.push_back({ { "rules", describe(s.rules) },
                 { "words", rules_words(s.rules, lang) }, { "options", std::move(options) } });
         }

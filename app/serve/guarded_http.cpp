@@ -351,11 +351,12 @@ bool GuardedHttp::process_and_close_socket(socket_t sock) {
     auto c = std::make_shared<Connection>(*this, sock);
     const std::size_t waiting = reception_.size();
     if (waiting >= kMostWaiting
-        || (c->fromAddress > kPerAddress && (pressed() || waiting >= kCrowded)))
+        || (c->fromAddress > kPerAddress && (pressed() || waiting >= kCrowded))) {
         answer_and_close(sock, "503 Service Unavailable",
             waiting >= kMostWaiting ? "too many connections; try again soon"
                                     : "too many connections from one address; try again soon");
-    else {
+        linger(sock, std::chrono::milliseconds(100)); // the request unread: no reset over the 503
+    } else {
         c->deadline = Clock::now() + deadline_;
         reception_.admit(std::move(c));
     }
