@@ -314,6 +314,18 @@ try {
   const thaiTitles = await th.$$eval('#palette .tool', (bs) => bs.map((b) => b.title).join(' '));
   check("Thai: the men's Thai names", ['ขุน', 'เม็ด', 'โคน', 'ม้า', 'เรือ', 'เบี้ย'].every((n) => thaiTitles.includes(n)), thaiTitles);
   check('Thai: the headings', (await th.textContent('#moves thead')).includes('ตามการนับ') && (await th.textContent('#pure')).startsWith('ถ้าไม่นับ'));
+  // The server's errors in Thai too: an illegal position (the kings side by side), a count
+  // out of range, rules not served (in words, not the options' names).
+  await th.goto(`${base}/?fen=kK6/8/8/8/8/8/8/7R_w_-_-_0_1`);
+  await th.waitForFunction(() => document.querySelector('#error').textContent.includes('ขุนสองฝ่ายยืนติดกัน'))
+    .catch(async () => check('Thai: an illegal position said in Thai', false, await th.textContent('#error')));
+  check('Thai: no English in the error', !/bad FEN|kings/.test(await th.textContent('#error')), await th.textContent('#error'));
+  await th.goto(`${base}/?fen=k7/8/1K6/8/8/8/8/7R_w_-_-_0_1&counter_mate=draw`);
+  await th.waitForFunction(() => document.querySelector('#error').textContent.includes('ฝ่ายที่นับรุกจนได้เพียงเสมอ'))
+    .catch(async () => check('Thai: rules not served, in Thai words', false, await th.textContent('#error')));
+  check('Thai: no option names shown', !/counter_mate|limit_precedence/.test(await th.textContent('#error')));
+  check("Thai: 'always' is not the page's word for a draw", !(await th.textContent('#rules')).includes('เสมอ</option>')
+    && await th.$eval('#rule-switch_to_pieces option[value=always]', (o) => o.textContent !== 'เสมอ'));
   await th.goto(`${base}/endings`);
   await th.waitForSelector('#endings tbody tr');
   check('Thai: the endings page', (await th.textContent('#endings thead')).includes('เผด็จ') && (await th.textContent('#rules')).includes('กติกาการนับ'), await th.textContent('#rules'));
