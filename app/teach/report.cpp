@@ -6,10 +6,13 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "diagram.hpp"
 #include "generator.hpp"
+#include "mktb/index.hpp"
 #include "teach/html.hpp"
 
 namespace mktb::cli {
@@ -530,30 +533,65 @@ const std::vector<RegulationRow> kRegulation = {
     { "K + (Khon or Ma)", "K + 2 Ruea", { "KRRvKS", "KRRvKN" } },
 };
 
-// What an ending no table answers would take: its cells and the memory of one process
-// (gen/generator.hpp's estimate), the largest of the endings it converts into (made first) where
-// that one needs more, and how many machines of this one's kind (24 GiB) the larger would span.
-std::string would_take(const Material& m) {
-    const MemoryEstimate e = estimate_memory(m);
-    Material largest = m;
-    std::uint64_t most = e.total();
+// The generation speed the tables of `tables` were made at: cells a second over those of a
+// million cells or more (smaller ones measure the start-up), from their statistics; 0 if none.
+double generation_rate(const std::string& tables) {
+    double cells = 0, seconds = 0;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(tables, ec))
+        if (entry.path().extension() == ".json") {
+            std::ifstream in(entry.path());
+            const Json j = Json::parse(in, nullptr, false);
+            if (j.is_discarded() || !j.contains("index_size") || !j.contains("seconds")) continue;
+            if (j["index_size"].get<double>() < 1e6) continue;
+            cells += j["index_size"].get<double>(), seconds += j["seconds"].get<double>();
+        }
+    return seconds > 0 ? cells / seconds : 0;
+}
+
+std::string duration(double seconds, Lang lang) {
+    const bool th = lang == Lang::Th;
+    char text[64];
+    if (seconds < 90)
+        std::snprintf(text, sizeof text, th ? "ไม่ถึง 2 นาที" : "under 2 minutes");
+    else if (seconds < 5400)
+        std::snprintf(text, sizeof text, th ? "ราว %.0f นาที" : "about %.0f minutes", seconds / 60);
+    else
+        std::snprintf(
+            text, sizeof text, th ? "ราว %.1f ชั่วโมง" : "about %.1f hours", seconds / 3600);
+    return text;
+}
+
+// The endings `m` needs that `tables` lacks (itself and those it converts into, made first).
+std::vector<Material> missing_for(const Material& m, const std::string& tables) {
+    std::vector<Material> out;
     for (const Material& c : build_order({ m }))
-        if (const std::uint64_t t = estimate_memory(c).total(); t > most) most = t, largest = c;
-    char text[300];
-    std::snprintf(text, sizeof text, "%.2f G cells, about %.1f GB in one process", e.cells / 1e9,
-        e.total() / 1e9);
+        if (!fs::exists(fs::path(tables) / (c.name() + ".mktb"))) out.push_back(c);
+    return out;
+}
+
+// What an ending no table answers would take, for its row: the command that makes it, its
+// memory, and the time at `rate` (with the endings it converts into); beyond 6 men, that mktb
+// makes none (its generation is untested there, and one such ending spans many machines).
+std::string would_take(const Material& m, const std::string& tables, double rate, Lang lang) {
+    const bool th = lang == Lang::Th;
+    const MemoryEstimate e = estimate_memory(m);
+    char text[400];
+    if (m.men() > 6) {
+        std::snprintf(text, sizeof text,
+            th ? "หมาก %d ตัว: เกินกว่าที่ mktb สร้าง (ราว %.0f GB)"
+               : "%d men: more than mktb makes (about %.0f GB)",
+            m.men(), e.total() / 1e9);
+        return text;
+    }
+    double cells = 0;
+    for (const Material& c : missing_for(m, tables)) cells += double(Index(c).size());
+    std::snprintf(text, sizeof text,
+        th ? "<code>mktb gen %s</code>: หมาก %d ตัว, ราว %.1f GB"
+           : "<code>mktb gen %s</code>: %d men, about %.1f GB",
+        m.name().c_str(), m.men(), e.total() / 1e9);
     std::string out = text;
-    if (largest.name() != m.name()) {
-        std::snprintf(
-            text, sizeof text, "; first %s, about %.1f GB", largest.name().c_str(), most / 1e9);
-        out += text;
-    }
-    constexpr double kMachine = 0.9 * 24.0 * (1ull << 30);
-    if (most >= kMachine) {
-        std::snprintf(
-            text, sizeof text, "; at least %.0f machines of 24 GiB", std::ceil(most / kMachine));
-        out += text;
-    }
+    if (rate > 0) out += (th ? ", " : ", ") + duration(cells / rate, lang);
     return out;
 }
 
@@ -653,10 +691,7 @@ void write_overview(const fs::path& dir, const std::string& tables,
                      "และเป็นเบี้ยหงาย) และเมื่อตารางมีเผด็จนั้น ฝ่ายที่แข็งกว่า (ฝ่ายที่เขียนก่อน) "
                      "ชนะบ่อยเพียงใด เมื่อตนเองหรือฝ่ายที่อ่อนกว่าเดิน ทั้งไม่นับและภายในการนับใหม่ "
                      "ระเบียบกับตาราง<span class=\"disagree\">ไม่ตรงกัน</span>เมื่อฝ่ายที่แข็งกว่าเดินแล้วชนะ"
-                     "น้อยกว่าครึ่งของตำแหน่ง</p>\n<table "
-                     "class=\"regulation\">\n<tr><th>ฝ่ายที่อ่อนกว่ามีไม่เกิน"
-                     "</th><th>ฝ่ายที่แข็งกว่ามีอย่างน้อย</th><th>เผด็จ</th><th>ฝ่ายที่แข็งกว่าเดิน: ชนะ</th>"
-                     "<th>ภายในการนับ</th><th>ฝ่ายที่อ่อนกว่าเดิน: ฝ่ายที่แข็งกว่าชนะ</th></tr>\n"
+                     "น้อยกว่าครึ่งของตำแหน่ง</p>\n"
                    : "<h1>Which side is stronger?</h1>\n<p>One event's regulation (the 31st "
                      "north-eastern Rajabhat universities games, \"Phuphan Games\"; docs/rules.md "
                      "§7) names the side that may claim the board count (the weaker one) by "
@@ -665,24 +700,79 @@ void write_overview(const fs::path& dir, const std::string& tables,
                      "(the side written first) wins, with itself or the weaker side to move, "
                      "without counting and within a fresh count. The regulation and the tables "
                      "<span class=\"disagree\">disagree</span> where the stronger side to move "
-                     "wins fewer than half of the positions.</p>\n<table class=\"regulation\">\n"
-                     "<tr><th>Weaker side has at most</th><th>Stronger side has at least</th>"
-                     "<th>Ending</th><th>Stronger to move: wins</th><th>within the count</th>"
-                     "<th>Weaker to move: stronger wins</th></tr>\n");
+                     "wins fewer than half of the positions.</p>\n");
+        // Which rows these tables answer, and what the others take.
+        const double rate = generation_rate(tables);
+        int rows = 0, answered = 0;
+        std::map<int, std::set<std::string>> missing; // by men: the rows' endings
+        for (const RegulationRow& row : kRegulation)
+            for (const char* e : row.endings) {
+                const Material m = Material::parse(e)->canonical();
+                ++rows;
+                if (fs::exists(fs::path(tables) / (m.name() + ".mktb")))
+                    ++answered;
+                else
+                    missing[m.men()].insert(m.name());
+            }
+        reg << "<p class=\"summary\">" << (th ? "ตารางใน <code>" : "The tables in <code>")
+            << escape(tables) << "</code> " << (th ? "ตอบได้ " : "answer ") << answered
+            << (th ? " จาก " : " of the ") << rows << (th ? " แถว" : " rows") << ".";
+        for (const auto& [men, names] : missing) {
+            reg << " " << names.size() << (th ? " แถวต้องใช้เผด็จ " : " need endings of ") << men
+                << (th ? " ตัว" : " men") << ": ";
+            if (men > 6)
+                reg << (th ? "เกินกว่าที่ mktb สร้าง" : "more than mktb makes");
+            else if (men == 5) {
+                double cells = 0;
+                for (const Material& c : all_materials(5))
+                    if (!fs::exists(fs::path(tables) / (c.name() + ".mktb")))
+                        cells += double(Index(c).size());
+                reg << (th ? "ทุกเผด็จ 5 ตัวด้วย " : "every 5-men ending with ")
+                    << "<code>mktb gen --men 5</code>";
+                if (rate > 0) reg << " (" << duration(cells / rate, lang) << ")";
+            } else {
+                double cells = 0;
+                std::set<std::string> seen;
+                for (const std::string& n : names)
+                    for (const Material& c : missing_for(*Material::parse(n), tables))
+                        if (seen.insert(c.name()).second) cells += double(Index(c).size());
+                reg << (th ? "แต่ละเผด็จด้วยคำสั่งในแถวของมัน" : "each with the command in its row");
+                if (rate > 0)
+                    reg << (th ? " (รวม " : " (") << duration(cells / rate, lang)
+                        << (th ? ")" : " in all)");
+            }
+            if (!th) reg << ".";
+        }
+        if (rate > 0)
+            reg << (th ? " เวลาคำนวณจากความเร็วที่ตารางเหล่านี้ถูกสร้าง เผด็จที่ใหญ่กว่าช้ากว่านี้ต่อตำแหน่ง"
+                       : " Times at the speed these tables were made; larger endings go slower "
+                         "per position.");
+        reg << "</p>\n"
+            << (th ? "<table class=\"regulation\">\n<tr><th>ฝ่ายที่อ่อนกว่ามีไม่เกิน</th>"
+                     "<th>ฝ่ายที่แข็งกว่ามีอย่างน้อย</th><th>เผด็จ</th><th>ฝ่ายที่แข็งกว่าเดิน: ชนะ</th>"
+                     "<th>ภายในการนับ</th><th>ฝ่ายที่อ่อนกว่าเดิน: ฝ่ายที่แข็งกว่าชนะ</th></tr>\n"
+                   : "<table class=\"regulation\">\n<tr><th>Weaker side has at "
+                     "most</th><th>Stronger "
+                     "side has at least</th><th>Ending</th><th>Stronger to move: "
+                     "wins</th><th>within "
+                     "the count</th><th>Weaker to move: stronger wins</th></tr>\n");
         for (const RegulationRow& row : kRegulation)
             for (const char* e : row.endings) {
                 reg << "<tr><td>" << escape(men_words(row.weaker, lang)) << "</td><td>"
-                    << escape(men_words(row.stronger, lang)) << "</td><td>" << e << "</td>";
+                    << escape(men_words(row.stronger, lang)) << "</td><td>";
                 // The table names the stronger side by its own material: where that is the
-                // regulation's weaker side, the colours of its statistics are swapped.
+                // regulation's weaker side, the colours of its statistics are swapped. The row
+                // names the ending as its file and `mktb gen` do.
                 const Material m = *Material::parse(e);
                 const bool swapped = !m.is_canonical();
                 const std::string name = m.canonical().name();
+                reg << name
+                    << (swapped ? (th ? " (ฝ่ายที่แข็งกว่าคือดำ)" : " (the stronger side is Black)") : "")
+                    << "</td>";
                 const std::optional<Json> stats = read_stats(tables, name);
                 if (!stats) {
-                    reg << "<td colspan=\"3\">" << (th ? "ยังไม่ได้สร้าง" : "not generated")
-                        << " (<code>mktb gen " << name
-                        << "</code>: " << escape(would_take(m.canonical())) << ")</td></tr>\n";
+                    reg << "<td colspan=\"3\">" << (th ? "ยังไม่ได้สร้าง: " : "not generated: ")
+                        << would_take(m.canonical(), tables, rate, lang) << "</td></tr>\n";
                     continue;
                 }
                 const Json& w = (*stats)["sides"][swapped ? "black_to_move" : "white_to_move"];

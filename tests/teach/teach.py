@@ -14,6 +14,8 @@
 The pages themselves are opened in chromium by tests/web/report.mjs.
 """
 import glob
+import collections
+import re
 import json
 import os
 import shutil
@@ -221,6 +223,20 @@ try:
     for page in ["index.html", "regulation.html", "report.css"] + [e + ".html" for e in endings]:
         check(f"{page} written", os.path.getsize(os.path.join(out, page)) > 0)
     check("every diagram is XML", len(glob.glob(os.path.join(out, "diagrams", "*.svg"))) == diagrams)
+    # The regulation page says at the top which of its rows these tables answer (none: every
+    # ending of docs/rules.md §7 has 5 men or more) and what the others take, by men; each row
+    # that can be made names its command; none advises a count of machines.
+    reg = open(os.path.join(out, "regulation.html"), encoding="utf-8").read()
+    rows = re.findall(r"<tr><td>[^<]*</td><td>[^<]*</td><td>(\w+)[^<]*</td><td[^>]*>(.*?)</td>", reg)
+    men = collections.Counter(len(e) - 1 for e, _ in rows)  # letters less the "v"
+    summary = re.sub("<[^>]+>", "", reg[reg.index('<p class="summary">'):].split("</p>")[0])
+    check("regulation: 27 rows", len(rows) == 27, len(rows))
+    check("regulation: the summary counts the rows", f"answer 0 of the 27 rows" in summary
+          and all(f"{n} need endings of {k} men" in summary for k, n in men.items()), (summary, men))
+    check("regulation: 5 men made with gen --men 5", "mktb gen --men 5" in summary, summary)
+    check("regulation: each row of 6 men or fewer named as the command that makes it",
+          all(f"mktb gen {e}" in cell or len(e) - 1 > 6 for e, cell in rows), rows[:3])
+    check("regulation: no machine counts", "machines" not in reg and "more than mktb makes" in reg)
 finally:
     server.terminate()
     server.wait(timeout=20)
