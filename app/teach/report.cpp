@@ -27,6 +27,12 @@ std::string capitalized(std::string text) {
     return text;
 }
 
+// The line a pupil writes a name and the date on, at the top of a worksheet.
+std::string name_line(Lang lang) {
+    return lang == Lang::Th ? "<p class=\"name-line\">ชื่อ <span></span> วันที่ <span></span></p>\n"
+                            : "<p class=\"name-line\">Name <span></span> Date <span></span></p>\n";
+}
+
 // The men with their Thai names and the letters diagrams and FENs use (diagrams/men/*.svg).
 std::string men_legend(Lang lang) {
     static const std::pair<char, Said> kMen[]
@@ -114,6 +120,8 @@ summary { cursor: pointer; color: #1f6f3a; }
 .legend img { vertical-align: middle; }
 .key li { margin: 0.4rem 0; }
 .lang { float: right; margin: 0; font-size: 0.9rem; }
+.name-line span { display: inline-block; border-bottom: 1px solid #555; width: 14rem; margin: 0 1.5rem 0 0.4rem; }
+.name-line span + span { width: 8rem; }
 .answer { margin-top: 0.4rem; height: 4.5em; font-size: 0.85rem; color: #555;
   background: repeating-linear-gradient(transparent 0 1.45em, #bbb 1.45em calc(1.45em + 1px)); }
 table.regulation { width: 100%; }
@@ -123,8 +131,11 @@ table.regulation code { word-break: break-all; }
   @page { size: A4; margin: 15mm; }
   body { margin: 0; max-width: none; font-size: 11pt; }
   nav, summary, .lang { display: none; }
-  .themes section { break-before: page; }
+  .themes section + section { break-before: page; } /* the first shares the heading's page */
   figure { break-inside: avoid; }
+  .positions { grid-template-columns: 1fr 1fr; gap: 0.6rem 1.2rem; }
+  .positions figure img { max-width: 6.2cm; }
+  .answer { height: 3em; }
 }
 )CSS";
 
@@ -163,7 +174,6 @@ std::string page_head(const std::string& title, const std::string& base, Lang la
 // "(only move)" marks.
 struct LineText {
     std::string html, pgn;
-    std::string brief; // for the answer key: the first moves, no counts but where it ends
     // A pure line that runs past the count's end: the PGN game ends there (a draw) and the rest
     // of the mate is a comment.
     bool countEnded = false;
@@ -203,14 +213,6 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
         if (!out.countEnded) count = count_after_move(pos, next, count, rules);
         next.set_count_state(out.countEnded ? CountState {} : count);
         out.html += prefix + move + (only ? "!" : "") + " ";
-        static constexpr std::size_t kBriefPlies = 24;
-        if (i < kBriefPlies)
-            out.brief += prefix + move + (only ? "!" : "") + " ";
-        else if (i == kBriefPlies)
-            out.brief += th
-                ? "... (ทั้งแนว " + std::to_string((item.line.size() + 1) / 2) + " ตา อยู่ใน PGN) "
-                : "... (the whole line, " + std::to_string((item.line.size() + 1) / 2)
-                    + " moves, in the PGN) ";
         if (out.countEnded) // the game is over: the rest of the pure mate, in the comment
             out.pgn += (stm == WHITE || i == 0 ? prefix : "") + move + " ";
         else
@@ -221,7 +223,6 @@ LineText line_text(const Prober& prober, const Item& item, const CountRules& rul
             out.html += th ? "(นับครบแล้ว: เสมอด้วยการนับ ถ้าไม่นับการรุกจนจะดำเนินต่อ) "
                            : "(the count has run out: a draw under the count; without it the mate "
                              "would go on) ";
-            if (i < kBriefPlies) out.brief += th ? "(นับครบที่นี่) " : "(the count runs out here) ";
             openComment = i + 1 < item.line.size();
             if (openComment)
                 out.pgn += "{the count has run out: the game is drawn here; without the count "
@@ -266,7 +267,7 @@ void write_heads(EndingFiles& f, const Teacher& t, Lang lang) {
                           : ": worksheet</h1>\n<p>Counting rules: ")
                    << rules << (th ? " คำตอบ: <a href=\"" : ". The answers: <a href=\"") << answers
                    << "\">" << (th ? "เฉลย" : "answer key") << "</a>.</p>\n"
-                   << men_legend(lang) << "<div class=\"themes\">\n";
+                   << name_line(lang) << men_legend(lang) << "<div class=\"themes\">\n";
     f.key[l] << page_head("mktb: " + name + (th ? " เฉลย" : " answer key"), name + ".answers", lang)
              << "<nav><a href=\"" << self << "\">" << name << "</a></nav>\n<h1>" << name
              << (th ? ": เฉลย</h1>\n<p>สำหรับ<a href=\""
@@ -412,9 +413,9 @@ void write_item(EndingFiles& f, const Teacher& t, const Theme& theme, const Item
         f.key[l] << "<li><b>" << escape(claim) << ".</b> " << escape(verdictText) << "."
                  << (best.empty() ? "" : " " + bestWord + escape(best) + ".")
                  << (avoid.empty() ? "" : " " + notWord + escape(avoid) + ".")
-                 << (line.brief.empty()
+                 << (line.html.empty()
                             ? ""
-                            : "<br><span class=\"line\">" + escape(line.brief) + "</span>")
+                            : "<br><span class=\"line\">" + escape(line.html) + "</span>")
                  << "</li>\n";
     }
     const LineText line = line_text(prober, item, t.rules(), Lang::En);

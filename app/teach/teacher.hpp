@@ -211,9 +211,9 @@ private:
     }
 
     // Adds `item` unless the theme is full or a nearly identical position is in it already
-    // (spread over the table rather than clustered).
-    // Nor one on the line of a position kept (in any theme), nor one whose line passes through a
-    // position kept: two positions never share their solution.
+    // (spread over the table rather than clustered). Nor one on the line of a position kept (in
+    // any theme), nor one whose line passes through a position kept: two positions never share
+    // their solution.
     bool add(Theme& theme, Item item) {
         if (int(theme.items.size()) >= perTheme_) return false;
         for (const Item& other : theme.items)
@@ -231,6 +231,13 @@ private:
         if (onLines_.count(along.front())) return false;
         for (const std::string& k : along)
             if (kept_.count(k)) return false;
+        // Nor one whose line joins another's after its first move or two (the rest of the
+        // solution shared), nor one that starts with the same move as another of the theme.
+        for (std::size_t i = 1; i < std::min<std::size_t>(along.size(), 3); ++i)
+            if (onLines_.count(along[i])) return false;
+        for (const Item& other : theme.items)
+            if (!item.line.empty() && !other.line.empty() && other.line[0] == item.line[0])
+                return false;
         kept_.insert(along.front());
         onLines_.insert(along.begin(), along.end());
         item.id = material_.name() + "." + theme.key + "." + std::to_string(theme.items.size() + 1);

@@ -228,6 +228,13 @@ private:
             line.push_back(board_key(p));
             if (kept_.count(line.back())) return false;
         }
+        // Nor one whose line joins another's after its first move or two (the rest of the
+        // solution shared), nor one that starts with the same move as another of the theme.
+        for (std::size_t i = 0; i < std::min<std::size_t>(line.size(), 2); ++i)
+            if (onLines_.count(line[i])) return false;
+        for (const XItem& other : theme.items)
+            if (!item.line.empty() && !other.line.empty() && other.line[0] == item.line[0])
+                return false;
         kept_.insert(key);
         onLines_.insert(line.begin(), line.end());
         item.id = material_.name() + "." + theme.key + "." + std::to_string(theme.items.size() + 1);
@@ -470,8 +477,31 @@ table.figures { border-collapse: collapse; } table.figures td, table.figures th 
 figure { margin: 0; width: 300px; break-inside: avoid; }
 figcaption { font-size: .95rem; }
 .answer { border-bottom: 1px solid #999; height: 1.6rem; }
-@media print { .noprint { display: none; } body { max-width: none; } }
+.legend ul { list-style: none; padding: 0; margin: .3rem 0; display: flex; flex-wrap: wrap; gap: .2rem 1.2rem; }
+.legend img { vertical-align: middle; }
+.name-line span { display: inline-block; border-bottom: 1px solid #555; width: 14rem; margin: 0 1.5rem 0 .4rem; }
+.name-line span + span { width: 8rem; }
+@media print {
+  @page { size: A4; margin: 15mm; }
+  .noprint { display: none; } body { max-width: none; margin: 0; }
+  section + section { break-before: page; } /* a page per theme; the first shares the heading's */
+  .items { gap: .6rem 1.2rem; } figure { width: 6.6cm; } figure img { width: 6.6cm; height: auto; }
+}
 )CSS";
+
+// The men with their names and the letters FENs use (diagrams/men/*.svg), Red's and Black's.
+std::string men_legend() {
+    static const std::pair<char, const char*> kMen[] = { { 'K', "general (K)" },
+        { 'A', "advisor (A)" }, { 'B', "elephant (B)" }, { 'N', "horse (N)" },
+        { 'R', "chariot (R)" }, { 'C', "cannon (C)" }, { 'P', "soldier (P)" } };
+    std::string html = "<div class=\"legend\"><b>The men</b> (Red's and Black's):<ul>";
+    for (const auto& [letter, words] : kMen)
+        html += std::string("<li><img src=\"diagrams/men/") + letter
+            + ".svg\" alt=\"\" width=\"24\" height=\"24\"><img src=\"diagrams/men/b"
+            + char(std::tolower(letter)) + ".svg\" alt=\"\" width=\"24\" height=\"24\"> " + words
+            + "</li>";
+    return html + "</ul></div>\n";
+}
 
 std::string head(const std::string& title) {
     return "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
@@ -509,7 +539,18 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
         + "<p class=\"noprint\"><a href=\"index.html\">All endings</a> &middot; <a href=\"" + name
         + ".worksheet.html\">Worksheet</a> &middot; <a href=\"" + name
         + ".answers.html\">Answer key</a></p>\n<h1>" + escape(title) + "</h1>\n";
-    std::string sheet = head(name + ": worksheet") + "<h1>" + escape(title) + ": worksheet</h1>\n";
+    // The men's pictures for the worksheet's legend (Black's as bX.svg: names differ by case only
+    // where file systems ignore it).
+    fs::create_directories(dir / "diagrams" / "men");
+    for (char letter : std::string("KABNRCP")) {
+        write_file(dir / "diagrams" / "men" / (std::string(1, letter) + ".svg"),
+            xiangqi_man_svg(letter));
+        const char black = char(std::tolower(static_cast<unsigned char>(letter)));
+        write_file(dir / "diagrams" / "men" / (std::string("b") + black + ".svg"),
+            xiangqi_man_svg(black));
+    }
+    std::string sheet = head(name + ": worksheet") + "<h1>" + escape(title) + ": worksheet</h1>\n"
+        + "<p class=\"name-line\">Name <span></span> Date <span></span></p>\n" + men_legend();
     std::string key = head(name + ": answer key") + "<h1>" + escape(title) + ": answer key</h1>\n";
     // Figures per side to move.
     page += "<table class=\"figures\"><tr><th>to "
@@ -537,12 +578,14 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
                 : "one side is armless, so the perpetual-check rule changes nothing.")
         + "</p>\n";
     std::string epd, pgn;
+    int numbered = 0; // per theme, as the key's list numbers them
     Json themes = Json::array();
     for (const XTheme& theme : t.themes()) {
         page += "<h2>" + escape(theme.title) + "</h2>\n<p>" + escape(theme.rule)
             + "</p>\n<div class=\"items\">\n";
-        sheet += "<h2>" + escape(theme.title) + "</h2>\n<div class=\"items\">\n";
+        sheet += "<section><h2>" + escape(theme.title) + "</h2>\n<div class=\"items\">\n";
         key += "<h2>" + escape(theme.title) + "</h2>\n<ol>\n";
+        numbered = 0;
         Json items = Json::array();
         for (const XItem& item : theme.items) {
             const std::string fen = item.pos.fen();
@@ -559,7 +602,9 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
             page += "<figure>" + img + "<figcaption>" + caption
                 + "<details><summary>Solution</summary>" + escape(solution)
                 + "</details></figcaption></figure>\n";
-            sheet += "<figure>" + img + "<figcaption>" + escape(item.task)
+            ++numbered;
+            sheet += "<figure>" + img + "<figcaption><b>" + std::to_string(numbered) + ".</b> "
+                + escape(item.task)
                 + "<div class=\"answer\"></div><div "
                   "class=\"answer\"></div></figcaption></figure>\n";
             key += "<li>" + escape(item.id) + ": " + caption + ". " + escape(solution) + "</li>\n";
@@ -591,7 +636,7 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
             items.push_back(j);
         }
         page += "</div>\n";
-        sheet += "</div>\n";
+        sheet += "</div>\n</section>\n";
         key += "</ol>\n";
         themes.push_back({ { "key", theme.key }, { "title", theme.title }, { "rule", theme.rule },
             { "items", items } });

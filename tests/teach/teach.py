@@ -83,6 +83,14 @@ try:
         themes = {c["theme"] for c in claims}
         on_line = {}  # id: the positions its line passes, its own excluded
         check(f"{ending}: themes", {"longest", "longest-counted", "defence", "trap"} <= themes, themes)
+        # No near-duplicates within a theme: no two positions start with the same move, and
+        # none shares another's line from its second move on.
+        for theme in themes:
+            lines = [c["line"] for c in claims if c["theme"] == theme and c["line"]]
+            firsts = [l[0] for l in lines]
+            check(f"{ending} {theme}: distinct first moves", len(set(firsts)) == len(firsts), firsts)
+            rests = [tuple(l[1:]) for l in lines if len(l) > 1]
+            check(f"{ending} {theme}: no line shared from move 2", len(set(rests)) == len(rests))
         for c in claims:
             total += 1
             what = c["id"]

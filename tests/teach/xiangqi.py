@@ -143,6 +143,21 @@ for name in endings:
     page, sheet, key_page = (open(os.path.join(out, f"{name}{s}.html")).read()
                              for s in ("", ".worksheet", ".answers"))
     check(f"{name}: the worksheet gives nothing away", "Best:" not in sheet and "Main line" not in sheet)
+    # The worksheet numbers its positions as the key does (per theme, from 1), has a legend of
+    # the seven men and a line for the name and date; no two positions of a theme start with
+    # the same move or share a line from the second move on.
+    numbers = re.findall(r"<figcaption><b>(\d+)\.</b>", sheet)
+    per_theme = [len(t["items"]) for t in claims["themes"] if t["items"]]
+    check(f"{name}: the worksheet numbered as the key",
+          numbers == [str(k) for n in per_theme for k in range(1, n + 1)], numbers)
+    check(f"{name}: a legend of the men and a name line", all(w in sheet for w in (
+        "general (K)", "advisor (A)", "elephant (B)", "horse (N)", "chariot (R)", "cannon (C)",
+        "soldier (P)")) and 'class="name-line"' in sheet)
+    for t in claims["themes"]:
+        lines = [i["line"] for i in t["items"] if i["line"]]
+        check(f"{name} {t['key']}: distinct first moves", len({l[0] for l in lines}) == len(lines))
+        rests = [tuple(l[1:]) for l in lines if len(l) > 1]
+        check(f"{name} {t['key']}: no line shared from move 2", len(set(rests)) == len(rests))
     check(f"{name}: the key answers every position", all(i["id"] in key_page for _, i in items))
     check(f"{name}: the page's figures", f"{stats['red_to_move']['positions']:,}" in page)
     epd = open(os.path.join(out, f"{name}.epd")).read().splitlines()

@@ -75,6 +75,15 @@ try {
   check('worksheet: counted draws among the longest mates get another task', drawnLongest.every((c) => !sheetFigures.find((f) => f.text.includes(c.fen)).text.includes('Find the fastest mate')));
   await page.screenshot({ path: `${outDir}/worksheet.png`, fullPage: false });
   await page.pdf({ path: `${outDir}/KSMvK.worksheet.pdf`, format: 'A4' });
+  // A page per theme, none holding only the heading and legend or a diagram spilled from the
+  // theme before; a line for the pupil's name and the date; the positions numbered per theme.
+  const pdfPagesOf = (file) => (readFileSync(file, 'latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+  const themesOnSheet = (await page.$$('.themes section')).length;
+  check('worksheet: one printed page per theme', pdfPagesOf(`${outDir}/KSMvK.worksheet.pdf`) === themesOnSheet,
+    `${pdfPagesOf(`${outDir}/KSMvK.worksheet.pdf`)} pages, ${themesOnSheet} themes`);
+  check('worksheet: a name and date line', /Name\s+Date/.test(await page.textContent('.name-line')));
+  const numbers = await page.$$eval('.themes section', (ss) => ss.map((s) => [...s.querySelectorAll('figcaption > b')].map((b) => b.textContent).join(' ')));
+  check('worksheet: numbered per theme as the key', numbers.every((n) => n.startsWith('1.')), JSON.stringify(numbers));
   await page.goto(url('KSMvK.answers.html'));
   const answers = await page.$$eval('.key li', (lis) => lis.map((l) => l.textContent));
   check('answer key: one answer per position', answers.length === positions, `${answers.length} of ${positions}`);
@@ -83,7 +92,14 @@ try {
   await page.pdf({ path: `${outDir}/KSMvK.answers.pdf`, format: 'A4' });
   // The page counts: the answer key is a few pages, not a diagram per solution.
   const pdfPages = (file) => (readFileSync(file, 'latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
-  check('answer key: a few pages', pdfPages(`${outDir}/KSMvK.answers.pdf`) <= 4, pdfPages(`${outDir}/KSMvK.answers.pdf`));
+  // No diagram per solution, and each solution's whole line (the claims' line, move by move).
+  check('answer key: no diagrams, a few pages', (await page.$$('img')).length === 0
+    && pdfPages(`${outDir}/KSMvK.answers.pdf`) <= 8, pdfPages(`${outDir}/KSMvK.answers.pdf`));
+  const keyLines = await page.$$eval('.key li', (lis) => lis.map((l) => (l.querySelector('.line') || { textContent: '' }).textContent));
+  const moveCount = (text) => text.replace(/\([^)]*\)/g, ' ').split(/\s+/).filter((t) => t && !/^\d+\.+$/.test(t)).length;
+  const keyClaims = JSON.parse(readFileSync(`${report}/KSMvK.json`, 'utf8'));
+  check('answer key: every line whole', keyClaims.every((c, i) => moveCount(keyLines[i] || '') === c.line.length),
+    JSON.stringify(keyClaims.map((c, i) => [c.line.length, moveCount(keyLines[i] || '')]).filter(([a, b]) => a !== b).slice(0, 3)));
   await page.emulateMedia({ media: 'screen' });
   await page.setViewportSize({ width: 1100, height: 1400 });
   // Distances in moves on every page (the overview and the ending pages alike).
