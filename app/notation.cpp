@@ -96,4 +96,44 @@ std::string wxf(const xq::Position& pos, xq::Move m) {
     return out;
 }
 
+std::string chinese(const xq::Position& pos, xq::Move m) {
+    using xq::file_of, xq::rank_of, xq::make_point, xq::FILE_NB, xq::RANK_NB, xq::RED;
+    using xq::KING, xq::CHARIOT, xq::CANNON, xq::SOLDIER;
+    static constexpr const char* kMen[2][8] = { { "", "帥", "仕", "相", "傌", "俥", "炮", "兵" },
+        { "", "將", "士", "象", "馬", "車", "砲", "卒" } };
+    static constexpr const char* kNumerals[2][10]
+        = { { "", "一", "二", "三", "四", "五", "六", "七", "八", "九" },
+              { "", "１", "２", "３", "４", "５", "６", "７", "８", "９" } };
+    const int from = xq::from_pt(m), to = xq::to_pt(m);
+    const xq::Piece pc = pos.piece_on(from);
+    const Color us = xq::color_of(pc);
+    const int side = us == RED ? 0 : 1;
+    const xq::PieceType pt = xq::type_of(pc);
+    const auto fileNumber
+        = [&](int p) { return us == RED ? FILE_NB - file_of(p) : file_of(p) + 1; };
+    const int ahead = us == RED ? 1 : -1;
+    // The men of this kind on the mover's file, foremost first (as wxf()).
+    std::vector<int> tandem;
+    for (int r = 0; r < RANK_NB; ++r)
+        if (const int p = make_point(file_of(from), r); pos.piece_on(p) == pc) tandem.push_back(p);
+    std::sort(tandem.begin(), tandem.end(),
+        [&](int a, int b) { return ahead * (rank_of(a) - rank_of(b)) > 0; });
+    const int n = int(tandem.size());
+    const int at = int(std::find(tandem.begin(), tandem.end(), from) - tandem.begin());
+    std::string out;
+    if (n == 1)
+        out = std::string(kMen[side][pt]) + kNumerals[side][fileNumber(from)];
+    else if (n == 2)
+        out = std::string(at == 0 ? "前" : "後") + kMen[side][pt];
+    else if (n == 3)
+        out = std::string(at == 0 ? "前" : at == 1 ? "中" : "後") + kMen[side][pt];
+    else
+        out = std::string(kNumerals[side][at + 1]) + kMen[side][pt];
+    const int dr = (rank_of(to) - rank_of(from)) * ahead;
+    out += dr > 0 ? "進" : dr < 0 ? "退" : "平";
+    const bool straight = pt == KING || pt == CHARIOT || pt == CANNON || pt == SOLDIER;
+    out += kNumerals[side][straight && dr != 0 ? std::abs(dr) : fileNumber(to)];
+    return out;
+}
+
 } // namespace mktb::cli

@@ -23,4 +23,12 @@ std::string san(const Position& pos, Move m);
 // tandem soldiers ("3+=4").
 std::string wxf(const xq::Position& pos, xq::Move m);
 
+// The same move as Chinese players write it (UTF-8): the man's character (Red 帥仕相傌俥炮兵,
+// Black 將士象馬車砲卒), its file from the mover's right (Red in Chinese numerals 一-九, Black in
+// full-width digits １-９), 進 forward, 退 back or 平 along the rank, then the ranks moved or the
+// file reached as in WXF: "俥五進七", "炮２平５". Two men of a kind on a file are 前 and 後 in
+// place of the file ("前俥平四"), three soldiers 前, 中, 後, more of them counted from the
+// front in the mover's numerals ("二兵平六").
+std::string chinese(const xq::Position& pos, xq::Move m);
+
 } // namespace mktb::cli

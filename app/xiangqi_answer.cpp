@@ -110,9 +110,9 @@ Json xiangqi_json(
         after.do_move(x.move);
         const bool none = !xq::has_legal_move(after);
         moves.push_back({ { "uci", xq::move_to_uci(x.move) }, { "wxf", wxf(pos, x.move) },
-            { "fen", after.fen() }, { "capture", x.capture }, { "conversion", x.capture },
-            { "check", after.in_check() }, { "checkmate", none && after.in_check() },
-            { "stalemate", none && !after.in_check() },
+            { "chinese", chinese(pos, x.move) }, { "fen", after.fen() }, { "capture", x.capture },
+            { "conversion", x.capture }, { "check", after.in_check() },
+            { "checkmate", none && after.in_check() }, { "stalemate", none && !after.in_check() },
             // The position after the move, for its side to move, as Makruk's answer gives it.
             { "category", category(x.after) }, { "dtm", signed_plies(x.after) },
             { "best", x.value == a.moves.front().value && x.result == a.moves.front().result },
@@ -127,9 +127,10 @@ Json xiangqi_json(
         for (xq::Move mv : xiangqi_line(tables, pos)) {
             line.push_back(xq::move_to_uci(mv));
             inWxf.push_back(wxf(p, mv));
+            const std::string inChinese = chinese(p, mv);
             p.do_move(mv);
-            steps.push_back(
-                { { "uci", line.back() }, { "wxf", inWxf.back() }, { "fen", p.fen() } });
+            steps.push_back({ { "uci", line.back() }, { "wxf", inWxf.back() },
+                { "chinese", inChinese }, { "fen", p.fen() } });
         }
         j["line"] = line;
         j["line_wxf"] = inWxf;
@@ -164,21 +165,32 @@ int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool 
             xiangqi_sentence(stm, a->value, a->result).c_str(),
             a->rule_table ? "a side that checks forever loses; perpetual chase not modelled"
                           : "the perpetual-check rule changes nothing where one side is armless");
-        if (!a->moves.empty()) std::printf("moves (best first, * keeps the best result):\n");
-        for (const XMove& x : a->moves)
-            std::printf("  %c %-6s %s\n",
+        if (!a->moves.empty())
+            std::printf("moves (WXF, Chinese, UCI; best first, * keeps the best result):\n");
+        for (const XMove& x : a->moves) {
+            // The Chinese notation is four characters of two columns each.
+            std::printf("  %c %-6s %s  %-6s %s\n",
                 x.value == a->moves.front().value && x.result == a->moves.front().result ? '*'
                                                                                          : ' ',
+                wxf(pos, x.move).c_str(), chinese(pos, x.move).c_str(),
                 xq::move_to_uci(x.move).c_str(), xiangqi_sentence(stm, x.value, x.result).c_str());
+        }
         if (with_line) {
             const std::vector<xq::Move> line = xiangqi_line(tables, pos);
             if (line.empty())
                 std::printf(a->by_rule() ? "line: none (no forced mate: the rule decides)\n"
                                          : "line: none (no forced mate)\n");
             else {
-                std::printf("line:");
-                for (xq::Move mv : line) std::printf(" %s", xq::move_to_uci(mv).c_str());
-                std::printf("\n");
+                std::string wxfs, chineses, ucis;
+                xq::Position p = pos;
+                for (xq::Move mv : line) {
+                    wxfs.append(" ").append(wxf(p, mv));
+                    chineses.append(" ").append(chinese(p, mv));
+                    ucis.append(" ").append(xq::move_to_uci(mv));
+                    p.do_move(mv);
+                }
+                std::printf(
+                    "line:%s\n     %s\n     %s\n", wxfs.c_str(), chineses.c_str(), ucis.c_str());
             }
         }
         return kExitOk;

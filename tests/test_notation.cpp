@@ -61,3 +61,42 @@ TEST_CASE("WXF notation: two men of a kind on one file, and tandem soldiers", "[
     CHECK(wxf_of(four, "c7d7") == "P-=6");
     CHECK(wxf_of(four, "c6d6") == "--=6");
 }
+
+namespace {
+
+std::string chinese_of(const char* fen, const char* uci) {
+    const xq::Position pos = xq::Position::from_fen(fen);
+    const xq::Move m = xq::parse_uci_move(pos, uci);
+    REQUIRE(m != xq::MOVE_NONE);
+    return cli::chinese(pos, m);
+}
+
+} // namespace
+
+// The openings' moves as every Chinese opening book writes them (炮二平五 the central cannon,
+// 馬８進７ Black's horse, 兵三進一 ...), Red in Chinese numerals, Black in digits.
+TEST_CASE("Chinese notation: the openings' moves, tandem men", "[notation]") {
+    const std::string red = std::string(kStart) + " w - - 0 1";
+    const std::string black = std::string(kStart) + " b - - 0 1";
+    CHECK(chinese_of(red.c_str(), "h3e3") == "炮二平五");
+    CHECK(chinese_of(red.c_str(), "h1g3") == "傌二進三");
+    CHECK(chinese_of(red.c_str(), "a1a2") == "俥九進一");
+    CHECK(chinese_of(red.c_str(), "g4g5") == "兵三進一");
+    CHECK(chinese_of(red.c_str(), "c1e3") == "相七進五");
+    CHECK(chinese_of(red.c_str(), "d1e2") == "仕六進五");
+    CHECK(chinese_of(red.c_str(), "e1e2") == "帥五進一");
+    CHECK(chinese_of(black.c_str(), "b8e8") == "砲２平５");
+    CHECK(chinese_of(black.c_str(), "h10g8") == "馬８進７");
+    CHECK(chinese_of(black.c_str(), "i10i9") == "車９進１");
+    // The README's mate: the chariot seven ranks up the central file.
+    CHECK(chinese_of("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", "e2e9") == "俥五進七");
+    CHECK(chinese_of("3k5/9/9/9/9/9/9/9/9/4RK3 w - - 0 1", "e1e5") == "俥五進四");
+    // Two chariots on a file: 前 the front one, 後 the rear one; three soldiers 前, 中, 後.
+    const char* rooks = "5k3/9/9/9/9/4R4/9/4R4/9/3K5 w - - 0 1";
+    CHECK(chinese_of(rooks, "e5c5") == "前俥平七");
+    CHECK(chinese_of(rooks, "e3e2") == "後俥退一");
+    const char* three = "5k3/9/2P6/2P6/2P6/9/9/9/9/3K5 w - - 0 1";
+    CHECK(chinese_of(three, "c8d8") == "前兵平六");
+    CHECK(chinese_of(three, "c7d7") == "中兵平六");
+    CHECK(chinese_of(three, "c6b6") == "後兵平八");
+}

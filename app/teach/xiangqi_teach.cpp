@@ -510,14 +510,15 @@ std::string head(const std::string& title) {
         + "</style>\n</head>\n<body>\n";
 }
 
-// The moves of a line in WXF, numbered from the position's side to move.
-std::string line_wxf(Position pos, const std::vector<xq::Move>& line) {
+// The moves of a line in WXF (or another notation), numbered from the position's side to move.
+std::string line_wxf(Position pos, const std::vector<xq::Move>& line,
+    std::string (*notation)(const Position&, xq::Move) = wxf) {
     std::string out;
     int number = 1;
     for (std::size_t i = 0; i < line.size(); ++i) {
         const Color stm = pos.side_to_move();
         if (stm == RED || i == 0) out += std::to_string(number) + (stm == RED ? ". " : "... ");
-        out += wxf(pos, line[i]) + " ";
+        out += notation(pos, line[i]) + " ";
         if (stm == BLACK) ++number;
         pos.do_move(line[i]);
     }
@@ -528,7 +529,8 @@ std::string line_wxf(Position pos, const std::vector<xq::Move>& line) {
 std::string moves_text(const Position& pos, const std::vector<xq::Move>& moves) {
     std::string out;
     for (xq::Move m : moves)
-        out += (out.empty() ? "" : ", ") + wxf(pos, m) + " (" + xq::move_to_uci(m) + ")";
+        out += (out.empty() ? "" : ", ") + wxf(pos, m) + " " + chinese(pos, m) + " ("
+            + xq::move_to_uci(m) + ")";
     return out;
 }
 
@@ -543,11 +545,11 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
     // where file systems ignore it).
     fs::create_directories(dir / "diagrams" / "men");
     for (char letter : std::string("KABNRCP")) {
-        write_file(dir / "diagrams" / "men" / (std::string(1, letter) + ".svg"),
-            xiangqi_man_svg(letter));
+        write_file(
+            dir / "diagrams" / "men" / (std::string(1, letter) + ".svg"), xiangqi_man_svg(letter));
         const char black = char(std::tolower(static_cast<unsigned char>(letter)));
-        write_file(dir / "diagrams" / "men" / (std::string("b") + black + ".svg"),
-            xiangqi_man_svg(black));
+        write_file(
+            dir / "diagrams" / "men" / (std::string("b") + black + ".svg"), xiangqi_man_svg(black));
     }
     std::string sheet = head(name + ": worksheet") + "<h1>" + escape(title) + ": worksheet</h1>\n"
         + "<p class=\"name-line\">Name <span></span> Date <span></span></p>\n" + men_legend();
@@ -595,7 +597,9 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
             const std::string img = "<img src=\"diagrams/" + item.id + ".svg\" width=\"300\" alt=\""
                 + escape(fen) + "\">";
             const std::string solution = "Best: " + moves_text(item.pos, item.best)
-                + (item.line.empty() ? "" : ". Main line: " + line_wxf(item.pos, item.line));
+                + (item.line.empty() ? ""
+                                     : ". Main line: " + line_wxf(item.pos, item.line) + " ("
+                            + line_wxf(item.pos, item.line, chinese) + ")");
             std::string caption = escape(item.claim);
             if (!caption.empty())
                 caption[0] = char(std::toupper(static_cast<unsigned char>(caption[0])));

@@ -81,8 +81,10 @@ expect_error 1 "needs about" "$mktb" gen --game xiangqi KRAABBvKAABB --memory 10
 mate="3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
 out=$("$mktb" probe "$mate" --tables "$dir/x") || fail "probe: $out"
 echo "$out" | grep -q "Red to move: Red mates in 1" || fail "probe text: $out"
-echo "$out" | grep -q "^  \* e2d2 " || fail "the mating move: $out"
-echo "$out" | grep -q "^  \* e2e9 " || fail "the stalemating move: $out"
+# Each move in WXF, in Chinese notation and in UCI, as the page shows them (e2 is Red's 5th
+# file: to d2 is "R5=6" 俥五平六, seven ranks up to e9 "R5+7" 俥五進七).
+echo "$out" | grep -q "^  \* R5=6   俥五平六  e2d2 " || fail "the mating move: $out"
+echo "$out" | grep -q "^  \* R5+7   俥五進七  e2e9 " || fail "the stalemating move: $out"
 "$mktb" probe "$mate" --json --line --tables "$dir/x" > "$dir/p.json" || fail "probe --json"
 python3 - "$dir/p.json" <<'PY' || fail "probe --json's answer"
 import json, sys

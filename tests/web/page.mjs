@@ -280,7 +280,9 @@ try {
   check('Xiangqi: no rule column where the rule decides nothing (one side armless)',
     !(await page.isVisible('#moves thead th:nth-child(3)')));
   const xrows = await page.$$eval('#moves tbody tr', (trs) => trs.map((t) => t.firstChild.textContent));
-  check('Xiangqi: every move in WXF, in the API order', xrows.join() === xiangqi.moves.map((m) => m.wxf).join(), xrows.join());
+  check('Xiangqi: every move in WXF and Chinese, in the API order', xrows.join() === xiangqi.moves.map((m) => `${m.wxf} ${m.chinese}`).join(), xrows.join());
+  check('Xiangqi: the mate in Chinese notation', xrows.some((r) => r === 'R5+7 俥五進七') && (await page.textContent('#line-moves')).includes('俥五進七'),
+    `${xrows.join()} | ${await page.textContent('#line-moves')}`);
   const xbest = xiangqi.moves[0];
   const [, xfrom, xto] = xbest.uci.match(/^([a-i]\d+)([a-i]\d+)$/);
   await page.click(`#board rect[data-square="${xfrom}"]`);

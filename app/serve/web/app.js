@@ -235,7 +235,8 @@ function showAnswer(answer) {
     row.dataset.uci = move.uci;
     row.title = L('Play this move', 'เดินตานี้');
     const ruled = move.rule_result ? L(`${move.rule_result} (only the rule decides)`, `${{ win: 'ชนะ', loss: 'แพ้' }[move.rule_result]} (กติกาเท่านั้นที่ตัดสิน)`) : '';
-    for (const text of xiangqi ? [move.wxf, move.text.pure, ruled] : [move.san, move.text.pure, move.text.counted]) {
+    // Xiangqi's moves in WXF with the Chinese notation beside (俥五進七).
+    for (const text of xiangqi ? [`${move.wxf} ${move.chinese}`, move.text.pure, ruled] : [move.san, move.text.pure, move.text.counted]) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.appendChild(cell);
@@ -262,6 +263,12 @@ function showLine() {
     button.type = 'button';
     button.dataset.step = i;
     button.textContent = `${white ? `${n}. ` : i === 0 ? `${n}... ` : ''}${step.san || step.wxf}`;
+    if (step.chinese) {
+      const chinese = document.createElement('small');
+      chinese.textContent = ` ${step.chinese}`;
+      chinese.lang = 'zh';
+      button.appendChild(chinese);
+    }
     if (step.count && step.count.running) {
       const count = document.createElement('small');
       count.textContent = ` ${step.count.announced}/${step.count.limit_moves}`;
