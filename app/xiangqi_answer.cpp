@@ -32,15 +32,16 @@ std::string sentence(Color stm, Value v, Lang lang) {
 const char* category(Value v) { return v.is_win() ? "win" : v.is_loss() ? "loss" : "draw"; }
 const char* category(int result) { return result > 0 ? "win" : result < 0 ? "loss" : "draw"; }
 
-// What only the rule decides, in words: "; under the perpetual-check rule Red wins".
-std::string rule_words(Color stm, Value v, int result, Lang lang) {
-    if (!v.is_draw() || !result) return "";
+// A result only the rule gives, as the headline players read: the win or loss under the rules,
+// the plain result beside it.
+std::string rule_sentence(Color stm, int result, Lang lang) {
     const Color winner = result > 0 ? stm : ~stm;
     if (lang == Lang::Th)
-        return std::string("; ตามกติการุกไม่หยุด ") + colour(winner, lang) + "ชนะ ("
-            + colour(~winner, lang) + "ยื้อได้ด้วยการรุกไม่หยุดเท่านั้น)";
-    return std::string("; under the perpetual-check rule ") + colour(winner) + " wins ("
-        + colour(~winner) + " can hold only by checking forever)";
+        return std::string(colour(winner, lang)) + "ชนะ: " + colour(~winner, lang)
+            + "ยื้อได้ด้วยการรุกไม่หยุดเท่านั้น ซึ่งกติกาห้าม (ถ้าไม่มีกติกานี้: เสมอ)";
+    return std::string(colour(winner)) + " wins: " + colour(~winner)
+        + " can hold only by checking for ever, which the rules forbid (without the rule: a "
+          "draw)";
 }
 
 int signed_plies(Value v) { return v.is_draw() ? 0 : v.is_win() ? v.plies : -v.plies; }
@@ -48,7 +49,7 @@ int signed_plies(Value v) { return v.is_draw() ? 0 : v.is_win() ? v.plies : -v.p
 } // namespace
 
 std::string xiangqi_sentence(Color stm, Value v, int result, Lang lang) {
-    return sentence(stm, v, lang) + rule_words(stm, v, result, lang);
+    return v.is_draw() && result ? rule_sentence(stm, result, lang) : sentence(stm, v, lang);
 }
 
 std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const Position& pos) {
