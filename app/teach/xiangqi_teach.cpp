@@ -42,18 +42,20 @@ namespace fs = std::filesystem;
 using xq::Position, xq::RED;
 
 const char* side_name(Color c) { return c == RED ? "Red" : "Black"; }
+std::string side_th(Color c) { return c == RED ? "แดง" : "ดำ"; }
 
 struct XItem {
     std::string id;
     Position pos;
     std::vector<xq::Move> best; // the moves that keep the result the theme is about
     std::vector<xq::Move> line; // the main line to mate; empty where there is none
-    std::string claim, task; // the theme's property in words; the worksheet's question
+    Said claim, task; // the theme's property in words; the worksheet's question
     Json facts; // the claim as data
     int difficulty = 0;
 };
 struct XTheme {
-    std::string key, title, rule;
+    std::string key;
+    Said title, rule;
     std::vector<XItem> items;
 };
 struct XFigures {
@@ -61,28 +63,39 @@ struct XFigures {
     int longest = -1; // moves
 };
 
-// The men in words: "chariot", "two advisors".
-std::string men_words(const xq::Material& m, Color c) {
+// The men in words: "a chariot", "two advisors" (Thai: "รถ", "ที่ปรึกษาสองตัว").
+std::string men_words(const xq::Material& m, Color c, Lang lang) {
     static const char* const kNames[]
         = { "", "king", "advisor", "elephant", "horse", "chariot", "cannon", "soldier" };
+    static const char* const kThai[] = { "", "ขุน", "ที่ปรึกษา", "ช้าง", "ม้า", "รถ", "ปืนใหญ่", "ทหาร" };
+    const bool th = lang == Lang::Th;
     std::vector<std::string> parts;
     for (xq::PieceType pt :
         { xq::CHARIOT, xq::HORSE, xq::CANNON, xq::SOLDIER, xq::ADVISOR, xq::ELEPHANT }) {
         const int n = m.count[c][pt];
         if (n == 1)
-            parts.push_back(std::string(kNames[pt][0] == 'a' || kNames[pt][0] == 'e' ? "an " : "a ")
-                + kNames[pt]);
-        if (n > 1) parts.push_back((n == 2 ? "two " : std::to_string(n) + " ") + kNames[pt] + "s");
+            parts.push_back(th
+                    ? std::string(kThai[pt])
+                    : std::string(kNames[pt][0] == 'a' || kNames[pt][0] == 'e' ? "an " : "a ")
+                        + kNames[pt]);
+        if (n > 1)
+            parts.push_back(th
+                    ? std::string(kThai[pt]) + (n == 2 ? "สองตัว" : " " + std::to_string(n) + " ตัว")
+                    : (n == 2 ? "two " : std::to_string(n) + " ") + kNames[pt] + "s");
     }
-    if (parts.empty()) return "the king alone";
+    if (parts.empty()) return th ? "ขุนตัวเดียว" : "the king alone";
     std::string out;
     for (std::size_t i = 0; i < parts.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+        out += (i == 0                         ? ""
+                       : i + 1 == parts.size() ? (th ? " และ" : " and ")
+                                               : (th ? " " : ", "))
+            + parts[i];
     return out;
 }
 
-std::string title_of(const xq::Material& m) {
-    std::string t = men_words(m, RED) + " against " + men_words(m, BLACK);
+std::string title_of(const xq::Material& m, Lang lang) {
+    std::string t = men_words(m, RED, lang) + (lang == Lang::Th ? " ต่อ " : " against ")
+        + men_words(m, BLACK, lang);
     t[0] = char(std::toupper(static_cast<unsigned char>(t[0])));
     return t;
 }
@@ -199,7 +212,7 @@ private:
         return out;
     }
 
-    XItem make_item(const Position& pos, const XAnswer& a, std::string claim, std::string task) {
+    XItem make_item(const Position& pos, const XAnswer& a, Said claim, Said task) {
         XItem item;
         item.pos = pos;
         item.best = best_moves(a);
@@ -255,21 +268,27 @@ private:
     void build_themes() {
         kept_.clear();
         onLines_.clear();
-        const std::string mates = "mate in the fewest moves";
         // The longest mates.
-        XTheme longest { "longest", "The longest mates",
-            "The side to move mates, in the most moves this ending needs with that side to move "
-            "(the loser defends as long as he can).",
+        XTheme longest { "longest", { "The longest mates", "รุกจนยาวที่สุด" },
+            { "The side to move mates, in the most moves this ending needs with that side to move "
+              "(the loser defends as long as he can).",
+                "ฝ่ายที่เดินรุกจนได้ ด้วยจำนวนตามากที่สุดที่เผด็จนี้ต้องใช้เมื่อฝ่ายนั้นเดิน "
+                "(ฝ่ายแพ้ต้านให้นานที่สุด)" },
             {} };
         // Half the theme each where both sides to move have mates, else all for the one.
         const bool both = figures_[RED].longest > 0 && figures_[BLACK].longest > 0;
         for (Color c : { RED, BLACK })
             for (const Candidate& k : longest_[c].kept)
                 if (const auto a = answer(k.pos); a && int(longest.items.size()) < perTheme_) {
+                    const std::string n = std::to_string(k.moves);
                     XItem item = make_item(k.pos, *a,
-                        std::string(side_name(c)) + " mates in " + std::to_string(k.moves)
-                            + ": the longest mate of this ending with " + side_name(c) + " to move",
-                        std::string(side_name(c)) + " to move: " + mates + ".");
+                        { std::string(side_name(c)) + " mates in " + n
+                                + ": the longest mate of this ending with " + side_name(c)
+                                + " to move",
+                            side_th(c) + "รุกจนใน " + n + " ตา: รุกจนยาวที่สุดของเผด็จนี้เมื่อ" + side_th(c)
+                                + "เดิน" },
+                        { std::string(side_name(c)) + " to move: mate in the fewest moves.",
+                            side_th(c) + "เดิน: รุกจนให้เร็วที่สุด" });
                     item.facts["theme"] = "longest";
                     item.facts["longest"] = figures_[c].longest;
                     if (add(longest, std::move(item)) && c == RED && both
@@ -279,13 +298,15 @@ private:
         push(std::move(longest));
 
         // Only-move wins, and the cannon's screen, from the sample of wins.
-        XTheme only { "only-move", "Only moves",
-            "The side to move wins, and exactly one move keeps the win (a mate of at least five "
-            "moves).",
+        XTheme only { "only-move", { "Only moves", "ตาเดียวที่ชนะ" },
+            { "The side to move wins, and exactly one move keeps the win (a mate of at least "
+              "five moves).",
+                "ฝ่ายที่เดินชนะ และมีเพียงตาเดียวที่ยังชนะ (รุกจนอย่างน้อยห้าตา)" },
             {} };
-        XTheme screen { "cannon-screen", "The cannon's screen",
-            "The side to move mates, and the mate the tables' line ends in is given by a cannon "
-            "over its own advisor as the screen.",
+        XTheme screen { "cannon-screen", { "The cannon's screen", "ปืนใหญ่ข้ามที่ปรึกษา" },
+            { "The side to move mates, and the mate the tables' line ends in is given by a cannon "
+              "over its own advisor as the screen.",
+                "ฝ่ายที่เดินรุกจนได้ และการรุกจนท้ายแนวของตารางคือปืนใหญ่ที่ใช้ที่ปรึกษาฝ่ายตนเป็นฉาก" },
             {} };
         std::vector<XItem> onlyItems, screenItems;
         const bool cannonAndAdvisor
@@ -299,10 +320,13 @@ private:
             const auto keeping = std::count_if(
                 a->moves.begin(), a->moves.end(), [](const XMove& x) { return x.result > 0; });
             if (keeping == 1) {
+                const std::string move = wxf(k.pos, a->moves.front().move),
+                                  n = std::to_string(k.moves);
                 XItem item = make_item(k.pos, *a,
-                    "only " + wxf(k.pos, a->moves.front().move) + " keeps the win: " + side_name(c)
-                        + " mates in " + std::to_string(k.moves),
-                    std::string(side_name(c)) + " to move wins: find the only winning move.");
+                    { "only " + move + " keeps the win: " + side_name(c) + " mates in " + n,
+                        "มีเพียง " + move + " ที่ยังชนะ: " + side_th(c) + "รุกจนใน " + n + " ตา" },
+                    { std::string(side_name(c)) + " to move wins: find the only winning move.",
+                        side_th(c) + "เดินชนะ: หาตาเดียวที่ชนะ" });
                 item.difficulty = k.moves;
                 item.facts["theme"] = "only-move";
                 onlyItems.push_back(std::move(item));
@@ -310,13 +334,18 @@ private:
             if (cannonAndAdvisor && screenTries < 300 && k.pos.count(c, xq::CANNON)
                 && k.pos.count(c, xq::ADVISOR)) {
                 ++screenTries;
-                XItem item = make_item(k.pos, *a, "", "");
+                XItem item = make_item(k.pos, *a, {}, {});
                 if (const auto mate = screened_mate(k.pos, item.line)) {
-                    item.claim = std::string(side_name(c)) + " mates in " + std::to_string(k.moves)
-                        + ", the cannon on " + xq::point_name(mate->first)
-                        + " mating over its own advisor on " + xq::point_name(mate->second);
-                    item.task = std::string(side_name(c)) + " to move: " + mates
-                        + ", with the cannon's help.";
+                    const std::string n = std::to_string(k.moves),
+                                      cannon = xq::point_name(mate->first),
+                                      advisor = xq::point_name(mate->second);
+                    item.claim = { std::string(side_name(c)) + " mates in " + n + ", the cannon on "
+                            + cannon + " mating over its own advisor on " + advisor,
+                        side_th(c) + "รุกจนใน " + n + " ตา ด้วยปืนใหญ่ที่ " + cannon + " ข้ามที่ปรึกษาฝ่ายตนที่ "
+                            + advisor };
+                    item.task = { std::string(side_name(c))
+                            + " to move: mate in the fewest moves, with the cannon's help.",
+                        side_th(c) + "เดิน: รุกจนให้เร็วที่สุด ด้วยปืนใหญ่" };
                     item.difficulty = k.moves;
                     item.facts["theme"] = "cannon-screen";
                     item.facts["cannon"] = xq::point_name(mate->first);
@@ -331,8 +360,10 @@ private:
         push(std::move(screen));
 
         // Defence: the one move that holds.
-        XTheme defence { "defence", "Hold the draw",
-            "The position is drawn, exactly one move keeps the draw, and every other move loses.",
+        XTheme defence { "defence", { "Hold the draw", "ยื้อให้เสมอ" },
+            { "The position is drawn, exactly one move keeps the draw, and every other move "
+              "loses.",
+                "ตำแหน่งเสมอ มีเพียงตาเดียวที่ยังเสมอ ตาอื่นแพ้ทั้งหมด" },
             {} };
         std::vector<XItem> defenceItems;
         for (const Candidate& k : draws_.kept) {
@@ -342,9 +373,12 @@ private:
                 a->moves.begin(), a->moves.end(), [](const XMove& x) { return x.result >= 0; });
             if (holding != 1) continue;
             const Color c = k.pos.side_to_move();
+            const std::string move = wxf(k.pos, a->moves.front().move);
             XItem item = make_item(k.pos, *a,
-                "only " + wxf(k.pos, a->moves.front().move) + " draws; every other move loses",
-                std::string(side_name(c)) + " to move: find the only move that draws.");
+                { "only " + move + " draws; every other move loses",
+                    "มีเพียง " + move + " ที่เสมอ ตาอื่นแพ้ทั้งหมด" },
+                { std::string(side_name(c)) + " to move: find the only move that draws.",
+                    side_th(c) + "เดิน: หาตาเดียวที่เสมอ" });
             item.difficulty = int(a->moves.size());
             item.facts["theme"] = "defence";
             defenceItems.push_back(std::move(item));
@@ -353,8 +387,10 @@ private:
         push(std::move(defence));
 
         // Mutual zugzwang.
-        XTheme zugzwang { "zugzwang", "Mutual zugzwang",
-            "Whoever is to move does worse than if the other side had to move.", {} };
+        XTheme zugzwang { "zugzwang", { "Mutual zugzwang", "บังคับเดินทั้งสองฝ่าย" },
+            { "Whoever is to move does worse than if the other side had to move.",
+                "ฝ่ายใดต้องเดินก็ได้ผลแย่กว่าเมื่ออีกฝ่ายต้องเดิน" },
+            {} };
         std::vector<XItem> zItems;
         for (const Candidate& k : zugzwang_.kept) {
             Position other = k.pos;
@@ -367,9 +403,16 @@ private:
                             : r > 0 ? " to move wins"
                                     : " to move draws");
             };
+            auto thai = [](Color c, int r) {
+                return side_th(c) + (r < 0 ? "เดินแพ้" : r > 0 ? "เดินชนะ" : "เดินเสมอ");
+            };
             XItem item = make_item(k.pos, *red,
-                "mutual zugzwang: " + words(RED, red->result) + ", " + words(BLACK, black->result),
-                "Who wins with Red to move, and with Black to move?");
+                { "mutual zugzwang: " + words(RED, red->result) + ", "
+                        + words(BLACK, black->result),
+                    "บังคับเดินทั้งสองฝ่าย: " + thai(RED, red->result) + ", "
+                        + thai(BLACK, black->result) },
+                { "Who wins with Red to move, and with Black to move?",
+                    "ใครชนะเมื่อแดงเดิน และเมื่อดำเดิน?" });
             item.difficulty = (red->result < 0) + (black->result < 0);
             item.facts["theme"] = "zugzwang";
             item.facts["red_result"] = red->result;
@@ -380,9 +423,12 @@ private:
         push(std::move(zugzwang));
 
         // The old soldier's draw.
-        XTheme soldier { "old-soldier", "The old soldier",
-            "Drawn with a soldier on the last rank, and won with the same soldier one rank "
-            "lower: a soldier never steps back, so on the last rank it can no longer help to mate.",
+        XTheme soldier { "old-soldier", { "The old soldier", "ทหารแก่" },
+            { "Drawn with a soldier on the last rank, and won with the same soldier one rank "
+              "lower: a soldier never steps back, so on the last rank it can no longer help to "
+              "mate.",
+                "เสมอเมื่อทหารอยู่แถวสุดท้าย แต่ชนะถ้าทหารตัวเดียวกันอยู่ต่ำลงหนึ่งแถว: "
+                "ทหารถอยไม่ได้ เมื่อถึงแถวสุดท้ายจึงช่วยรุกจนไม่ได้อีก" },
             {} };
         std::vector<XItem> sItems;
         for (const Candidate& k : oldSoldier_.kept) {
@@ -397,11 +443,15 @@ private:
             const auto a = answer(k.pos);
             if (!a || !r || !v || *r <= 0 || !v->is_win()) continue;
             const Color c = k.pos.side_to_move();
+            const std::string at = xq::point_name(from), lowered = xq::point_name(to),
+                              n = std::to_string(v->mate_in_moves());
             XItem item = make_item(k.pos, *a,
-                "a draw: the soldier on " + xq::point_name(from) + " has reached the last rank; on "
-                    + xq::point_name(to) + " instead " + side_name(c) + " would mate in "
-                    + std::to_string(v->mate_in_moves()),
-                std::string(side_name(c)) + " to move: can he win? Why, or why not?");
+                { "a draw: the soldier on " + at + " has reached the last rank; on " + lowered
+                        + " instead " + side_name(c) + " would mate in " + n,
+                    "เสมอ: ทหารที่ " + at + " ถึงแถวสุดท้ายแล้ว ถ้าอยู่ที่ " + lowered + " แทน " + side_th(c)
+                        + "จะรุกจนใน " + n + " ตา" },
+                { std::string(side_name(c)) + " to move: can he win? Why, or why not?",
+                    side_th(c) + "เดิน: ชนะได้ไหม? เพราะอะไร?" });
             item.difficulty = v->mate_in_moves();
             item.facts["theme"] = "old-soldier";
             item.facts["lowered_fen"] = lower.fen();
@@ -412,16 +462,21 @@ private:
         push(std::move(soldier));
 
         // Decided by the perpetual-check rule.
-        XTheme rule { "rule", "Perpetual check loses",
-            "A draw without the rule, which the perpetual-check rule decides: the defender could "
-            "hold only by checking forever, and a side that checks forever loses.",
+        XTheme rule { "rule", { "Perpetual check loses", "รุกไม่หยุดแพ้" },
+            { "A draw without the rule, which the perpetual-check rule decides: the defender "
+              "could hold only by checking forever, and a side that checks forever loses.",
+                "เสมอถ้าไม่มีกติกา แต่กติการุกไม่หยุดตัดสิน: ฝ่ายรับยื้อได้ด้วยการรุกไม่หยุดเท่านั้น "
+                "และฝ่ายที่รุกไม่หยุดแพ้" },
             {} };
         for (const Candidate& k : rule_.kept) {
             const auto a = answer(k.pos);
             if (!a || !a->by_rule()) continue;
             const Color c = k.pos.side_to_move();
-            XItem item = make_item(k.pos, *a, xiangqi_sentence(c, a->value, a->result),
-                std::string(side_name(c)) + " to move: win, draw or loss, and why?");
+            XItem item = make_item(k.pos, *a,
+                { xiangqi_sentence(c, a->value, a->result),
+                    xiangqi_sentence(c, a->value, a->result, Lang::Th) },
+                { std::string(side_name(c)) + " to move: win, draw or loss, and why?",
+                    side_th(c) + "เดิน: ชนะ เสมอ หรือแพ้ เพราะอะไร?" });
             item.facts["theme"] = "rule";
             item.facts["rule_result"] = a->result;
             add(rule, std::move(item));
@@ -490,24 +545,37 @@ figcaption { font-size: .95rem; }
 )CSS";
 
 // The men with their names and the letters FENs use (diagrams/men/*.svg), Red's and Black's.
-std::string men_legend() {
-    static const std::pair<char, const char*> kMen[] = { { 'K', "general (K)" },
-        { 'A', "advisor (A)" }, { 'B', "elephant (B)" }, { 'N', "horse (N)" },
-        { 'R', "chariot (R)" }, { 'C', "cannon (C)" }, { 'P', "soldier (P)" } };
-    std::string html = "<div class=\"legend\"><b>The men</b> (Red's and Black's):<ul>";
+std::string men_legend(Lang lang) {
+    static const std::pair<char, Said> kMen[] = { { 'K', { "general (K)", "ขุน (K)" } },
+        { 'A', { "advisor (A)", "ที่ปรึกษา (A)" } }, { 'B', { "elephant (B)", "ช้าง (B)" } },
+        { 'N', { "horse (N)", "ม้า (N)" } }, { 'R', { "chariot (R)", "รถ (R)" } },
+        { 'C', { "cannon (C)", "ปืนใหญ่ (C)" } }, { 'P', { "soldier (P)", "ทหาร (P)" } } };
+    std::string html = lang == Lang::Th
+        ? "<div class=\"legend\"><b>หมาก</b> (ของแดงและของดำ):<ul>"
+        : "<div class=\"legend\"><b>The men</b> (Red's and Black's):<ul>";
     for (const auto& [letter, words] : kMen)
         html += std::string("<li><img src=\"diagrams/men/") + letter
             + ".svg\" alt=\"\" width=\"24\" height=\"24\"><img src=\"diagrams/men/b"
-            + char(std::tolower(letter)) + ".svg\" alt=\"\" width=\"24\" height=\"24\"> " + words
-            + "</li>";
+            + char(std::tolower(letter)) + ".svg\" alt=\"\" width=\"24\" height=\"24\"> "
+            + words.in(lang) + "</li>";
     return html + "</ul></div>\n";
 }
 
-std::string head(const std::string& title) {
-    return "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
-           "name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+// A page's file in a language: "KRvKA.worksheet" -> "KRvKA.worksheet.html", Thai ".th.html".
+std::string page_file(const std::string& base, Lang lang) {
+    return base + (lang == Lang::Th ? ".th.html" : ".html");
+}
+
+// A page's head, with the link to the same page in the other language.
+std::string head(const std::string& title, const std::string& base, Lang lang) {
+    const bool th = lang == Lang::Th;
+    return "<!doctype html>\n<html lang=\"" + std::string(th ? "th" : "en")
+        + "\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
+          "name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
         + escape(title) + "</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>" + kCss
-        + "</style>\n</head>\n<body>\n";
+        + "</style>\n</head>\n<body>\n<p class=\"noprint\" style=\"float:right\"><a href=\""
+        + page_file(base, th ? Lang::En : Lang::Th) + "\" hreflang=\"" + (th ? "en" : "th") + "\">"
+        + (th ? "English" : "ภาษาไทย") + "</a></p>\n";
 }
 
 // The moves of a line in WXF (or another notation), numbered from the position's side to move.
@@ -535,15 +603,10 @@ std::string moves_text(const Position& pos, const std::vector<xq::Move>& moves) 
 }
 
 Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
-    const std::string name = t.material().name(), title = name + ": " + title_of(t.material());
-    fs::create_directories(dir / "diagrams");
-    std::string page = head(title)
-        + "<p class=\"noprint\"><a href=\"index.html\">All endings</a> &middot; <a href=\"" + name
-        + ".worksheet.html\">Worksheet</a> &middot; <a href=\"" + name
-        + ".answers.html\">Answer key</a></p>\n<h1>" + escape(title) + "</h1>\n";
+    const std::string name = t.material().name();
+    fs::create_directories(dir / "diagrams" / "men");
     // The men's pictures for the worksheet's legend (Black's as bX.svg: names differ by case only
     // where file systems ignore it).
-    fs::create_directories(dir / "diagrams" / "men");
     for (char letter : std::string("KABNRCP")) {
         write_file(
             dir / "diagrams" / "men" / (std::string(1, letter) + ".svg"), xiangqi_man_svg(letter));
@@ -551,67 +614,16 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
         write_file(
             dir / "diagrams" / "men" / (std::string("b") + black + ".svg"), xiangqi_man_svg(black));
     }
-    std::string sheet = head(name + ": worksheet") + "<h1>" + escape(title) + ": worksheet</h1>\n"
-        + "<p class=\"name-line\">Name <span></span> Date <span></span></p>\n" + men_legend();
-    std::string key = head(name + ": answer key") + "<h1>" + escape(title) + ": answer key</h1>\n";
-    // Figures per side to move.
-    page += "<table class=\"figures\"><tr><th>to "
-            "move</th><th>positions</th><th>wins</th><th>draws</th><th>losses</th>";
-    if (t.rule_table()) page += "<th>won by the rule</th><th>lost by the rule</th>";
-    page += "<th>longest mate</th></tr>\n";
-    Json figures = Json::object();
-    for (Color c : { RED, BLACK }) {
-        const XFigures& f = t.figures()[c];
-        page += std::string("<tr><th>") + side_name(c) + "</th><td>" + number(f.legal) + "</td><td>"
-            + percent(f.wins, f.legal) + "</td><td>" + percent(f.draws, f.legal) + "</td><td>"
-            + percent(f.losses, f.legal) + "</td>";
-        if (t.rule_table())
-            page += "<td>" + number(f.ruleWins) + "</td><td>" + number(f.ruleLosses) + "</td>";
-        page += "<td>" + (f.longest > 0 ? std::to_string(f.longest) + " moves" : std::string("-"))
-            + "</td></tr>\n";
-        figures[c == RED ? "red_to_move" : "black_to_move"]
-            = { { "positions", f.legal }, { "wins", f.wins }, { "draws", f.draws },
-                  { "losses", f.losses }, { "rule_wins", f.ruleWins },
-                  { "rule_losses", f.ruleLosses }, { "longest", f.longest } };
-    }
-    page += "</table>\n<p>Positions up to the left-right mirror; a stalemated side loses; "
-        + std::string(t.rule_table()
-                ? "a side that checks forever loses (perpetual chase is not modelled)."
-                : "one side is armless, so the perpetual-check rule changes nothing.")
-        + "</p>\n";
+    // The diagrams, EPD, PGN and claims, once for both languages.
     std::string epd, pgn;
-    int numbered = 0; // per theme, as the key's list numbers them
     Json themes = Json::array();
     for (const XTheme& theme : t.themes()) {
-        page += "<h2>" + escape(theme.title) + "</h2>\n<p>" + escape(theme.rule)
-            + "</p>\n<div class=\"items\">\n";
-        sheet += "<section><h2>" + escape(theme.title) + "</h2>\n<div class=\"items\">\n";
-        key += "<h2>" + escape(theme.title) + "</h2>\n<ol>\n";
-        numbered = 0;
         Json items = Json::array();
         for (const XItem& item : theme.items) {
             const std::string fen = item.pos.fen();
             DiagramOptions diagram;
             diagram.size = 300;
             write_file(dir / "diagrams" / (item.id + ".svg"), xiangqi_board_svg(fen, diagram));
-            const std::string img = "<img src=\"diagrams/" + item.id + ".svg\" width=\"300\" alt=\""
-                + escape(fen) + "\">";
-            const std::string solution = "Best: " + moves_text(item.pos, item.best)
-                + (item.line.empty() ? ""
-                                     : ". Main line: " + line_wxf(item.pos, item.line) + " ("
-                            + line_wxf(item.pos, item.line, chinese) + ")");
-            std::string caption = escape(item.claim);
-            if (!caption.empty())
-                caption[0] = char(std::toupper(static_cast<unsigned char>(caption[0])));
-            page += "<figure>" + img + "<figcaption>" + caption
-                + "<details><summary>Solution</summary>" + escape(solution)
-                + "</details></figcaption></figure>\n";
-            ++numbered;
-            sheet += "<figure>" + img + "<figcaption><b>" + std::to_string(numbered) + ".</b> "
-                + escape(item.task)
-                + "<div class=\"answer\"></div><div "
-                  "class=\"answer\"></div></figcaption></figure>\n";
-            key += "<li>" + escape(item.id) + ": " + caption + ". " + escape(solution) + "</li>\n";
             // EPD: the FEN's four fields, bm in UCI (Fairy-Stockfish's Xiangqi moves).
             std::string bm;
             for (xq::Move m : item.best) {
@@ -620,35 +632,127 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
             }
             const std::string four = fen.substr(0, fen.find(" 0 "));
             epd += four + (bm.empty() ? "" : " bm " + bm + ";") + " id \"" + item.id + "\"; c0 \""
-                + item.claim + "\";\n";
+                + item.claim.en + "\";\n";
             const char* result = item.facts["category"] == "draw"                       ? "*"
                 : (item.facts["category"] == "win") == (item.pos.side_to_move() == RED) ? "1-0"
                                                                                         : "0-1";
-            pgn += "[Event \"mktb teach: " + name + ", " + theme.title
+            pgn += "[Event \"mktb teach: " + name + ", " + theme.title.en
                 + "\"]\n[Site \"?\"]\n[Round \"" + item.id
                 + "\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"" + result
                 + "\"]\n[Variant \"xiangqi\"]\n[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n{"
-                + item.claim + "} " + line_wxf(item.pos, item.line) + (item.line.empty() ? "" : " ")
-                + result + "\n\n";
+                + item.claim.en + "} " + line_wxf(item.pos, item.line)
+                + (item.line.empty() ? "" : " ") + result + "\n\n";
             Json j = item.facts;
             j["id"] = item.id;
-            j["claim"] = item.claim;
+            j["claim"] = item.claim.en;
+            j["claim_th"] = item.claim.th;
+            j["task"] = { { "en", item.task.en }, { "th", item.task.th } };
             j["best"] = Json::array();
             for (xq::Move m : item.best) j["best"].push_back(xq::move_to_uci(m));
             j["line"] = Json::array();
             for (xq::Move m : item.line) j["line"].push_back(xq::move_to_uci(m));
             items.push_back(j);
         }
-        page += "</div>\n";
-        sheet += "</div>\n</section>\n";
-        key += "</ol>\n";
-        themes.push_back({ { "key", theme.key }, { "title", theme.title }, { "rule", theme.rule },
-            { "items", items } });
+        themes.push_back({ { "key", theme.key }, { "title", theme.title.en },
+            { "rule", theme.rule.en }, { "items", items } });
     }
-    const std::string end = "</body>\n</html>\n";
-    write_file(dir / (name + ".html"), page + end);
-    write_file(dir / (name + ".worksheet.html"), sheet + end);
-    write_file(dir / (name + ".answers.html"), key + end);
+    Json figures = Json::object();
+    for (Color c : { RED, BLACK }) {
+        const XFigures& f = t.figures()[c];
+        figures[c == RED ? "red_to_move" : "black_to_move"]
+            = { { "positions", f.legal }, { "wins", f.wins }, { "draws", f.draws },
+                  { "losses", f.losses }, { "rule_wins", f.ruleWins },
+                  { "rule_losses", f.ruleLosses }, { "longest", f.longest } };
+    }
+    // The pages, in each language: the ending's, the worksheet and the answer key.
+    for (Lang lang : { Lang::En, Lang::Th }) {
+        const bool th = lang == Lang::Th;
+        const std::string title = name + ": " + title_of(t.material(), lang);
+        const std::string self = page_file(name, lang),
+                          sheetFile = page_file(name + ".worksheet", lang),
+                          keyFile = page_file(name + ".answers", lang);
+        std::string page = head(title, name, lang) + "<p class=\"noprint\"><a href=\""
+            + page_file("index", lang) + "\">" + (th ? "เผด็จทั้งหมด" : "All endings")
+            + "</a> &middot; <a href=\"" + sheetFile + "\">" + (th ? "แบบฝึกหัด" : "Worksheet")
+            + "</a> &middot; <a href=\"" + keyFile + "\">" + (th ? "เฉลย" : "Answer key")
+            + "</a></p>\n<h1>" + escape(title) + "</h1>\n";
+        std::string sheet
+            = head(name + (th ? ": แบบฝึกหัด" : ": worksheet"), name + ".worksheet", lang) + "<h1>"
+            + escape(title) + (th ? ": แบบฝึกหัด" : ": worksheet") + "</h1>\n"
+            + (th ? "<p class=\"name-line\">ชื่อ <span></span> วันที่ <span></span></p>\n"
+                  : "<p class=\"name-line\">Name <span></span> Date <span></span></p>\n")
+            + men_legend(lang);
+        std::string key = head(name + (th ? ": เฉลย" : ": answer key"), name + ".answers", lang)
+            + "<h1>" + escape(title) + (th ? ": เฉลย" : ": answer key") + "</h1>\n";
+        // Figures per side to move.
+        page += th ? "<table class=\"figures\"><tr><th>ฝ่ายเดิน</th><th>ตำแหน่ง</th><th>ชนะ</th>"
+                     "<th>เสมอ</th><th>แพ้</th>"
+                   : "<table class=\"figures\"><tr><th>to move</th><th>positions</th><th>wins</th>"
+                     "<th>draws</th><th>losses</th>";
+        if (t.rule_table())
+            page += th ? "<th>ชนะด้วยกติกา</th><th>แพ้ด้วยกติกา</th>"
+                       : "<th>won by the rule</th><th>lost by the rule</th>";
+        page += th ? "<th>รุกจนยาวที่สุด</th></tr>\n" : "<th>longest mate</th></tr>\n";
+        for (Color c : { RED, BLACK }) {
+            const XFigures& f = t.figures()[c];
+            page += "<tr><th>" + (th ? side_th(c) : std::string(side_name(c))) + "</th><td>"
+                + number(f.legal) + "</td><td>" + percent(f.wins, f.legal) + "</td><td>"
+                + percent(f.draws, f.legal) + "</td><td>" + percent(f.losses, f.legal) + "</td>";
+            if (t.rule_table())
+                page += "<td>" + number(f.ruleWins) + "</td><td>" + number(f.ruleLosses) + "</td>";
+            page += "<td>"
+                + (f.longest > 0 ? std::to_string(f.longest) + (th ? " ตา" : " moves")
+                                 : std::string("-"))
+                + "</td></tr>\n";
+        }
+        page += "</table>\n<p>"
+            + std::string(th ? "นับตำแหน่งโดยถือภาพสะท้อนซ้าย-ขวาเป็นตำแหน่งเดียวกัน ฝ่ายที่อับแพ้ "
+                             : "Positions up to the left-right mirror; a stalemated side loses; ")
+            + (t.rule_table()
+                    ? (th ? "ฝ่ายที่รุกไม่หยุดแพ้ (ไม่รวมการไล่ไม่หยุด)"
+                          : "a side that checks forever loses (perpetual chase is not modelled).")
+                    : (th ? "ฝ่ายหนึ่งไม่มีตัวรุก กติการุกไม่หยุดจึงไม่เปลี่ยนผล"
+                          : "one side is armless, so the perpetual-check rule changes nothing."))
+            + "</p>\n";
+        for (const XTheme& theme : t.themes()) {
+            const std::string themeTitle = escape(theme.title.in(lang));
+            page += "<h2>" + themeTitle + "</h2>\n<p>" + escape(theme.rule.in(lang))
+                + "</p>\n<div class=\"items\">\n";
+            sheet += "<section><h2>" + themeTitle + "</h2>\n<div class=\"items\">\n";
+            key += "<h2>" + themeTitle + "</h2>\n<ol>\n";
+            int numbered = 0; // as the key's list numbers them
+            for (const XItem& item : theme.items) {
+                const std::string fen = item.pos.fen();
+                const std::string img = "<img src=\"diagrams/" + item.id
+                    + ".svg\" width=\"300\" alt=\"" + escape(fen) + "\">";
+                const std::string solution = (th ? "ดีที่สุด: " : "Best: ")
+                    + moves_text(item.pos, item.best)
+                    + (item.line.empty()
+                            ? ""
+                            : (th ? ". แนวหลัก: " : ". Main line: ") + line_wxf(item.pos, item.line)
+                                + " (" + line_wxf(item.pos, item.line, chinese) + ")");
+                std::string caption = escape(item.claim.in(lang));
+                if (!caption.empty())
+                    caption[0] = char(std::toupper(static_cast<unsigned char>(caption[0])));
+                page += "<figure>" + img + "<figcaption>" + caption + "<details><summary>"
+                    + (th ? "เฉลย" : "Solution") + "</summary>" + escape(solution)
+                    + "</details></figcaption></figure>\n";
+                sheet += "<figure>" + img + "<figcaption><b>" + std::to_string(++numbered)
+                    + ".</b> " + escape(item.task.in(lang))
+                    + "<div class=\"answer\"></div><div "
+                      "class=\"answer\"></div></figcaption></figure>\n";
+                key += "<li>" + escape(item.id) + ": " + caption + ". " + escape(solution)
+                    + "</li>\n";
+            }
+            page += "</div>\n";
+            sheet += "</div>\n</section>\n";
+            key += "</ol>\n";
+        }
+        const std::string end = "</body>\n</html>\n";
+        write_file(dir / self, page + end);
+        write_file(dir / sheetFile, sheet + end);
+        write_file(dir / keyFile, key + end);
+    }
     write_file(dir / (name + ".epd"), epd);
     write_file(dir / (name + ".pgn"), pgn);
     Json claims = { { "game", "xiangqi" }, { "ending", name }, { "figures", figures },
@@ -661,34 +765,44 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
 // NAME.xq.json), the taught ones linked.
 void write_xiangqi_overview(
     const fs::path& dir, const xq::Tablebase& tables, const std::set<std::string>& taught) {
-    std::string page = head("Xiangqi endings") + "<h1>Xiangqi endings</h1>\n<p>Every table in "
-        + escape(tables.dir())
-        + "; the endings with teaching material are linked.</p>\n"
-          "<table class=\"figures\"><tr><th>ending</th><th>men</th><th>Red to move "
-          "wins</th><th>Black to move wins</th><th>longest mate</th></tr>\n";
-    for (const xq::Material& m : tables.on_disk()) {
-        const std::string name = m.name();
-        std::string red = "-", black = "-", longest = "-";
-        std::ifstream in(fs::path(tables.dir()) / (name + ".xq.json"));
-        if (in) try {
-                const Json s = Json::parse(in);
-                const Json& r = s.at("red_to_move");
-                const Json& b = s.at("black_to_move");
-                red = percent(
-                    r.at("wins").get<std::uint64_t>(), r.at("positions").get<std::uint64_t>());
-                black = percent(
-                    b.at("wins").get<std::uint64_t>(), b.at("positions").get<std::uint64_t>());
-                const int plies = std::max(
-                    r.at("longest_mate_plies").get<int>(), b.at("longest_mate_plies").get<int>());
-                if (plies > 0) longest = std::to_string((plies + 1) / 2) + " moves";
-            } catch (const Json::exception&) { // no figures: the dashes stand
-            }
-        page += "<tr><td>"
-            + (taught.count(name) ? "<a href=\"" + name + ".html\">" + name + "</a>" : name)
-            + "</td><td>" + std::to_string(m.men()) + "</td><td>" + red + "</td><td>" + black
-            + "</td><td>" + longest + "</td></tr>\n";
+    for (Lang lang : { Lang::En, Lang::Th }) {
+        const bool th = lang == Lang::Th;
+        std::string page = head(th ? "เผด็จหมากรุกจีน" : "Xiangqi endings", "index", lang)
+            + (th ? "<h1>เผด็จหมากรุกจีน</h1>\n<p>ทุกตารางใน "
+                  : "<h1>Xiangqi endings</h1>\n<p>Every table in ")
+            + escape(tables.dir())
+            + (th ? " เผด็จที่มีสื่อการสอนมีลิงก์</p>\n<table class=\"figures\"><tr><th>เผด็จ</th>"
+                    "<th>จำนวนหมาก</th><th>แดงเดินชนะ</th><th>ดำเดินชนะ</th><th>รุกจนยาวที่สุด</th></"
+                    "tr>\n"
+                  : "; the endings with teaching material are linked.</p>\n"
+                    "<table class=\"figures\"><tr><th>ending</th><th>men</th><th>Red to move "
+                    "wins</th><th>Black to move wins</th><th>longest mate</th></tr>\n");
+        for (const xq::Material& m : tables.on_disk()) {
+            const std::string name = m.name();
+            std::string red = "-", black = "-", longest = "-";
+            std::ifstream in(fs::path(tables.dir()) / (name + ".xq.json"));
+            if (in) try {
+                    const Json s = Json::parse(in);
+                    const Json& r = s.at("red_to_move");
+                    const Json& b = s.at("black_to_move");
+                    red = percent(
+                        r.at("wins").get<std::uint64_t>(), r.at("positions").get<std::uint64_t>());
+                    black = percent(
+                        b.at("wins").get<std::uint64_t>(), b.at("positions").get<std::uint64_t>());
+                    const int plies = std::max(r.at("longest_mate_plies").get<int>(),
+                        b.at("longest_mate_plies").get<int>());
+                    if (plies > 0)
+                        longest = std::to_string((plies + 1) / 2) + (th ? " ตา" : " moves");
+                } catch (const Json::exception&) { // no figures: the dashes stand
+                }
+            page += "<tr><td>"
+                + (taught.count(name) ? "<a href=\"" + page_file(name, lang) + "\">" + name + "</a>"
+                                      : name)
+                + "</td><td>" + std::to_string(m.men()) + "</td><td>" + red + "</td><td>" + black
+                + "</td><td>" + longest + "</td></tr>\n";
+        }
+        write_file(dir / page_file("index", lang), page + "</table>\n</body>\n</html>\n");
     }
-    write_file(dir / "index.html", page + "</table>\n</body>\n</html>\n");
 }
 
 } // namespace

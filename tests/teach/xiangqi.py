@@ -18,6 +18,7 @@ KPvK and KPvKA (the soldier), KRvKCA (both sides armed: the perpetual-check rule
 - rule: a plain draw with the rule's result named.
 """
 import json
+import html
 import os
 import re
 import shutil
@@ -153,6 +154,19 @@ for name in endings:
     check(f"{name}: a legend of the men and a name line", all(w in sheet for w in (
         "general (K)", "advisor (A)", "elephant (B)", "horse (N)", "chariot (R)", "cannon (C)",
         "soldier (P)")) and 'class="name-line"' in sheet)
+    # Thai pages beside the English ones: every claim and task in Thai, no English theme or
+    # chrome left in them, the legend's Thai names.
+    th_page, th_sheet, th_key = (open(os.path.join(out, f"{name}{s}.th.html"), encoding="utf-8").read()
+                                 for s in ("", ".worksheet", ".answers"))
+    check(f"{name}: Thai pages", all('<html lang="th">' in x for x in (th_page, th_sheet, th_key)))
+    check(f"{name}: every claim in Thai", all(html.escape(i["claim_th"], quote=True) in th_page
+                                              and re.search("[\u0e00-\u0e7f]", i["claim_th"]) for _, i in items))
+    check(f"{name}: every task in Thai", all(html.escape(i["task"]["th"], quote=True) in th_sheet
+                                             and re.search("[\u0e00-\u0e7f]", i["task"]["th"]) for _, i in items))
+    check(f"{name}: no English left in the Thai pages", not any(
+        w in th_page + th_sheet + th_key for w in ("The longest mates", "Only moves", "Hold the draw",
+                                                   "Worksheet", "Answer key", " to move", "Main line", "Best:")))
+    check(f"{name}: the Thai legend", all(w in th_sheet for w in ("ขุน", "ที่ปรึกษา", "ช้าง", "ม้า", "รถ", "ปืนใหญ่", "ทหาร")))
     for t in claims["themes"]:
         lines = [i["line"] for i in t["items"] if i["line"]]
         check(f"{name} {t['key']}: distinct first moves", len({l[0] for l in lines}) == len(lines))
