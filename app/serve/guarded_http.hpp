@@ -93,7 +93,9 @@ private:
 // begun) or its client closes. Holding one costs a socket and its bytes, never a worker.
 class Reception {
 public:
-    static constexpr std::size_t kHeadLimit = 65536; // beyond: handed on, httplib refuses it
+    // Beyond: handed on, httplib refuses it (a path over 8 KiB: 414). With kMostWaiting, the most
+    // a crowd of slow clients can hold: 8,192 x 16 KiB = 128 MiB.
+    static constexpr std::size_t kHeadLimit = 16384;
 
     Reception(std::chrono::milliseconds requestDeadline,
         std::function<void(std::shared_ptr<Connection>)> ready);
