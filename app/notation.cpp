@@ -45,14 +45,24 @@ std::string san(const Position& pos, Move m) {
 
 namespace mktb::cli {
 
-std::string wxf(const xq::Position& pos, xq::Move m) {
+namespace {
+
+// What both notations say of a Xiangqi move: the man, its file and the file it reaches
+// counted from the mover's right, the men of its kind on its file and its place among them
+// from the front, the ranks it moves forward (negative: back), whether it moves straight.
+struct XiangqiMove {
+    Color us;
+    xq::PieceType pt;
+    int file, toFile, tandem, at, forward;
+    bool straight;
+};
+
+XiangqiMove parts_of(const xq::Position& pos, xq::Move m) {
     using xq::file_of, xq::rank_of, xq::make_point, xq::FILE_NB, xq::RANK_NB, xq::RED;
-    using xq::KING, xq::CHARIOT, xq::CANNON, xq::SOLDIER;
     const int from = xq::from_pt(m), to = xq::to_pt(m);
     const xq::Piece pc = pos.piece_on(from);
     const Color us = xq::color_of(pc);
     const xq::PieceType pt = xq::type_of(pc);
-    static constexpr char kLetter[] = { '?', 'K', 'A', 'E', 'H', 'R', 'C', 'P' };
     // Files from the mover's right; "forward" towards the other side.
     const auto fileNumber
         = [&](int p) { return us == RED ? FILE_NB - file_of(p) : file_of(p) + 1; };
@@ -63,15 +73,28 @@ std::string wxf(const xq::Position& pos, xq::Move m) {
         if (const int p = make_point(file_of(from), r); pos.piece_on(p) == pc) tandem.push_back(p);
     std::sort(tandem.begin(), tandem.end(),
         [&](int a, int b) { return ahead * (rank_of(a) - rank_of(b)) > 0; });
-    const int n = int(tandem.size());
-    const int at = int(std::find(tandem.begin(), tandem.end(), from) - tandem.begin());
-    std::string out(1, kLetter[pt]);
+    return { us, pt, fileNumber(from), fileNumber(to), int(tandem.size()),
+        int(std::find(tandem.begin(), tandem.end(), from) - tandem.begin()),
+        (rank_of(to) - rank_of(from)) * ahead,
+        pt == xq::KING || pt == xq::CHARIOT || pt == xq::CANNON || pt == xq::SOLDIER };
+}
+
+} // namespace
+
+std::string wxf(const xq::Position& pos, xq::Move m) {
+    using xq::file_of, xq::make_point, xq::FILE_NB, xq::RANK_NB;
+    static constexpr char kLetter[] = { '?', 'K', 'A', 'E', 'H', 'R', 'C', 'P' };
+    const XiangqiMove x = parts_of(pos, m);
+    const int n = x.tandem, at = x.at;
+    std::string out(1, kLetter[x.pt]);
     if (n == 1) {
-        out += char('0' + fileNumber(from));
+        out += char('0' + x.file);
     } else {
         // Soldiers: another file with two or more of them names the file in place of the letter.
+        const int from = xq::from_pt(m);
+        const xq::Piece pc = pos.piece_on(from);
         bool twoFiles = false;
-        if (pt == SOLDIER)
+        if (x.pt == xq::SOLDIER)
             for (int f = 0; f < FILE_NB && !twoFiles; ++f) {
                 if (f == file_of(from)) continue;
                 int k = 0;
@@ -79,60 +102,40 @@ std::string wxf(const xq::Position& pos, xq::Move m) {
                 twoFiles = k >= 2;
             }
         const bool foremost = at == 0, rearmost = at == n - 1;
-        char where = foremost ? '+' : rearmost ? '-' : char('0' + fileNumber(from));
+        char where = foremost ? '+' : rearmost ? '-' : char('0' + x.file);
         if (n >= 4 && (foremost || rearmost)) // "++", "--": the letter gives way
             out = std::string(1, where);
         else if (n >= 4 && at == 1)
             where = '+';
         else if (n >= 4 && at == n - 2)
             where = '-';
-        if (twoFiles) out = std::string(1, char('0' + fileNumber(from)));
+        if (twoFiles) out = std::string(1, char('0' + x.file));
         out += where;
     }
-    const int dr = (rank_of(to) - rank_of(from)) * ahead;
-    out += dr > 0 ? '+' : dr < 0 ? '-' : '=';
-    const bool straight = pt == KING || pt == CHARIOT || pt == CANNON || pt == SOLDIER;
-    out += char('0' + (straight && dr != 0 ? std::abs(dr) : fileNumber(to)));
+    out += x.forward > 0 ? '+' : x.forward < 0 ? '-' : '=';
+    out += char('0' + (x.straight && x.forward != 0 ? std::abs(x.forward) : x.toFile));
     return out;
 }
 
 std::string chinese(const xq::Position& pos, xq::Move m) {
-    using xq::file_of, xq::rank_of, xq::make_point, xq::FILE_NB, xq::RANK_NB, xq::RED;
-    using xq::KING, xq::CHARIOT, xq::CANNON, xq::SOLDIER;
     static constexpr const char* kMen[2][8] = { { "", "帥", "仕", "相", "傌", "俥", "炮", "兵" },
         { "", "將", "士", "象", "馬", "車", "砲", "卒" } };
     static constexpr const char* kNumerals[2][10]
         = { { "", "一", "二", "三", "四", "五", "六", "七", "八", "九" },
               { "", "１", "２", "３", "４", "５", "６", "７", "８", "９" } };
-    const int from = xq::from_pt(m), to = xq::to_pt(m);
-    const xq::Piece pc = pos.piece_on(from);
-    const Color us = xq::color_of(pc);
-    const int side = us == RED ? 0 : 1;
-    const xq::PieceType pt = xq::type_of(pc);
-    const auto fileNumber
-        = [&](int p) { return us == RED ? FILE_NB - file_of(p) : file_of(p) + 1; };
-    const int ahead = us == RED ? 1 : -1;
-    // The men of this kind on the mover's file, foremost first (as wxf()).
-    std::vector<int> tandem;
-    for (int r = 0; r < RANK_NB; ++r)
-        if (const int p = make_point(file_of(from), r); pos.piece_on(p) == pc) tandem.push_back(p);
-    std::sort(tandem.begin(), tandem.end(),
-        [&](int a, int b) { return ahead * (rank_of(a) - rank_of(b)) > 0; });
-    const int n = int(tandem.size());
-    const int at = int(std::find(tandem.begin(), tandem.end(), from) - tandem.begin());
+    const XiangqiMove x = parts_of(pos, m);
+    const int side = x.us == xq::RED ? 0 : 1;
     std::string out;
-    if (n == 1)
-        out = std::string(kMen[side][pt]) + kNumerals[side][fileNumber(from)];
-    else if (n == 2)
-        out = std::string(at == 0 ? "前" : "後") + kMen[side][pt];
-    else if (n == 3)
-        out = std::string(at == 0 ? "前" : at == 1 ? "中" : "後") + kMen[side][pt];
+    if (x.tandem == 1)
+        out = std::string(kMen[side][x.pt]) + kNumerals[side][x.file];
+    else if (x.tandem == 2)
+        out = std::string(x.at == 0 ? "前" : "後") + kMen[side][x.pt];
+    else if (x.tandem == 3)
+        out = std::string(x.at == 0 ? "前" : x.at == 1 ? "中" : "後") + kMen[side][x.pt];
     else
-        out = std::string(kNumerals[side][at + 1]) + kMen[side][pt];
-    const int dr = (rank_of(to) - rank_of(from)) * ahead;
-    out += dr > 0 ? "進" : dr < 0 ? "退" : "平";
-    const bool straight = pt == KING || pt == CHARIOT || pt == CANNON || pt == SOLDIER;
-    out += kNumerals[side][straight && dr != 0 ? std::abs(dr) : fileNumber(to)];
+        out = std::string(kNumerals[side][x.at + 1]) + kMen[side][x.pt];
+    out += x.forward > 0 ? "進" : x.forward < 0 ? "退" : "平";
+    out += kNumerals[side][x.straight && x.forward != 0 ? std::abs(x.forward) : x.toFile];
     return out;
 }
 
