@@ -118,7 +118,8 @@ Json xiangqi_json(
             { "category", category(x.after) }, { "dtm", signed_plies(x.after) },
             { "best", x.value == a.moves.front().value && x.result == a.moves.front().result },
             { "text", { { "pure", value_text(x.value, lang) } } } });
-        if (x.value.is_draw() && x.result) moves.back()["rule_result"] = category(x.result);
+        // Like "category", for the side to move after the move (x.result is the mover's).
+        if (x.value.is_draw() && x.result) moves.back()["rule_result"] = category(-x.result);
     }
     j["moves"] = moves;
     if (with_line) {

@@ -51,6 +51,13 @@ out=$("$mktb" probe "$hold" --json --tables "$dir/t1") || fail "probe --json the
 echo "$out" | grep -q '"category":"draw","dtm":0' || fail "plain draw in JSON: $out"
 echo "$out" | grep -q '"rule_result":"loss"' || fail "rule_result in JSON: $out"
 echo "$out" | grep -q 'perpetual_check=loss' || fail "the rule named in JSON: $out"
+# A move's rule_result reads from the side to move after it, as its category does (docs/api.md):
+# after Nh2+, the check that keeps Black going, Red is to move and wins by the rule.
+echo "$out" | python3 -c '
+import json, sys
+m = {x["uci"]: x for x in json.load(sys.stdin)["moves"]}["f3h2"]
+sys.exit(0 if m["category"] == "draw" and m["rule_result"] == "win" else 1)' \
+  || fail "a move's rule_result from the side to move after it: $out"
 d1=$("$mktb" digest --game xiangqi KRvKN --tables "$dir/t1") || fail "digest"
 echo "$d1" | grep -q "^KRvKN dtm=[0-9a-f]\{16\} rule=[0-9a-f]\{16\}$" || fail "digest: $d1"
 [ "$d1" = "$("$mktb" digest --game xiangqi KNvKR --tables "$dir/t2")" ] || fail "digests differ"

@@ -77,13 +77,9 @@ def played(fen, line):
 
 
 def keeps(m, want):
-    """Whether move m keeps the mover's result `want` (its category is the opponent's after it;
-    rule_result, where given, the mover's)."""
-    if "rule_result" in m:
-        mine = m["rule_result"]
-    else:
-        mine = {"loss": "win", "win": "loss", "draw": "draw"}[m["category"]]
-    return mine == want
+    """Whether move m keeps the mover's result `want` (its category and rule_result, where given,
+    are the opponent's after it)."""
+    return {"loss": "win", "win": "loss", "draw": "draw"}[m.get("rule_result", m["category"])] == want
 
 
 seen = {}

@@ -178,13 +178,13 @@ for kind in xwon xhold; do
 import json, sys
 a = json.load(sys.stdin)
 moves = a["moves"]
-# A move category is the opponent after it ("loss": the mover wins); its rule_result the mover.
+# A move's category and rule_result are the opponent's after it ("loss": the mover wins).
 if sys.argv[1] == "xwon":
     ok = (a["category"] == "win" and a["mate_in"] >= 10
           and any(m["category"] != "loss" for m in moves))
 else:
     ok = (a["category"] == "draw" and "rule_result" not in a
-          and any(m["category"] == "win" or m.get("rule_result") == "loss" for m in moves))
+          and any(m["category"] == "win" or m.get("rule_result") == "win" for m in moves))
 sys.exit(0 if ok else 1)' "$kind" || fail "$kind position $fen does not fit the rule"
   done < "$scratch/$kind"
 done

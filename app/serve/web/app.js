@@ -229,12 +229,14 @@ function showAnswer(answer) {
   for (const move of answer.moves) {
     const row = document.createElement('tr');
     // move.category is the result for the side to move after the move (tablebase API style)
-    const after = xiangqi ? (move.rule_result ? { win: 'loss', loss: 'win' }[move.rule_result] : move.category) : move.counted.category;
+    // A move's category and rule_result are for the side to move after it (docs/api.md).
+    const after = xiangqi ? (move.rule_result || move.category) : move.counted.category;
     const mover = { win: 'loss', loss: 'win', draw: 'draw' }[after];
     row.className = `${mover}${move.best ? ' best' : ''}`;
     row.dataset.uci = move.uci;
     row.title = L('Play this move', 'เดินตานี้');
-    const ruled = move.rule_result ? L(`${move.rule_result} (only the rule decides)`, `${{ win: 'ชนะ', loss: 'แพ้' }[move.rule_result]} (กติกาเท่านั้นที่ตัดสิน)`) : '';
+    const mine = move.rule_result && { win: 'loss', loss: 'win' }[move.rule_result]; // the mover's
+    const ruled = mine ? L(`${mine} (only the rule decides)`, `${{ win: 'ชนะ', loss: 'แพ้' }[mine]} (กติกาเท่านั้นที่ตัดสิน)`) : '';
     // Xiangqi's moves in WXF with the Chinese notation beside (俥五進七).
     for (const text of xiangqi ? [`${move.wxf} ${move.chinese}`, move.text.pure, ruled] : [move.san, move.text.pure, move.text.counted]) {
       const cell = document.createElement('td');
