@@ -137,6 +137,18 @@ Json xiangqi_json(
         j["line"] = line;
         j["line_wxf"] = inWxf;
         j["line_steps"] = steps;
+        // A result only the rule gives has no line to mate (the tables hold no distance for
+        // it): why there is none, in words.
+        if (line.empty() && a.by_rule()) {
+            const Color winner = a.result > 0 ? stm : ~stm;
+            j["line_none"] = lang == Lang::Th
+                ? "ไม่มีแนวเดินถึงรุกจน: " + std::string(colour(~winner, lang))
+                    + "รุกได้ไม่สิ้นสุด แต่กติกาห้ามรุกไม่หยุด เมื่อการรุกวนซ้ำ "
+                    + colour(winner, lang) + "จึงชนะ"
+                : "No line to mate: " + std::string(colour(~winner))
+                    + "'s checks never run out, but the rules forbid checking for ever: "
+                    + colour(winner) + " wins when the checks repeat";
+        }
     }
     return j;
 }

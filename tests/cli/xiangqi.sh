@@ -51,6 +51,8 @@ out=$("$mktb" probe "$hold" --json --tables "$dir/t1") || fail "probe --json the
 echo "$out" | grep -q '"category":"draw","dtm":0' || fail "plain draw in JSON: $out"
 echo "$out" | grep -q '"rule_result":"loss"' || fail "rule_result in JSON: $out"
 echo "$out" | grep -q 'perpetual_check=loss' || fail "the rule named in JSON: $out"
+"$mktb" probe "$hold" --json --line --tables "$dir/t1" | grep -q '"line_none":"No line to mate: ' \
+  || fail "a rule win's line: why there is none"
 # A move's rule_result reads from the side to move after it, as its category does (docs/api.md):
 # after Nh2+, the check that keeps Black going, Red is to move and wins by the rule.
 echo "$out" | python3 -c '

@@ -297,6 +297,15 @@ try {
   await settled(); // the board's failed request logged too
   expected = null;
   await page.screenshot({ path: `${outDir}/page-xiangqi.png`, fullPage: false });
+  // A win only the perpetual-check rule gives (KRvKN, checked by hand: Black can hold only by
+  // checking, every move but Nh2+ loses): headlined as the win under the rules, the plain draw
+  // beside it, and the line box says why there is no line to mate.
+  const hold = '9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1';
+  await page.goto(`${base}/?fen=${hold.replace(/ /g, '_')}`);
+  await waitVerdict('Red wins: Black can hold only by checking for ever, which the rules forbid (without the rule: a draw)');
+  check('rule win: why there is no line', (await page.textContent('#line')).includes('No line to mate')
+    && await page.isVisible('#line'), await page.textContent('#line'));
+  check('rule win: the rule column shown', await page.isVisible('#moves thead th:nth-child(3)'));
   await page.selectOption('#game', 'makruk');
   await page.waitForFunction(() => document.querySelectorAll('#board rect[data-square]').length === 64);
 

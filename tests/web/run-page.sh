@@ -10,7 +10,7 @@ log=$(mktemp)
 served=$(mktemp -d)
 trap 'rm -rf "$served"' EXIT
 for f in "$2"/*.mktb "$2"/*.json; do ln -s "$f" "$served/"; done
-"$1" gen --game xiangqi KRvKA --tables "$served" > /dev/null 2>&1 || { echo "FAILED: mktb gen --game xiangqi KRvKA"; exit 1; }
+"$1" gen --game xiangqi KRvKA KRvKN --tables "$served" > /dev/null 2>&1 || { echo "FAILED: mktb gen --game xiangqi KRvKA KRvKN"; exit 1; }
 set -- "$1" "$served" "$3"
 # With the reference engine where it is installed: the page shows its word beyond the tables.
 engine=$(command -v fairy-stockfish || command -v /usr/games/fairy-stockfish || true)

@@ -256,8 +256,15 @@ function showLine() {
   const line = state.line;
   const list = $('line-moves');
   list.replaceChildren();
-  $('line').hidden = !line || !line.steps.length;
+  // No line to mate where only the rule decides: the answer says why there is none.
+  const none = state.answer && state.answer.line_none;
+  $('line').hidden = !line || (!line.steps.length && !none);
   if (!line) return;
+  if (!line.steps.length && none) {
+    const item = document.createElement('li');
+    item.textContent = none;
+    list.appendChild(item);
+  }
   let n = 1, white = line.rootSide === 'w';
   line.steps.forEach((step, i) => {
     const item = document.createElement('li');
