@@ -228,7 +228,6 @@ function showAnswer(answer) {
   body.replaceChildren();
   for (const move of answer.moves) {
     const row = document.createElement('tr');
-    // move.category is the result for the side to move after the move (tablebase API style)
     // A move's category and rule_result are for the side to move after it (docs/api.md).
     const after = xiangqi ? (move.rule_result || move.category) : move.counted.category;
     const mover = { win: 'loss', loss: 'win', draw: 'draw' }[after];
