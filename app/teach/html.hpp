@@ -1,5 +1,6 @@
-// html.hpp - what both games' teaching reports (report.cpp, xiangqi_report.cpp) write with:
-// HTML escaping, files written whole or not at all, figures as people read them.
+// html.hpp - what both games' teaching reports (report.cpp, xiangqi_teach.cpp) write with:
+// HTML escaping, files written whole or not at all, figures as people read them, page names per
+// language, the worksheet's name line.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,8 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+
+#include "words.hpp" // Lang
 
 namespace mktb::cli {
 
@@ -51,6 +54,18 @@ inline bool create_report_dir(const std::string& out) {
         return false;
     }
     return true;
+}
+
+// A page's file name in a language: "KSMvK.worksheet" -> "KSMvK.worksheet.html" (English),
+// "KSMvK.worksheet.th.html" (Thai).
+inline std::string page_file(const std::string& base, Lang lang) {
+    return base + (lang == Lang::Th ? ".th.html" : ".html");
+}
+
+// The line a pupil writes a name and the date on, at the top of a worksheet.
+inline std::string name_line(Lang lang) {
+    return lang == Lang::Th ? "<p class=\"name-line\">ชื่อ <span></span> วันที่ <span></span></p>\n"
+                            : "<p class=\"name-line\">Name <span></span> Date <span></span></p>\n";
 }
 
 inline std::string percent(std::uint64_t n, std::uint64_t d) {

@@ -27,12 +27,6 @@ std::string capitalized(std::string text) {
     return text;
 }
 
-// The line a pupil writes a name and the date on, at the top of a worksheet.
-std::string name_line(Lang lang) {
-    return lang == Lang::Th ? "<p class=\"name-line\">ชื่อ <span></span> วันที่ <span></span></p>\n"
-                            : "<p class=\"name-line\">Name <span></span> Date <span></span></p>\n";
-}
-
 // The men with their Thai names and the letters diagrams and FENs use (diagrams/men/*.svg).
 std::string men_legend(Lang lang) {
     static const std::pair<char, Said> kMen[]
@@ -138,12 +132,6 @@ table.regulation code { word-break: break-all; }
   .answer { height: 3em; }
 }
 )CSS";
-
-// A page's file name in a language: "KSMvK.worksheet" -> "KSMvK.worksheet.html" (English),
-// "KSMvK.worksheet.th.html" (Thai).
-std::string page_file(const std::string& base, Lang lang) {
-    return base + (lang == Lang::Th ? ".th.html" : ".html");
-}
 
 // The head of a page of `base` in `lang`, with the switch to the other language: the English
 // page turns to the Thai one where the browser's language is Thai (or Thai was chosen), and the

@@ -561,11 +561,6 @@ std::string men_legend(Lang lang) {
     return html + "</ul></div>\n";
 }
 
-// A page's file in a language: "KRvKA.worksheet" -> "KRvKA.worksheet.html", Thai ".th.html".
-std::string page_file(const std::string& base, Lang lang) {
-    return base + (lang == Lang::Th ? ".th.html" : ".html");
-}
-
 // A page's head, with the link to the same page in the other language.
 std::string head(const std::string& title, const std::string& base, Lang lang) {
     const bool th = lang == Lang::Th;
@@ -678,9 +673,7 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
             + "</a></p>\n<h1>" + escape(title) + "</h1>\n";
         std::string sheet
             = head(name + (th ? ": แบบฝึกหัด" : ": worksheet"), name + ".worksheet", lang) + "<h1>"
-            + escape(title) + (th ? ": แบบฝึกหัด" : ": worksheet") + "</h1>\n"
-            + (th ? "<p class=\"name-line\">ชื่อ <span></span> วันที่ <span></span></p>\n"
-                  : "<p class=\"name-line\">Name <span></span> Date <span></span></p>\n")
+            + escape(title) + (th ? ": แบบฝึกหัด" : ": worksheet") + "</h1>\n" + name_line(lang)
             + men_legend(lang);
         std::string key = head(name + (th ? ": เฉลย" : ": answer key"), name + ".answers", lang)
             + "<h1>" + escape(title) + (th ? ": เฉลย" : ": answer key") + "</h1>\n";
