@@ -1,6 +1,6 @@
 // cli.cpp - helpers the subcommands share (see cli.hpp).
 #include "cli.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 #include <algorithm>
 #include <cstdio>

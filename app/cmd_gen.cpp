@@ -20,7 +20,7 @@
 #include "gen_index.hpp"
 #include "generator.hpp"
 #include "table_writer.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 #include "writing.hpp"
 #include "xiangqi_commands.hpp"
 

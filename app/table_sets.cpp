@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "cli.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 #include <filesystem>
 #include <set>

@@ -14,7 +14,7 @@
 
 #include "mktb/material.hpp"
 #include "mktb/probe.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace {
 

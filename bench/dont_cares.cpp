@@ -25,7 +25,7 @@
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
 #include "table_writer.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace {
 

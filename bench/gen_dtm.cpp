@@ -16,7 +16,7 @@
 
 #include "generator.hpp"
 #include "mktb/material.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace fs = std::filesystem;
 using namespace mktb;

@@ -17,7 +17,7 @@
 #include "mktb/material.hpp"
 #include "mktb/position.hpp"
 #include "table_writer.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <zstd.h>
 
 #include "mktb/material.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 int main(int argc, char** argv) {
     using namespace mktb;

@@ -13,7 +13,7 @@
 
 #include "gen_index.hpp"
 #include "spill.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace mktb {
 

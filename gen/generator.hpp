@@ -18,7 +18,7 @@
 #include "mktb/counting.hpp"
 #include "progress.hpp"
 #include "ranks.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace mktb {
 

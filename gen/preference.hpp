@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "mktb/value.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace mktb {
 

@@ -16,7 +16,7 @@
 #include <vector>
 #include <zstd.h>
 
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace mktb {
 

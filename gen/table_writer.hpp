@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ranks.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace mktb {
 

@@ -1,5 +1,5 @@
-// block_cache.hpp - the bounded cache of decompressed table blocks that every table of one
-// Tablebase shares (private to the probe library).
+// block_cache.hpp - the bounded cache of decompressed table blocks that every table of a reader
+// shares: a Prober's one cache bounds both games' tables (private to the probe library).
 //
 // A hit takes no lock and writes nothing another thread reads, so warm probes scale with threads
 // (an engine's search runs 8-64 of them): the cache is an array of 8-way sets, each a line of
@@ -112,6 +112,10 @@ public:
 
     // Blocks decompressed so far (each cache miss). Thread-safe.
     std::uint64_t misses() const { return misses_.load(std::memory_order_relaxed); }
+    // A number for a table opened to read through this cache, never given before: the upper
+    // half of its blocks' keys, so that the tables of every set sharing the cache (both games'
+    // of one Prober) keep apart. Thread-safe.
+    std::uint64_t new_table_id() { return tableIds_.fetch_add(1, std::memory_order_relaxed) + 1; }
 
 private:
     static constexpr std::size_t kBlockBytes = 16 << 10;
@@ -224,6 +228,7 @@ private:
     std::mutex writers_;
     std::vector<const Node*> retired_; // under writers_
     std::atomic<std::uint64_t> misses_ { 0 };
+    std::atomic<std::uint64_t> tableIds_ { 0 };
 };
 
 } // namespace mktb

@@ -5,8 +5,9 @@
 
 #include <algorithm>
 
+#include "block_cache.hpp"
 #include "mktb/movegen.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 #include "xiangqi_tables.hpp"
 
 namespace mktb {
@@ -46,8 +47,9 @@ static_assert(ProbeOptions {}.cache_bytes == Tablebase::kDefaultCacheBytes);
 
 Prober::Prober(std::string dir, ProbeOptions options)
     : options_(options)
-    , tables_(std::make_unique<Tablebase>(dir, options.cache_bytes, true))
-    , xiangqi_(std::make_unique<xq::Tablebase>(dir, options.cache_bytes)) { }
+    , cache_(std::make_shared<BlockCache>(options.cache_bytes))
+    , tables_(std::make_unique<Tablebase>(dir, cache_, true))
+    , xiangqi_(std::make_unique<xq::Tablebase>(dir, cache_, true)) { }
 
 Prober::~Prober() = default;
 

@@ -1,23 +1,18 @@
-// tablefile.hpp - the table file format (docs/format.md) and its one reader, plus Tablebase: a
-// directory of tables answering "what is this position worth?". Private to the probe library
-// and the tools built on it (the generator, the program, tests and benchmarks): engines use
-// mktb/probe.h or mktb/probe.hpp.
-//
-// The generator writes through its TableWriter (gen/table_writer.hpp) and reads the smaller
-// tables it converts into through Tablebase, the same reader that serves probing.
+// tablefile.hpp - the table file format of both games (docs/format.md) and its one reader, Table:
+// one file. The sets of tables a directory holds are each game's (tablebase.hpp for Makruk,
+// xiangqi_tables.hpp), over table_set.hpp. Private to the probe library and the tools built on
+// it (the generator, the program, tests and benchmarks): engines use mktb/probe.h or
+// mktb/probe.hpp. The generator writes through its TableWriter (gen/table_writer.hpp).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "huge_array.hpp"
@@ -240,80 +235,6 @@ private:
     mutable HugeArray<std::uint8_t> cells_[int(Metric::NB)][COLOR_NB];
     mutable std::vector<std::uint64_t> longStart_[int(Metric::NB)][COLOR_NB];
     mutable std::vector<std::uint32_t> longCells_[int(Metric::NB)][COLOR_NB];
-};
-
-// A directory of tables. Tables are opened on first use; decompressed blocks are kept in one
-// cache of bounded size. Any number of threads may call every const member at once.
-class Tablebase {
-public:
-    static constexpr std::size_t kDefaultCacheBytes = std::size_t(64) << 20;
-
-    // `fixed`: the tables on disk now are all there will be (a prober), so a material without
-    // a table is answered without a lock or a look at the disk; otherwise (the generator, which
-    // adds tables one by one) a table written later is found too.
-    explicit Tablebase(
-        std::string dir, std::size_t cache_bytes = kDefaultCacheBytes, bool fixed = false);
-    ~Tablebase();
-
-    const std::string& dir() const { return dir_; }
-    // The table of a canonical material, opened on first use; nullptr when its file is absent.
-    // Throws TableError when the file is damaged.
-    const Table* table(const Material& canonical) const;
-    // The value of a legal position; nullopt when its table is absent (both bare kings: draw).
-    // Throws TableError when the table is damaged.
-    std::optional<Value> probe(const Position& pos) const;
-    // The answer under the count state `count` for a position without Bia (pieces' or board's
-    // honour; bare kings: a draw); nullopt when its table is absent or a Bia is on the board.
-    // Throws TableError when a board's honour table was built with other counting options.
-    // With a Bia on the board no count runs yet: the answer is the value under the count that
-    // the conversion out of the Bia phase starts (moves_available -1: no deadline now).
-    std::optional<CountedValue> probe_counted(
-        const Position& pos, CountState count, const CountRules& rules) const;
-
-    // Whether a table of this canonical material was on disk when the Tablebase was made, and
-    // the most men of any table then. Lock-free.
-    bool available(const Material& canonical) const { return slots_.contains(canonical.key()); }
-    int largest_men() const { return largestMen_; }
-
-    // Blocks decompressed so far (cache misses), for tests and benchmarks.
-    std::uint64_t cache_misses() const;
-    // Opens every table that was on disk when the Tablebase was made. Throws TableError when
-    // one is damaged.
-    void open_all() const;
-
-private:
-    // `metric`'s value of `pos` in `t` (its table), searched one ply deep where a packed t lacks
-    // the side to move; nullopt when a table the search needs is absent.
-    std::optional<Value> value_of(const Table& t, Metric metric, const Position& pos) const;
-    std::optional<Value> restore(const Table& t, Metric metric, const Position& pos) const;
-    // The value of `child` (reached by a conversion out of a table stored under `rules`) in
-    // `metric`; nullopt when a table it needs is absent.
-    std::optional<Value> after_conversion(
-        Metric metric, const Position& child, const CountRules& rules) const;
-    struct Slot {
-        explicit Slot(const Material& m)
-            : material(m) { }
-        Material material;
-        std::atomic<const Table*> table { nullptr };
-        std::mutex mutex;
-        std::unique_ptr<Table> owned;
-    };
-    // Opens `path` again in place of `held` (stale: the file changed under it); the old Table is
-    // kept, not freed, while another thread may still be reading through it.
-    void reopen(std::unique_ptr<Table>& held, const std::string& path, const Material& m) const;
-    std::string dir_;
-    bool fixed_ = false;
-    int largestMen_ = 0;
-    std::unique_ptr<BlockCache> cache_;
-    // The tables on disk when the Tablebase was made: a fixed map, read without locks.
-    std::unordered_map<std::uint64_t, std::unique_ptr<Slot>> slots_;
-    // Tables that appeared later (written by the generator), behind one lock.
-    mutable std::mutex mutex_;
-    mutable std::map<std::string, std::unique_ptr<Table>> tables_;
-    mutable std::set<std::string> missing_;
-    mutable std::mutex retiredMutex_;
-    mutable std::vector<std::unique_ptr<Table>> retired_; // stale tables replaced (see reopen)
-    mutable std::atomic<std::uint64_t> nextId_ { 0 };
 };
 
 // Bytes fit to print: control bytes as \xNN (an escape sequence from a file or an argument must

@@ -7,12 +7,8 @@
 
 namespace mktb::xq {
 
-namespace {
-constexpr std::string_view kSuffix = ".xq.mktb";
-}
-
 std::string table_path(const std::string& dir, const Material& m) {
-    return (std::filesystem::path(dir) / (m.name() + std::string(kSuffix))).string();
+    return (std::filesystem::path(dir) / (m.name() + std::string(Files::kSuffix))).string();
 }
 
 // Blocks of 64 Ki cells, four times Makruk's: zstd finds 23 % more to share in a block of a
@@ -24,22 +20,10 @@ TableKey table_key(const Material& m) {
     return { Game::Xiangqi, m.name(), Index(m).size(), 0, kXiangqiBlockCells };
 }
 
-Tablebase::Tablebase(std::string dir, std::size_t cache_bytes)
-    : dir_(std::move(dir))
-    , cache_(std::make_unique<BlockCache>(cache_bytes)) { }
-
-Tablebase::~Tablebase() = default;
-
-const Tablebase::Entry* Tablebase::table(const Material& m) const {
-    std::lock_guard lock(mutex_);
-    const auto it = tables_.find(m.key());
-    if (it != tables_.end() && !it->second->table->stale()) return it->second.get();
-    const std::string path = table_path(dir_, m);
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return nullptr; // looked for again next time
-    const TableKey key = table_key(m);
-    auto e = std::make_unique<Entry>(
-        Entry { Table::open(path, key, cache_.get(), nextId_++), Index(m) });
+std::unique_ptr<Entry> Files::open(
+    const std::string& path, const Material& m, BlockCache* cache, std::uint64_t id) {
+    auto e
+        = std::make_unique<Entry>(Entry { Table::open(path, table_key(m), cache, id), Index(m) });
     const std::uint32_t rule = e->table->rules();
     const bool armless = m.armless(RED) || m.armless(BLACK);
     if (rule != kRulePlainArmless && rule != kRulePerpetualCheck)
@@ -50,12 +34,16 @@ const Tablebase::Entry* Tablebase::table(const Material& m) const {
         throw TableError(path + ": the header's rule " + std::to_string(rule)
             + " does not fit the ending (an ending with both sides armed needs the "
               "perpetual-check rule's cells, one with an armless side has none)");
-    if (it == tables_.end()) return tables_.emplace(m.key(), std::move(e)).first->second.get();
-    // The file changed under the table it replaces: another thread may still read through that.
-    retired_.push_back(std::move(it->second));
-    it->second = std::move(e);
-    return it->second.get();
+    return e;
 }
+
+Tablebase::Tablebase(std::string dir, std::size_t cache_bytes, bool fixed)
+    : Tablebase(std::move(dir), std::make_shared<BlockCache>(cache_bytes), fixed) { }
+
+Tablebase::Tablebase(std::string dir, std::shared_ptr<BlockCache> cache, bool fixed)
+    : set_(std::move(dir), std::move(cache), fixed) { }
+
+Tablebase::~Tablebase() = default;
 
 std::pair<std::uint64_t, Color> Tablebase::locate(const Entry& e, const Position& pos) {
     if (Material::of(pos) == e.index.material()) return { e.index.encode(pos), pos.side_to_move() };
@@ -107,19 +95,6 @@ int Tablebase::result(const Entry& e, Color stm, std::uint64_t slot) {
 std::optional<int> Tablebase::probe_result(const Position& pos) const {
     return answer(
         pos, &Tablebase::result, [](int child) { return -child; }, [](int r) { return r; }, -1);
-}
-
-std::vector<Material> Tablebase::on_disk() const {
-    std::vector<Material> out;
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
-        const std::string file = entry.path().filename().string();
-        if (!file.ends_with(kSuffix)) continue;
-        const std::string name = file.substr(0, file.size() - kSuffix.size());
-        if (const auto m = Material::parse(name); m && m->is_canonical() && m->name() == name)
-            out.push_back(*m);
-    }
-    return out;
 }
 
 } // namespace mktb::xq

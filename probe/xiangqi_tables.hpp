@@ -1,20 +1,19 @@
 // xiangqi_tables.hpp - a directory of Xiangqi tables (DIR/KRvKAABB.xq.mktb: the shared table
-// format with Xiangqi in its header) answering "what is this Xiangqi position worth?". Private
-// to the probe library and the tools built on it, as tablefile.hpp is.
+// format with Xiangqi in its header) answering "what is this Xiangqi position worth?", on the
+// TableSet Makruk's tables use. Private to the probe library and the tools built on it, as
+// tablebase.hpp is.
 //
 // The game is part of the file's name and of its header: a Makruk KRvK.mktb and a Xiangqi
 // KRvK.xq.mktb never answer for each other.
 #pragma once
 
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "mktb/value.hpp"
 #include "mktb/xiangqi/index.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace mktb::xq {
 
@@ -36,21 +35,43 @@ inline constexpr Metric kRuleResult = Metric(1);
 enum RuleCell : std::uint8_t { kRulePlain = 0, kRuleLost = 1, kRuleWon = 2 };
 TableKey table_key(const Material& canonical);
 
+// A table and its Index (the index is Xiangqi's: Table knows Makruk's only).
+struct Entry {
+    std::unique_ptr<Table> table;
+    Index index;
+};
+
+// How Xiangqi's tables are named and opened, for their TableSet: the header's rule checked
+// against the ending.
+struct Files {
+    using Material = xq::Material;
+    using Entry = xq::Entry;
+    static constexpr std::string_view kSuffix = ".xq.mktb";
+    static std::unique_ptr<Entry> open(
+        const std::string& path, const Material& m, BlockCache* cache, std::uint64_t id);
+    static const Table& table(const Entry& e) { return *e.table; }
+};
+
+// Any number of threads may call every const member at once.
 class Tablebase {
 public:
-    explicit Tablebase(
-        std::string dir, std::size_t cache_bytes = mktb::Tablebase::kDefaultCacheBytes);
+    // `fixed`, and the cache shared or not, as Makruk's Tablebase.
+    explicit Tablebase(std::string dir,
+        std::size_t cache_bytes = mktb::Tablebase::kDefaultCacheBytes, bool fixed = false);
+    Tablebase(std::string dir, std::shared_ptr<BlockCache> cache, bool fixed);
     ~Tablebase();
 
-    const std::string& dir() const { return dir_; }
+    const std::string& dir() const { return set_.dir(); }
     // The table of a canonical material, opened on first use (with its Index), and again when
     // the file changed under it (Table::stale()); nullptr when its file is absent. Throws
     // TableError when the file is damaged.
-    struct Entry {
-        std::unique_ptr<Table> table;
-        Index index;
-    };
-    const Entry* table(const Material& canonical) const;
+    using Entry = xq::Entry;
+    const Entry* table(const Material& canonical) const { return set_.find(canonical); }
+    // Whether a table of this canonical material was on disk when the Tablebase was made, and
+    // the most men of any table then. Lock-free.
+    bool available(const Material& canonical) const { return set_.available(canonical); }
+    int largest_men() const { return set_.largest_men(); }
+    void open_all() const { set_.open_all(); }
     // The value of a legal position, for its side to move; nullopt when its table is absent
     // (or, for the side a packed table lacks, a table its one-ply search needs). Throws
     // TableError when the table is damaged.
@@ -63,19 +84,14 @@ public:
     // The table's slot and side to move of a position (colours exchanged where its material is
     // the canonical one's mirror image).
     static std::pair<std::uint64_t, Color> locate(const Entry& e, const Position& pos);
-    // The ending names (canonical) of the tables in the directory.
-    std::vector<Material> on_disk() const;
+    // The ending names (canonical) of the tables in the directory now.
+    std::vector<Material> on_disk() const { return TableSet<Files>::scan(dir()); }
 
 private:
     template<class T, class Stored, class Parent, class Rank>
     std::optional<T> answer(const Position& pos, const Stored& stored, const Parent& parent,
         const Rank& rank, T lost) const;
-    std::string dir_;
-    std::unique_ptr<BlockCache> cache_;
-    mutable std::mutex mutex_;
-    mutable std::map<std::uint64_t, std::unique_ptr<Entry>> tables_;
-    mutable std::vector<std::unique_ptr<Entry>> retired_; // stale tables replaced, kept
-    mutable std::uint64_t nextId_ = 1u << 30; // cache keys apart from Makruk's handles
+    TableSet<Files> set_;
 };
 
 } // namespace mktb::xq

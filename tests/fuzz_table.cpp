@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "support/engine.hpp"
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 using namespace mktb;
 

@@ -16,7 +16,7 @@
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
 #include "table_writer.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 using namespace mktb;
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <climits>
 #include <string>
 
-#include "tablefile.hpp" // TableError
+#include "tablebase.hpp" // TableError
 
 namespace mktb {
 namespace {

@@ -28,7 +28,7 @@
 #include "mktb/movegen.hpp"
 #include "notation.hpp"
 #include "table_sets.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 #include "web_assets.hpp"
 #include "xiangqi_answer.hpp"
 

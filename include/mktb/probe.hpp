@@ -26,7 +26,8 @@
 
 namespace mktb {
 
-class Tablebase; // the table reader (the probe library's own)
+class BlockCache; // the probe library's own: the cache and the readers of each game's tables
+class Tablebase;
 namespace xq {
 class Tablebase; // Xiangqi's
 }
@@ -137,6 +138,7 @@ public:
 private:
     static void check_count(const Position& pos, CountState count); // throws invalid_argument
     ProbeOptions options_;
+    std::shared_ptr<BlockCache> cache_; // one bound for both games' tables
     std::unique_ptr<const Tablebase> tables_;
     std::unique_ptr<const xq::Tablebase> xiangqi_;
 };

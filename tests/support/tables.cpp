@@ -1,6 +1,6 @@
 // tables.cpp - see tables.hpp.
 #include "tables.hpp"
-#include "tablefile.hpp"
+#include "tablebase.hpp"
 
 #include <cstdlib>
 #include <filesystem>
