@@ -181,25 +181,24 @@ std::optional<xq::Position> random_xiangqi(const xq::Material& m, Color stm, std
 
 // --kind convert: the best capture into the tables of `pos` for its side to move, with the
 // value it gives him; nullopt where no capture wins into a table.
-std::optional<std::pair<xq::Move, Value>> best_capture(
-    const xq::Tablebase& tables, xq::Position pos) {
+std::optional<std::pair<xq::Move, Value>> best_capture(const Prober& tables, xq::Position pos) {
     std::optional<std::pair<xq::Move, Value>> best;
     for (xq::Move mv : xq::legal_moves(pos)) {
         if (pos.empty(xq::to_pt(mv))) continue;
         const auto u = pos.do_move(mv);
-        const std::optional<Value> after = tables.probe(pos);
-        const std::optional<int> result = after ? tables.probe_result(pos) : std::nullopt;
+        const std::optional<Value> after = tables.dtm(pos);
+        const std::optional<Wdl> result = after ? tables.rule_wdl(pos) : std::nullopt;
         pos.undo_move(mv, u);
-        if (after && *result < 0
+        if (after && *result == Wdl::Loss
             && (!best || preference(after->parent()) > preference(best->second)))
             best = { mv, after->parent() };
     }
     return best;
 }
 
-int xiangqi_conversions(const xq::Tablebase& tables, const xq::Material& m, int number,
-    int minMoves, std::mt19937_64& rng) {
-    if (tables.table(m.canonical())) {
+int xiangqi_conversions(
+    const Prober& tables, const xq::Material& m, int number, int minMoves, std::mt19937_64& rng) {
+    if (tables.available(m)) {
         std::fprintf(stderr,
             "mktb positions: %s has a table: --kind convert is for endings beyond the tables\n",
             m.name().c_str());
@@ -243,10 +242,10 @@ int xiangqi_positions(const Args& a) {
     std::set<std::string> seen;
     int found = 0;
     try {
-        const xq::Tablebase tables(dir);
+        const Prober tables(dir);
         // Beyond the tables no canonical order applies: Red is the side written first.
         if (kind == "convert") return xiangqi_conversions(tables, *parsed, number, minMoves, rng);
-        if (!tables.table(m)) {
+        if (!tables.available(m)) {
             std::fprintf(stderr,
                 "mktb positions: no Xiangqi table for %s in %s (generate it: mktb gen --game "
                 "xiangqi %s)\n",
@@ -257,7 +256,7 @@ int xiangqi_positions(const Args& a) {
         for (long attempt = 0; found < number && attempt < 20'000'000; ++attempt) {
             const std::optional<xq::Position> pos = random_xiangqi(m, Color(rng() & 1), rng);
             if (!pos) continue;
-            const std::optional<Value> v = tables.probe(*pos);
+            const std::optional<Value> v = tables.dtm(*pos);
             const std::optional<XAnswer> x = v ? xiangqi_answer(tables, *pos) : std::nullopt;
             if (!x) continue;
             if (kind != "any") {

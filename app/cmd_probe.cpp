@@ -200,7 +200,6 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
     std::ifstream in(path);
     if (!in) return fail(json, kExitBadInput, "cannot read " + path);
     int worst = kExitOk;
-    std::optional<xq::Tablebase> xtables; // opened at the first Xiangqi line
     for (int number = 1;; ++number) {
         // getline with a bound: a longer line is read on only to its end, never stored.
         std::string text;
@@ -247,8 +246,7 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
         try {
             if (xq::Position::is_xiangqi_fen(text)) {
                 const xq::Position pos = xq::Position::from_fen(fen_of_line(text));
-                if (!xtables) xtables.emplace(prober.dir());
-                const std::optional<XAnswer> a = xiangqi_answer(*xtables, pos);
+                const std::optional<XAnswer> a = xiangqi_answer(prober, pos);
                 if (!a) {
                     failed(kExitNoTable,
                         "no Xiangqi table for " + xq::Material::of(pos).canonical().name());
@@ -258,7 +256,7 @@ int answer_file(const Prober& prober, const std::string& path, bool json) {
                     = a->moves.empty() ? "none" : xq::move_to_uci(a->moves.front().move);
                 if (json) {
                     Json j { { "line", number } };
-                    j.update(xiangqi_json(*xtables, pos, *a, false));
+                    j.update(xiangqi_json(prober, pos, *a, false));
                     j.erase("moves");
                     j["best"] = move;
                     std::printf("%s\n", dump(j).c_str());

@@ -4,8 +4,9 @@
 #include <cstdio>
 
 #include "cli.hpp"
-#include "tablebase.hpp"
+#include "xiangqi_tables.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -17,14 +18,11 @@ namespace {
 std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& out) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) return dir + " is not a directory";
-    std::set<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-        if (entry.path().extension() == ".mktb") names.insert(entry.path().stem().string());
     // Xiangqi's tables beside them (KRvKAABB.xq.mktb): a directory may hold either game or both.
-    auto xiangqi = std::make_unique<xq::Tablebase>(dir, cache_bytes);
-    for (const xq::Material& m : xiangqi->on_disk()) {
+    const xq::Tablebase xiangqi(dir, cache_bytes, true);
+    for (const xq::Material& m : xiangqi.on_disk()) {
         try {
-            xiangqi->table(m); // throws TableError for a damaged header or block index
+            xiangqi.table(m); // throws TableError for a damaged header or block index
             out.xiangqi_endings.push_back(m);
         } catch (const TableError& e) {
             out.left_out.push_back(e.what());
@@ -32,21 +30,19 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
     }
     const Tablebase tables(dir, cache_bytes, true);
     std::optional<std::uint32_t> rules;
-    for (const std::string& name : names) {
-        const std::optional<Material> m = Material::parse(name);
-        if (!m || m->canonical().name() != name) continue; // not a table of ours
+    for (const Material& m : GameTables<MakrukFiles>::scan(dir)) {
         const Table* t = nullptr;
         try {
-            t = tables.table(*m); // throws TableError for a damaged header or block index
+            t = tables.table(m); // throws TableError for a damaged header or block index
         } catch (const TableError& e) {
             out.left_out.push_back(e.what()); // the message names the file
             continue;
         }
         if (rules && t->rules() != *rules)
-            return dir + " holds tables built under different counting rules (" + name + ": "
+            return dir + " holds tables built under different counting rules (" + m.name() + ": "
                 + describe(decode_rules(t->rules())) + "); keep one directory per rule set";
         rules = t->rules();
-        out.endings.push_back(*m);
+        out.endings.push_back(m);
     }
     if (!rules && out.xiangqi_endings.empty() && !out.left_out.empty())
         return "no table in " + dir + " can be read: " + out.left_out.front();
@@ -56,8 +52,12 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
     out.dir = dir;
     out.rules = decode_rules(*rules);
     out.prober = std::make_unique<Prober>(dir, ProbeOptions { cache_bytes, out.rules });
-    if (!out.xiangqi_endings.empty()) out.xiangqi = std::move(xiangqi);
     return {};
+}
+
+bool holds(const TableSet& s, const xq::Material& m) {
+    const auto& held = s.xiangqi_endings;
+    return std::find(held.begin(), held.end(), m.canonical()) != held.end();
 }
 
 } // namespace
@@ -70,9 +70,13 @@ std::string TableSets::open(const std::vector<std::string>& dirs, std::size_t ca
         } catch (const TableError& e) {
             return e.what(); // a damaged header: the message names the file
         }
-        if (const TableSet* other = find(s.rules))
-            return other->dir + " and " + dir + " hold tables of the same rules ("
+        if (const TableSet* other = s.makruk() ? find(s.rules) : nullptr)
+            return other->dir + " and " + dir + " hold Makruk tables of the same rules ("
                 + describe(s.rules) + ")";
+        for (const xq::Material& m : s.xiangqi_endings)
+            if (const TableSet* other = find(m); other && holds(*other, m))
+                return other->dir + " and " + dir + " hold the same Xiangqi table (" + m.name()
+                    + "); keep each ending in one directory";
         sets_.push_back(std::move(s));
     }
     return {};
@@ -80,15 +84,24 @@ std::string TableSets::open(const std::vector<std::string>& dirs, std::size_t ca
 
 const TableSet* TableSets::find(const CountRules& rules) const {
     for (const TableSet& s : sets_)
-        if (s.rules == rules) return &s;
+        if (s.makruk() && s.rules == rules) return &s;
     return nullptr;
+}
+
+const TableSet* TableSets::find(const xq::Material& m) const {
+    const TableSet* any = nullptr;
+    for (const TableSet& s : sets_) {
+        if (holds(s, m)) return &s;
+        if (!any && !s.xiangqi_endings.empty()) any = &s;
+    }
+    return any;
 }
 
 std::string TableSets::served() const {
     std::string out;
-    for (std::size_t i = 0; i < sets_.size(); ++i)
-        out += (i ? "; " : "") + describe(sets_[i].rules) + " (" + sets_[i].dir + ")";
-    return out;
+    for (const TableSet& s : sets_)
+        if (s.makruk()) out += (out.empty() ? "" : "; ") + describe(s.rules) + " (" + s.dir + ")";
+    return out.empty() ? "no Makruk tables" : out;
 }
 
 std::string tables_fingerprint(const std::vector<std::string>& dirs) {
@@ -121,7 +134,9 @@ int open_tables(const char* command, std::vector<std::string> dirs, TableSets& o
     report_left_out(command, out);
     if (error.empty()) return kExitOk;
     std::fprintf(stderr, "mktb %s: %s\n", command, error.c_str());
-    return error.find("same rules") != std::string::npos ? kExitBadInput : kExitFailure;
+    const bool twice = error.find("same rules") != std::string::npos
+        || error.find("same Xiangqi table") != std::string::npos;
+    return twice ? kExitBadInput : kExitFailure;
 }
 
 } // namespace mktb::cli

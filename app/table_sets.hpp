@@ -1,6 +1,8 @@
-// table_sets.hpp - the table directories a program answers from, one per set of counting rules
-// (a table records the rules it was built under, docs/rules.md §4): opened once, each with its
-// Prober, and picked by the rules a question is asked under. For `mktb serve` and `mktb uci`.
+// table_sets.hpp - the table directories a program answers from, each with its Prober (both
+// games' tables: a directory may hold either or both), opened once. A Makruk question is answered
+// from the directory of the counting rules it is asked under (a table records the rules it was
+// built under, docs/rules.md §4: one directory per rule set); a Xiangqi one from the directory
+// that holds its ending. For `mktb serve` and `mktb uci`.
 #pragma once
 
 #include <memory>
@@ -8,32 +10,35 @@
 #include <vector>
 
 #include "mktb/probe.hpp"
-#include "xiangqi_tables.hpp"
+#include "mktb/xiangqi/index.hpp"
 
 namespace mktb::cli {
 
 struct TableSet {
     std::string dir;
-    CountRules rules;
-    std::vector<Material> endings; // by name
+    CountRules rules; // of its Makruk tables (the defaults where it holds none)
+    std::vector<Material> endings; // Makruk's, by name
+    std::vector<xq::Material> xiangqi_endings; // by name (no counting rules apply)
     std::vector<std::string> left_out; // damaged tables, each "FILE: FAULT", never answering
-    std::unique_ptr<Prober> prober;
-    // Xiangqi's tables in the same directory (no counting rules: the set's rules do not apply).
-    std::vector<xq::Material> xiangqi_endings;
-    std::unique_ptr<xq::Tablebase> xiangqi;
+    std::unique_ptr<Prober> prober; // both games' tables, one cache
+    bool makruk() const { return !endings.empty(); }
 };
 
 class TableSets {
 public:
     // Opens every directory; an error message naming the directory or file and the fault (not
-    // a directory, no tables, tables of different rules in one, two of the same rules), or
-    // empty. A damaged table is left out of its set (left_out says why), not an error.
+    // a directory, no tables, tables of different rules in one, two with Makruk tables of the
+    // same rules, two with the same Xiangqi ending), or empty. A damaged table is left out of
+    // its set (left_out says why), not an error.
     std::string open(const std::vector<std::string>& dirs, std::size_t cache_bytes);
 
     const std::vector<TableSet>& sets() const { return sets_; }
-    // The set built under `rules`, or nullptr.
+    // The set of Makruk tables built under `rules`, or nullptr.
     const TableSet* find(const CountRules& rules) const;
-    // "limit_precedence=min ... (DIR); ..." for messages.
+    // The set holding the Xiangqi ending `m`; else (to tell what is missing) the first that
+    // holds Xiangqi tables; nullptr when none does.
+    const TableSet* find(const xq::Material& m) const;
+    // "limit_precedence=min ... (DIR); ..." of the Makruk sets, for messages.
     std::string served() const;
 
 private:
@@ -49,8 +54,8 @@ void report_left_out(const char* command, const TableSets& sets);
 
 // The one way a command opens its --tables directories (the default directory when none is
 // given): 0 when they open; else prints "mktb COMMAND: ..." and returns the exit code, 2 for two
-// directories of the same rules (bad input), 1 for the rest (a missing directory, a damaged
-// table).
+// directories of the same rules or the same Xiangqi table (bad input), 1 for the rest (a missing
+// directory, a damaged table).
 int open_tables(const char* command, std::vector<std::string> dirs, TableSets& out);
 
 } // namespace mktb::cli

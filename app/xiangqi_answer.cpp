@@ -52,22 +52,23 @@ std::string xiangqi_sentence(Color stm, Value v, int result, Lang lang) {
     return v.is_draw() && result ? rule_sentence(stm, result, lang) : sentence(stm, v, lang);
 }
 
-std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const Position& pos) {
+std::optional<XAnswer> xiangqi_answer(const Prober& tables, const Position& pos) {
     XAnswer a;
-    const std::optional<Value> here = tables.probe(pos);
+    const std::optional<Value> here = tables.dtm(pos);
     if (!here) return std::nullopt;
     a.value = *here;
-    a.result = *tables.probe_result(pos);
+    a.result = int(*tables.rule_wdl(pos));
     const xq::Material m = xq::Material::of(pos);
     a.rule_table = !m.armless(xq::RED) && !m.armless(BLACK);
     Position p = pos;
     for (xq::Move mv : xq::legal_moves(pos)) {
         const auto u = p.do_move(mv);
-        const std::optional<Value> child = tables.probe(p);
-        const std::optional<int> result = child ? tables.probe_result(p) : std::nullopt;
+        const std::optional<Value> child = tables.dtm(p);
+        const std::optional<Wdl> result = child ? tables.rule_wdl(p) : std::nullopt;
         p.undo_move(mv, u);
         if (!child) return std::nullopt;
-        a.moves.push_back({ mv, child->parent(), u.captured != xq::NO_PIECE, *child, -*result });
+        a.moves.push_back(
+            { mv, child->parent(), u.captured != xq::NO_PIECE, *child, -int(*result) });
     }
     std::stable_sort(a.moves.begin(), a.moves.end(), [](const XMove& x, const XMove& y) {
         return x.result != y.result ? x.result > y.result
@@ -76,7 +77,7 @@ std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const Positio
     return a;
 }
 
-std::vector<xq::Move> xiangqi_line(const xq::Tablebase& tables, Position pos) {
+std::vector<xq::Move> xiangqi_line(const Prober& tables, Position pos) {
     std::vector<xq::Move> line;
     for (int ply = 0; ply < 600; ++ply) {
         const std::optional<XAnswer> a = xiangqi_answer(tables, pos);
@@ -88,7 +89,7 @@ std::vector<xq::Move> xiangqi_line(const xq::Tablebase& tables, Position pos) {
 }
 
 Json xiangqi_json(
-    const xq::Tablebase& tables, const Position& pos, const XAnswer& a, bool with_line, Lang lang) {
+    const Prober& tables, const Position& pos, const XAnswer& a, bool with_line, Lang lang) {
     const Color stm = pos.side_to_move();
     const bool noMove = a.moves.empty();
     const xq::Material m = xq::Material::of(pos);
@@ -143,8 +144,7 @@ Json xiangqi_json(
             const Color winner = a.result > 0 ? stm : ~stm;
             j["line_none"] = lang == Lang::Th
                 ? "ไม่มีแนวเดินถึงรุกจน: " + std::string(colour(~winner, lang))
-                    + "รุกได้ไม่สิ้นสุด แต่กติกาห้ามรุกไม่หยุด เมื่อการรุกวนซ้ำ "
-                    + colour(winner, lang) + "จึงชนะ"
+                    + "รุกได้ไม่สิ้นสุด แต่กติกาห้ามรุกไม่หยุด เมื่อการรุกวนซ้ำ " + colour(winner, lang) + "จึงชนะ"
                 : "No line to mate: " + std::string(colour(~winner))
                     + "'s checks never run out, but the rules forbid checking for ever: "
                     + colour(winner) + " wins when the checks repeat";
@@ -162,7 +162,7 @@ int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool 
         return fail(json, kExitBadInput, std::string("bad Xiangqi FEN: ") + e.what());
     }
     try {
-        const xq::Tablebase tables(dir);
+        const Prober tables(dir);
         const std::optional<XAnswer> a = xiangqi_answer(tables, pos);
         if (!a) {
             const std::string m = xq::Material::of(pos).canonical().name();

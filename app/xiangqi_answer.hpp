@@ -9,7 +9,7 @@
 
 #include "answer.hpp" // Json, dump
 #include "cli.hpp"
-#include "xiangqi_tables.hpp"
+#include "mktb/probe.hpp"
 
 namespace mktb::cli {
 
@@ -32,13 +32,13 @@ struct XAnswer {
 // side to move `stm`, with what the rule changes.
 std::string xiangqi_sentence(Color stm, Value v, int result, Lang lang = Lang::En);
 // nullopt when a table on the way is absent; throws TableError for a damaged one.
-std::optional<XAnswer> xiangqi_answer(const xq::Tablebase& tables, const xq::Position& pos);
+std::optional<XAnswer> xiangqi_answer(const Prober& tables, const xq::Position& pos);
 // The moves that keep the result to mate (the winner's fastest, the loser's slowest); empty
 // for a draw.
-std::vector<xq::Move> xiangqi_line(const xq::Tablebase& tables, xq::Position pos);
+std::vector<xq::Move> xiangqi_line(const Prober& tables, xq::Position pos);
 // The answer in the shape of Makruk's (docs/api.md), "game": "xiangqi".
-Json xiangqi_json(const xq::Tablebase& tables, const xq::Position& pos, const XAnswer& a,
-    bool with_line, Lang lang = Lang::En);
+Json xiangqi_json(const Prober& tables, const xq::Position& pos, const XAnswer& a, bool with_line,
+    Lang lang = Lang::En);
 // `mktb probe` of a Xiangqi FEN: prints, returns the exit code; errors through `fail`.
 int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool with_line,
     int (*fail)(bool, int, const std::string&));

@@ -1,9 +1,11 @@
 // bench_probe_xiangqi.cpp - Xiangqi probing speed (Google Benchmark) through the C++ API
-// (Prober::xiangqi_dtm, a position in, its distance to mate out): warm probes (random positions
+// (Prober::dtm, a position in, its distance to mate out): warm probes (random positions
 // of an ending whose blocks are in the cache) and cold ones (each the first touch of its block:
 // its 64 Ki cells decompressed, into a fresh process's memory; "miss": into a full cache's), for
 // the endings in $MKTB_BENCH_ENDINGS (default KRAABBvKAABB KNAABBvKAABB) of the Xiangqi tables
-// in $MKTB_TABLES. scripts/bench-xiangqi runs it.
+// in $MKTB_TABLES. Beside them, in the same run and through the same kind of Prober, warm
+// probes of the Makruk endings in $MKTB_MAKRUK_ENDINGS (default KRvKM; tables in $MKTB_TABLES
+// too): the two games' warm probes compared. scripts/bench-xiangqi runs it.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -48,9 +50,30 @@ std::vector<xq::Position> sample(
 void warm(benchmark::State& state, xq::Material m) {
     const Prober prober(env("MKTB_TABLES", "tables"));
     const auto positions = sample(m, 4096, 1, false);
-    for (const auto& p : positions) prober.xiangqi_dtm(p); // the blocks into the cache
+    for (const auto& p : positions) prober.dtm(p); // the blocks into the cache
     std::size_t i = 0;
-    for (auto _ : state) benchmark::DoNotOptimize(prober.xiangqi_dtm(positions[i++ & 4095]));
+    for (auto _ : state) benchmark::DoNotOptimize(prober.dtm(positions[i++ & 4095]));
+}
+
+// Makruk's warm probe as `warm` measures Xiangqi's: 4,096 random legal positions, a Prober of
+// the default cache, the blocks read once before the clock runs.
+void makruk_warm(benchmark::State& state, Material m) {
+    const Prober prober(env("MKTB_TABLES", "tables"));
+    const Index index(m);
+    std::mt19937_64 rng(1);
+    std::vector<Position> positions;
+    while (positions.size() < 4096) {
+        Position pos;
+        if (!index.decode(rng() % index.size(), pos)) continue;
+        pos.set_side_to_move(Color(rng() & 1));
+        if (!pos.attacked_by(
+                pos.side_to_move(), pos.king_square(~pos.side_to_move()), pos.pieces()))
+            positions.push_back(pos);
+    }
+    for (const auto& p : positions)
+        if (!prober.dtm(p)) return state.SkipWithError(("no table for " + m.name()).c_str());
+    std::size_t i = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(prober.dtm(positions[i++ & 4095]));
 }
 
 void cold(benchmark::State& state, xq::Material m) {
@@ -61,11 +84,11 @@ void cold(benchmark::State& state, xq::Material m) {
         if (i % positions.size() == 0) { // a fresh handle: every block cold again
             state.PauseTiming();
             prober = std::make_unique<Prober>(env("MKTB_TABLES", "tables"));
-            prober->xiangqi_dtm(positions[0]); // the file mapped and its header read
+            prober->dtm(positions[0]); // the file mapped and its header read
             state.ResumeTiming();
             ++i;
         }
-        benchmark::DoNotOptimize(prober->xiangqi_dtm(positions[i++ % positions.size()]));
+        benchmark::DoNotOptimize(prober->dtm(positions[i++ % positions.size()]));
     }
 }
 
@@ -78,9 +101,9 @@ void miss(benchmark::State& state, xq::Material m) {
     ProbeOptions small;
     small.cache_bytes = 8u << 20;
     const Prober prober(env("MKTB_TABLES", "tables"), small);
-    for (const auto& p : filler) prober.xiangqi_dtm(p); // 512 blocks through a cache of 128
+    for (const auto& p : filler) prober.dtm(p); // 512 blocks through a cache of 128
     std::size_t i = 0;
-    for (auto _ : state) benchmark::DoNotOptimize(prober.xiangqi_dtm(positions[i++]));
+    for (auto _ : state) benchmark::DoNotOptimize(prober.dtm(positions[i++]));
 }
 
 } // namespace
@@ -93,6 +116,10 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(("xiangqi_cold/" + name).c_str(), cold, m)->Iterations(1000);
         benchmark::RegisterBenchmark(("xiangqi_miss/" + name).c_str(), miss, m)->Iterations(1000);
     }
+    std::istringstream makruk(env("MKTB_MAKRUK_ENDINGS", "KRvKM"));
+    for (std::string name; makruk >> name;)
+        benchmark::RegisterBenchmark(
+            ("makruk_warm/" + name).c_str(), makruk_warm, Material::parse(name)->canonical());
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
 }

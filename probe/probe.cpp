@@ -59,14 +59,20 @@ int Prober::largest() const { return tables_->largest_men(); }
 std::uint64_t Prober::cache_misses() const { return tables_->cache_misses(); }
 void Prober::open_tables() const { tables_->open_all(); }
 
-std::optional<Value> Prober::xiangqi_dtm(const xq::Position& pos) const {
-    return xiangqi_->probe(pos);
+bool Prober::available(const xq::Material& m) const { return xiangqi_->available(m.canonical()); }
+std::optional<Value> Prober::dtm(const xq::Position& pos) const { return xiangqi_->probe(pos); }
+std::optional<Wdl> Prober::wdl(const xq::Position& pos) const {
+    const std::optional<Value> v = dtm(pos);
+    if (!v) return std::nullopt;
+    return wdl_of(*v);
 }
-std::optional<int> Prober::xiangqi_result(const xq::Position& pos) const {
-    return xiangqi_->probe_result(pos);
+std::optional<Wdl> Prober::rule_wdl(const xq::Position& pos) const {
+    const std::optional<int> r = xiangqi_->probe_result(pos);
+    if (!r) return std::nullopt;
+    return Wdl(*r);
 }
 
-std::optional<std::vector<XiangqiMove>> Prober::xiangqi_rank_root(const xq::Position& pos) const {
+std::optional<std::vector<XiangqiMove>> Prober::rank_root(const xq::Position& pos) const {
     std::vector<XiangqiMove> out;
     xq::Position p = pos;
     for (xq::Move m : xq::legal_moves(pos)) {

@@ -317,7 +317,7 @@ mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
 
 mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mktb_dtm* out) {
     return xiangqi_probe(tb, fen, out, [&](const Prober& p, const xq::Position& pos) {
-        const std::optional<Value> v = p.xiangqi_dtm(pos);
+        const std::optional<Value> v = p.dtm(pos);
         if (v) *out = dtm_of(*v);
         return no_table(v);
     });
@@ -325,8 +325,8 @@ mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mk
 
 mktb_status mktb_xiangqi_probe_rule(const mktb_tablebase* tb, const char* fen, int32_t* result) {
     return xiangqi_probe(tb, fen, result, [&](const Prober& p, const xq::Position& pos) {
-        const std::optional<int> r = p.xiangqi_result(pos);
-        if (r) *result = *r;
+        const std::optional<Wdl> r = p.rule_wdl(pos);
+        if (r) *result = std::int32_t(*r);
         return no_table(r);
     });
 }
@@ -336,7 +336,7 @@ mktb_status mktb_xiangqi_rank_root(const mktb_tablebase* tb, const char* fen,
     if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
     return xiangqi_probe(tb, fen, moves || capacity ? static_cast<const void*>(moves) : count,
         [&](const Prober& p, const xq::Position& pos) {
-            const auto ranked = p.xiangqi_rank_root(pos);
+            const auto ranked = p.rank_root(pos);
             if (!ranked) return no_table(ranked);
             return fill(*ranked, moves, capacity, count, "legal moves", [](const XiangqiMove& r) {
                 mktb_xiangqi_move m {};

@@ -11,13 +11,13 @@
 #include <optional>
 #include <string>
 
+#include "game_tables.hpp"
 #include "mktb/counting.hpp"
-#include "table_set.hpp"
 #include "tablefile.hpp"
 
 namespace mktb {
 
-// How Makruk's tables are named and opened, for their TableSet.
+// How Makruk's tables are named and opened, for their GameTables.
 struct MakrukFiles {
     using Material = mktb::Material;
     using Entry = Table; // its Index inside
@@ -81,7 +81,7 @@ private:
     std::optional<Value> after_conversion(
         Metric metric, const Position& child, const CountRules& rules) const;
     std::shared_ptr<BlockCache> cache_;
-    TableSet<MakrukFiles> set_;
+    GameTables<MakrukFiles> set_;
 };
 
 } // namespace mktb

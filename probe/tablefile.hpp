@@ -1,6 +1,6 @@
 // tablefile.hpp - the table file format of both games (docs/format.md) and its one reader, Table:
 // one file. The sets of tables a directory holds are each game's (tablebase.hpp for Makruk,
-// xiangqi_tables.hpp), over table_set.hpp. Private to the probe library and the tools built on
+// xiangqi_tables.hpp), over game_tables.hpp. Private to the probe library and the tools built on
 // it (the generator, the program, tests and benchmarks): engines use mktb/probe.h or
 // mktb/probe.hpp. The generator writes through its TableWriter (gen/table_writer.hpp).
 #pragma once

@@ -1,6 +1,6 @@
 // xiangqi_tables.hpp - a directory of Xiangqi tables (DIR/KRvKAABB.xq.mktb: the shared table
 // format with Xiangqi in its header) answering "what is this Xiangqi position worth?", on the
-// TableSet Makruk's tables use. Private to the probe library and the tools built on it, as
+// GameTables Makruk's tables use. Private to the probe library and the tools built on it, as
 // tablebase.hpp is.
 //
 // The game is part of the file's name and of its header: a Makruk KRvK.mktb and a Xiangqi
@@ -41,7 +41,7 @@ struct Entry {
     Index index;
 };
 
-// How Xiangqi's tables are named and opened, for their TableSet: the header's rule checked
+// How Xiangqi's tables are named and opened, for their GameTables: the header's rule checked
 // against the ending.
 struct Files {
     using Material = xq::Material;
@@ -85,13 +85,16 @@ public:
     // the canonical one's mirror image).
     static std::pair<std::uint64_t, Color> locate(const Entry& e, const Position& pos);
     // The ending names (canonical) of the tables in the directory now.
-    std::vector<Material> on_disk() const { return TableSet<Files>::scan(dir()); }
+    std::vector<Material> on_disk() const { return GameTables<Files>::scan(dir()); }
+    static std::vector<Material> on_disk(const std::string& dir) {
+        return GameTables<Files>::scan(dir);
+    }
 
 private:
     template<class T, class Stored, class Parent, class Rank>
     std::optional<T> answer(const Position& pos, const Stored& stored, const Parent& parent,
         const Rank& rank, T lost) const;
-    TableSet<Files> set_;
+    GameTables<Files> set_;
 };
 
 } // namespace mktb::xq

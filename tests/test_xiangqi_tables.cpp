@@ -7,9 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "mktb/probe.h"
+#include "mktb/probe.hpp"
 #include "support/engine.hpp"
+#include "support/random_positions.hpp"
 #include "support/tables.hpp"
 #include "table_writer.hpp"
 #include "xiangqi/generate.hpp"
@@ -505,4 +508,78 @@ TEST_CASE(
         CHECK(dtm.plies == (v.is_draw() ? -1 : v.plies));
     }
     mktb_close(tb);
+}
+
+TEST_CASE("One Prober reads both games through one bounded cache, from 4 threads, and remembers "
+          "the tables it lacks",
+    "[xiangqi][gen][threads]") {
+    // One directory holding both games' tables: Makruk's up to 4 men and these Xiangqi ones.
+    namespace fs = std::filesystem;
+    const std::string both = mktb::test::temp_dir("both-games");
+    for (const std::string& dir : { mktb::test::tables_up_to_4_men(), tables() })
+        for (const auto& entry : fs::directory_iterator(dir))
+            if (entry.path().extension() == ".mktb")
+                fs::create_symlink(entry.path(), fs::path(both) / entry.path().filename());
+    // Positions of each game, answered first by readers of each game's own directory.
+    mktb::test::Rng rng(11);
+    std::vector<mktb::Position> makruk;
+    for (const char* name : { "KRvK", "KSMvK", "KRvKM", "KSPvK", "KNvKP" })
+        for (int k = 0; k < 200; ++k)
+            makruk.push_back(
+                mktb::test::random_position_of(rng, mktb::Index(mktb::test::material(name))));
+    std::vector<xq::Position> xiangqi;
+    const xq::Tablebase x(tables());
+    for (const char* name : { "KRvKAABB", "KNABvKA", "KRvKN", "KRvKC", "KCBvKA" }) {
+        const xq::Tablebase::Entry* e = x.table(material(name));
+        REQUIRE(e);
+        for (const std::size_t goal = xiangqi.size() + 200; xiangqi.size() < goal;) {
+            xq::Placement pl;
+            if (!e->index.decode(rng() % e->index.size(), pl)) continue;
+            const xq::Position pos = e->index.position(pl, rng() & 1 ? mktb::BLACK : xq::RED);
+            if (pos.validity_error().empty()) xiangqi.push_back(pos);
+        }
+    }
+    REQUIRE(xiangqi.size() == 1000);
+    const mktb::Prober makrukOnly(mktb::test::tables_up_to_4_men());
+    const mktb::Prober xiangqiOnly(tables());
+    std::vector<Value> makrukValues, xiangqiValues;
+    std::vector<mktb::Wdl> xiangqiRules;
+    for (const auto& pos : makruk) makrukValues.push_back(*makrukOnly.dtm(pos));
+    for (const auto& pos : xiangqi) {
+        xiangqiValues.push_back(*xiangqiOnly.dtm(pos));
+        xiangqiRules.push_back(*xiangqiOnly.rule_wdl(pos));
+    }
+
+    // 64 KiB: four blocks of Makruk's size, one of Xiangqi's. Xiangqi's probes alone miss in
+    // the Prober's one cache, not in one of their own.
+    const mktb::Prober shared(both, { 64 << 10, {} });
+    REQUIRE(shared.dtm(xiangqi[0]) == xiangqiValues[0]);
+    CHECK(shared.cache_misses() == 1);
+    constexpr int kThreads = 4;
+    std::vector<int> mismatches(kThreads, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            for (std::size_t k = 0; k < makruk.size(); ++k) {
+                const std::size_t i = (k * (2 * t + 1) + std::size_t(t) * 97) % makruk.size();
+                mismatches[t] += shared.dtm(makruk[i]) != makrukValues[i];
+                mismatches[t] += shared.dtm(xiangqi[i]) != xiangqiValues[i];
+                mismatches[t] += shared.rule_wdl(xiangqi[i]) != xiangqiRules[i];
+            }
+        });
+    for (std::thread& th : threads) th.join();
+    for (int t = 0; t < kThreads; ++t) CHECK(mismatches[t] == 0);
+    CHECK(shared.cache_misses() > 2000); // both games' blocks evict each other's
+
+    // A table that appears after the Prober was opened is not looked for: the Prober answers
+    // from the tables it found, for either game, without a look at the disk.
+    const std::string later = mktb::test::temp_dir("both-games-later");
+    const mktb::Prober early(later);
+    const xq::Position krk = xq::Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+    CHECK(!early.available(material("KRvK")));
+    CHECK(!early.dtm(krk));
+    fs::copy_file(
+        xq::table_path(tables(), material("KRvK")), xq::table_path(later, material("KRvK")));
+    CHECK(!early.dtm(krk));
+    CHECK(mktb::Prober(later).dtm(krk) == Value::mate_in_plies(1));
 }

@@ -30,6 +30,8 @@
 #include "table_sets.hpp"
 #include "tablebase.hpp"
 #include "web_assets.hpp"
+#include "writing.hpp"
+#include "xiangqi/generate.hpp"
 #include "xiangqi_answer.hpp"
 
 namespace mktb::cli {
@@ -277,26 +279,28 @@ private:
         bool line = false;
         if (std::string e = flag_param(req, "line", line); !e.empty())
             return reply_error(res, 400, e);
-        const TableSet* s = nullptr;
-        for (const TableSet& t : tables.sets())
-            if (t.xiangqi && !s) s = &t;
-        const std::string m = xq::Material::of(pos).canonical().name();
+        const TableSet* s = tables.find(xq::Material::of(pos));
+        const xq::Material m = xq::Material::of(pos).canonical();
+        // What the page needs to say what is missing and how to make it, as for Makruk.
+        const auto missing = [&](const std::string& error) {
+            Json body { { "error", said(error) }, { "game", "xiangqi" }, { "material", m.name() },
+                { "men", m.men() }, { "can_generate", false },
+                { "command", "mktb gen --game xiangqi " + m.name() } };
+            try {
+                body["can_generate"] = xq::memory_needed(m) <= available_memory();
+            } catch (const std::exception&) { // an index too large to size
+            }
+            reply_json(res, 404, body);
+        };
         if (!s)
-            return reply_json(res, 404,
-                Json { { "error",
-                           said("no Xiangqi tables are served (make them: mktb gen --game "
-                                "xiangqi "
-                               + m + ")") },
-                    { "game", "xiangqi" }, { "material", m } });
+            return missing("no Xiangqi tables are served (make them: mktb gen --game xiangqi "
+                + m.name() + ")");
         try {
-            const std::optional<XAnswer> a = xiangqi_answer(*s->xiangqi, pos);
+            const std::optional<XAnswer> a = xiangqi_answer(*s->prober, pos);
             if (!a)
-                return reply_json(res, 404,
-                    Json {
-                        { "error",
-                            said("no Xiangqi table for " + m + " or an ending it converts into") },
-                        { "game", "xiangqi" }, { "material", m } });
-            reply_json(res, 200, xiangqi_json(*s->xiangqi, pos, *a, line, lang));
+                return missing(
+                    "no Xiangqi table for " + m.name() + " or an ending it converts into");
+            reply_json(res, 200, xiangqi_json(*s->prober, pos, *a, line, lang));
         } catch (const TableError& e) {
             reply_error(res, 500, e.what()); // a damaged table: reported, never answered
         }
@@ -351,7 +355,7 @@ private:
             { "tables",
                 { { "complete_up_to", complete }, { "largest", largest },
                     { "endings", s.endings.size() } } },
-            { "can_generate", m.men() <= kGeneratedMen } };
+            { "can_generate", m.men() <= kGeneratedMen }, { "command", "mktb gen " + m.name() } };
         if (engine_) {
             pos.set_count_state(count);
             std::optional<Json> advice = engine_->advise(pos);
@@ -373,6 +377,7 @@ private:
         if (std::string e = lang_param(req, lang); !e.empty()) return reply_error(res, 400, e);
         Json served = Json::array();
         for (const TableSet& s : tables_.load()->sets()) {
+            if (!s.makruk()) continue; // Xiangqi's tables have no counting rules
             Json options = Json::object();
             for (std::size_t i = 0; i < kRuleOptions.size(); ++i)
                 options[std::string(kRuleOptions[i].name)]
@@ -391,11 +396,19 @@ private:
             return reply_error(res, 400, e);
         Lang lang = Lang::En;
         if (std::string e = lang_param(req, lang); !e.empty()) return reply_error(res, 400, e);
+        const std::string game = req.get_param_value("game");
+        if (!game.empty() && game != "makruk" && game != "xiangqi")
+            return reply_error(res, 400, "game takes makruk or xiangqi, not '" + game + "'");
         int status = 0;
         std::string error;
         const std::shared_ptr<const TableSets> tables = tables_.load(); // for this request
-        const TableSet* s = select(*tables, req, status, error);
-        if (!s) return reply_error(res, status, error);
+        // Makruk's endings from the directory of the request's rules; none where no directory
+        // holds Makruk tables and Xiangqi's are asked for too.
+        const TableSet* s = game == "xiangqi" ? nullptr : select(*tables, req, status, error);
+        const bool makruk_served = std::any_of(tables->sets().begin(), tables->sets().end(),
+            [](const TableSet& t) { return t.makruk(); });
+        if (!s && game != "xiangqi" && (makruk_served || game == "makruk"))
+            return reply_error(res, status, error);
         std::string xiangqi_name;
         if (!name.empty() && req.get_param_value("game") == "xiangqi") {
             const std::optional<xq::Material> m = xq::Material::parse(name);
@@ -408,16 +421,14 @@ private:
             if (!m) return reply_error(res, 400, "'" + name + "' is not an ending (e.g. KRvKM)");
             name = m->canonical().name();
         }
-        const std::string game = req.get_param_value("game");
-        if (!game.empty() && game != "makruk" && game != "xiangqi")
-            return reply_error(res, 400, "game takes makruk or xiangqi, not '" + game + "'");
         Json list = Json::array();
-        // Xiangqi's tables, where the directory holds them (KRvK is an ending of both games:
-        // /api/endings/KRvK?game=xiangqi names the one).
-        if (s->xiangqi && game != "makruk")
-            for (const xq::Material& m : s->xiangqi_endings) {
+        // Xiangqi's tables, from every directory that holds them (KRvK is an ending of both
+        // games: /api/endings/KRvK?game=xiangqi names the one).
+        for (const TableSet& x : tables->sets())
+            for (const xq::Material& m : x.xiangqi_endings) {
+                if (game == "makruk") break;
                 if (!name.empty() && (game != "xiangqi" || m.name() != xiangqi_name)) continue;
-                const std::filesystem::path base = std::filesystem::path(s->dir) / m.name();
+                const std::filesystem::path base = std::filesystem::path(x.dir) / m.name();
                 const std::optional<std::uintmax_t> bytes = size_of(base.string() + ".xq.mktb");
                 if (!bytes) continue; // deleted since the directory was read
                 Json e { { "game", "xiangqi" }, { "ending", m.name() }, { "men", m.men() },
@@ -426,8 +437,7 @@ private:
                 if (stats) e["statistics"] = xiangqi_statistics(Json::parse(stats, nullptr, false));
                 list.push_back(std::move(e));
             }
-        for (const Material& m : s->endings) {
-            if (game == "xiangqi") break;
+        for (const Material& m : s ? s->endings : std::vector<Material> {}) {
             if (!name.empty() && m.name() != name) continue;
             const std::optional<std::uintmax_t> bytes = size_of(table_path(s->dir, m));
             if (!bytes) continue; // deleted since the directory was read
@@ -444,8 +454,9 @@ private:
                     res, 404, "no table for " + (xiangqi_name.empty() ? name : xiangqi_name));
             return reply_json(res, 200, list[0]);
         }
+        const CountRules rules = s ? s->rules : CountRules {};
         reply_json(res, 200,
-            Json { { "rules", describe(s->rules) }, { "rules_words", rules_words(s->rules, lang) },
+            Json { { "rules", describe(rules) }, { "rules_words", rules_words(rules, lang) },
                 { "endings", list } });
     }
 

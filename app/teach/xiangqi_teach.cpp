@@ -33,6 +33,7 @@
 #include "teach/xiangqi_teacher.hpp"
 #include "xiangqi_answer.hpp"
 #include "xiangqi_commands.hpp"
+#include "xiangqi_tables.hpp"
 
 namespace mktb::cli {
 
@@ -276,7 +277,7 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
 // DIR/index.html: every Xiangqi table of the directory with its figures (from the generator's
 // NAME.xq.json), the taught ones linked.
 void write_xiangqi_overview(
-    const fs::path& dir, const xq::Tablebase& tables, const std::set<std::string>& taught) {
+    const fs::path& dir, const Prober& tables, const std::set<std::string>& taught) {
     for (Lang lang : { Lang::En, Lang::Th }) {
         const bool th = lang == Lang::Th;
         std::string page = head(th ? "เผด็จหมากรุกจีน" : "Xiangqi endings", "index", lang)
@@ -289,7 +290,7 @@ void write_xiangqi_overview(
                   : "; the endings with teaching material are linked.</p>\n"
                     "<table class=\"figures\"><tr><th>ending</th><th>men</th><th>Red to move "
                     "wins</th><th>Black to move wins</th><th>longest mate</th></tr>\n");
-        for (const xq::Material& m : tables.on_disk()) {
+        for (const xq::Material& m : xq::Tablebase::on_disk(tables.dir())) {
             const std::string name = m.name();
             std::string red = "-", black = "-", longest = "-";
             std::ifstream in(fs::path(tables.dir()) / (name + ".xq.json"));
@@ -339,9 +340,9 @@ int xiangqi_teach(const Args& a) {
         return kExitNoTable;
     }
     try {
-        const xq::Tablebase tables(dir);
+        const Prober tables(dir);
         for (const xq::Material& m : materials)
-            if (!tables.table(m)) {
+            if (!tables.available(m)) {
                 std::fprintf(stderr,
                     "mktb teach: no Xiangqi table for %s in %s (generate it: mktb gen --game "
                     "xiangqi %s)\n",

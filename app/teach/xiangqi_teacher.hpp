@@ -91,7 +91,7 @@ inline std::string board_key(const Position& p) {
 
 class XiangqiTeacher {
 public:
-    XiangqiTeacher(const xq::Tablebase& tables, int perTheme)
+    XiangqiTeacher(const Prober& tables, int perTheme)
         : tables_(tables)
         , perTheme_(perTheme) { }
 
@@ -114,8 +114,7 @@ private:
     };
 
     void scan() {
-        const xq::Tablebase::Entry* e = tables_.table(material_);
-        const xq::Index& index = e->index;
+        const xq::Index index(material_);
         std::mt19937_64 rng(material_.key());
         longest_ = { Sample<Candidate>(64), Sample<Candidate>(64) };
         wins_ = Sample<Candidate>(2000);
@@ -134,15 +133,16 @@ private:
             for (Color c : { RED, BLACK }) {
                 const Position pos = index.position(p, c);
                 if (!pos.validity_error().empty()) continue;
-                const std::optional<Value> v = tables_.probe(pos);
-                const std::optional<int> r = tables_.probe_result(pos);
-                if (!v || !r) continue;
+                const std::optional<Value> v = tables_.dtm(pos);
+                const std::optional<Wdl> w = tables_.rule_wdl(pos);
+                if (!v || !w) continue;
+                const int r = int(*w);
                 legal[c] = true;
-                result[c] = *r;
+                result[c] = r;
                 XFigures& f = figures_[c];
                 ++f.legal;
                 (v->is_win() ? f.wins : v->is_draw() ? f.draws : f.losses)++;
-                if (v->is_draw() && *r) (*r > 0 ? f.ruleWins : f.ruleLosses)++;
+                if (v->is_draw() && r) (r > 0 ? f.ruleWins : f.ruleLosses)++;
                 const int moves = v->mate_in_moves();
                 if (v->is_win()) {
                     if (moves > f.longest) {
@@ -152,11 +152,11 @@ private:
                     if (moves == f.longest) longest_[c].offer({ pos, moves }, rng);
                     if (moves >= 5) wins_.offer({ pos, moves }, rng);
                 } else if (v->is_draw()) {
-                    if (*r == 0)
+                    if (r == 0)
                         draws_.offer({ pos, 0 }, rng);
                     else
                         rule_.offer({ pos, 0 }, rng);
-                    if (*r == 0 && old_soldier(pos)) oldSoldier_.offer({ pos, 0 }, rng);
+                    if (r == 0 && old_soldier(pos)) oldSoldier_.offer({ pos, 0 }, rng);
                 }
             }
             // Mutual zugzwang: the side to move does worse than if the other side had to move.
@@ -421,10 +421,10 @@ private:
             Position lower = k.pos;
             lower.move_piece(from, to);
             if (!lower.validity_error().empty()) continue;
-            const std::optional<int> r = tables_.probe_result(lower);
-            const std::optional<Value> v = tables_.probe(lower);
+            const std::optional<Wdl> r = tables_.rule_wdl(lower);
+            const std::optional<Value> v = tables_.dtm(lower);
             const auto a = answer(k.pos);
-            if (!a || !r || !v || *r <= 0 || !v->is_win()) continue;
+            if (!a || r != Wdl::Win || !v || !v->is_win()) continue;
             const Color c = k.pos.side_to_move();
             const std::string at = xq::point_name(from), lowered = xq::point_name(to),
                               n = std::to_string(v->mate_in_moves());
@@ -494,7 +494,7 @@ private:
         if (!theme.items.empty()) themes_.push_back(std::move(theme));
     }
 
-    const xq::Tablebase& tables_;
+    const Prober& tables_;
     int perTheme_;
     xq::Material material_;
     std::array<XFigures, COLOR_NB> figures_ {};

@@ -302,11 +302,9 @@ private:
     // is forced (the plain distance); a result only the rule decides scores as a decisive
     // advantage, never as a mate; nullopt when the tables do not cover the position.
     std::optional<std::vector<XChoice>> xiangqi_choose() const {
-        const TableSet* set = nullptr;
-        for (const TableSet& t : tables_.sets())
-            if (t.xiangqi && !set) set = &t;
-        if (!set || !valid_) return std::nullopt;
-        const std::optional<XAnswer> a = xiangqi_answer(*set->xiangqi, xpos_);
+        const TableSet* set = valid_ ? tables_.find(xq::Material::of(xpos_)) : nullptr;
+        if (!set) return std::nullopt;
+        const std::optional<XAnswer> a = xiangqi_answer(*set->prober, xpos_);
         if (!a) return std::nullopt;
         std::vector<XChoice> out;
         for (const XMove& x : a->moves) {
@@ -314,7 +312,7 @@ private:
             xq::Position next = xpos_;
             next.do_move(x.move);
             if (!x.value.is_draw()) {
-                for (xq::Move r : xiangqi_line(*set->xiangqi, next)) c.pv.push_back(r);
+                for (xq::Move r : xiangqi_line(*set->prober, next)) c.pv.push_back(r);
                 const int plies = int(c.pv.size());
                 c.score = x.value.is_win() ? "mate " + std::to_string((plies + 1) / 2)
                                            : "mate -" + std::to_string(plies / 2);

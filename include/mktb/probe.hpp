@@ -22,6 +22,7 @@
 
 #include "mktb/counting.hpp"
 #include "mktb/errors.hpp"
+#include "mktb/xiangqi/index.hpp"
 #include "mktb/xiangqi/position.hpp"
 
 namespace mktb {
@@ -125,15 +126,19 @@ public:
     // defender cannot beat.
     std::vector<Move> line(Position pos, CountState count, int max_plies = 400) const;
 
-    // Xiangqi (docs/rules-xiangqi.md), from the directory's Xiangqi tables (KRvKAABB.xq.mktb):
-    // the plain distance to mate of a position (stalemate a loss; every endless line a draw),
-    // its result under the perpetual-check rule (+1 won, 0 drawn, -1 lost for the side to
-    // move: the plain result's sign wherever the rule changes nothing, as where one side is
-    // armless), and every legal move with its value, best first (by the rule's result, then
-    // the plain value). Counting options do not apply. nullopt when a table on the way is absent.
-    std::optional<Value> xiangqi_dtm(const xq::Position& pos) const;
-    std::optional<int> xiangqi_result(const xq::Position& pos) const;
-    std::optional<std::vector<XiangqiMove>> xiangqi_rank_root(const xq::Position& pos) const;
+    // Xiangqi (docs/rules-xiangqi.md), the same questions of a Xiangqi position, from the
+    // directory's Xiangqi tables (KRvKAABB.xq.mktb; a directory may hold both games' tables):
+    // whether the table of `m` is there; the plain distance to mate (stalemate a loss; every
+    // endless line a draw) and its result; the result under the perpetual-check rule (the
+    // plain result wherever the rule changes nothing, as where one side is armless); and every
+    // legal move with its value, best first (by the rule's result, then the plain value).
+    // Counting options do not apply. nullopt when a table on the way is absent. Lock-free
+    // available(); every member thread-safe, as for Makruk.
+    bool available(const xq::Material& m) const;
+    std::optional<Value> dtm(const xq::Position& pos) const;
+    std::optional<Wdl> wdl(const xq::Position& pos) const;
+    std::optional<Wdl> rule_wdl(const xq::Position& pos) const;
+    std::optional<std::vector<XiangqiMove>> rank_root(const xq::Position& pos) const;
 
 private:
     static void check_count(const Position& pos, CountState count); // throws invalid_argument

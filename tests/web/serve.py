@@ -645,7 +645,11 @@ with tempfile.TemporaryDirectory() as both:
         status, answer = api("/api/probe?fen=3k5/9/9/9/9/9/9/9/4R4/4K5_w_-_-_0_1")
         check("xiangqi: a bad FEN named", status == 400 and "bad Xiangqi FEN" in answer["error"], answer)
         status, answer = api("/api/probe?fen=3k5/9/9/9/9/9/9/9/4C4/4K4_w_-_-_0_1")
-        check("xiangqi: no table, named", status == 404 and answer["material"] == "KCvK", answer)
+        # The fields the page needs, as for Makruk: the men, whether this machine can make it,
+        # and the command that does (KCvK: three men, a few megabytes).
+        check("xiangqi: no table, named, with how to make it", status == 404 and answer["material"] == "KCvK"
+              and answer.get("men") == 3 and answer.get("can_generate") is True
+              and answer.get("command") == "mktb gen --game xiangqi KCvK", answer)
         status, listed = api("/api/endings")
         games = {(e["game"], e["ending"]) for e in listed["endings"]}
         check("endings of both games", {("makruk", "KRvK"), ("xiangqi", "KRvK"), ("xiangqi", "KRvKA")} <= games, games)
@@ -656,6 +660,39 @@ with tempfile.TemporaryDirectory() as both:
     finally:
         server.terminate()
         server.communicate(timeout=20)
+
+# 9b. One directory per game: `--tables` once per directory, whatever game each holds. Each game
+# answers from its own (a Makruk table of the default rules beside Xiangqi's of none), both are
+# listed, the rule sets offered are Makruk's only; a Makruk table missing is named with the same
+# fields as a Xiangqi one (hand-checked: KMvK has 3 men, "mktb gen KMvK" makes it).
+with tempfile.TemporaryDirectory() as makruk_dir, tempfile.TemporaryDirectory() as xiangqi_dir:
+    for name in ("KRvK.mktb", "KRvK.json"):
+        shutil.copy(os.path.join(tables, name), makruk_dir)
+    subprocess.run([mktb, "gen", "--game", "xiangqi", "KRvK", "--tables", xiangqi_dir],
+                   capture_output=True, check=True, timeout=300)
+    server, port = start_server(makruk_dir, "--tables", xiangqi_dir)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        status, answer = api("/api/probe?fen=3k5/9/9/9/9/9/9/9/4R4/4K4_w_-_-_0_1")
+        check("two directories: Xiangqi answered", status == 200 and answer.get("mate_in") == 1, answer)
+        status, answer = api("/api/probe?fen=8/8/8/4k3/8/8/8/R3K3_w_-_-_0_1")
+        check("two directories: Makruk answered", status == 200 and answer.get("category") == "win", answer)
+        status, listed = api("/api/endings")
+        games = {(e["game"], e["ending"]) for e in listed.get("endings", [])}
+        check("two directories: both games listed", games == {("makruk", "KRvK"), ("xiangqi", "KRvK"), ("xiangqi", "KvK")}, listed)
+        status, rules = api("/api/rules")
+        check("two directories: Makruk's rule set alone offered", status == 200 and len(rules["served"]) == 1, rules)
+        status, answer = api("/api/probe?fen=8/8/8/4k3/8/8/8/M3K3_w_-_-_0_1")
+        check("two directories: a Makruk table missing, with how to make it", status == 404
+              and answer.get("men") == 3 and answer.get("can_generate") is True
+              and answer.get("command") == "mktb gen KMvK", answer)
+    finally:
+        server.terminate()
+        server.communicate(timeout=20)
+    run = subprocess.run([mktb, "serve", "--tables", xiangqi_dir, "--tables", xiangqi_dir],
+                         capture_output=True, text=True, timeout=30)
+    check("the same Xiangqi table in two directories refused", run.returncode == 2
+          and "same Xiangqi table (KRvK)" in run.stderr, run.stderr)
 
 # 8. Arguments the server refuses.
 for args, code, words in [

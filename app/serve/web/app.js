@@ -357,9 +357,11 @@ async function refresh(push = false) {
     // engine's word where the server has one, marked as the engine's.
     if (response.status === 404 && body.material) {
       error += body.can_generate
-        ? L(`. Make the table of ${body.material} and those of the endings it converts into with "mktb gen ${body.material} --tables DIR", and serve DIR.`,
-          `. สร้างตาราง ${body.material} และตารางของเผด็จที่มันเปลี่ยนไปได้ด้วย "mktb gen ${body.material} --tables DIR" แล้วเปิด serve DIR`)
-        : L(`. ${body.material} has ${body.men} men: more than mktb makes tables for.`, `. ${body.material} มีหมาก ${body.men} ตัว: มากเกินกว่าที่ mktb สร้างตารางได้`);
+        ? L(`. Make the table of ${body.material} and those of the endings it converts into with "${body.command} --tables DIR", and serve DIR.`,
+          `. สร้างตาราง ${body.material} และตารางของเผด็จที่มันเปลี่ยนไปได้ด้วย "${body.command} --tables DIR" แล้วเปิด serve DIR`)
+        : body.game === 'xiangqi'
+          ? L(`. ${body.material} (${body.men} men) needs more memory to make than this machine has.`, `. ${body.material} (หมาก ${body.men} ตัว) ต้องใช้หน่วยความจำมากกว่าที่เครื่องนี้มีในการสร้าง`)
+          : L(`. ${body.material} has ${body.men} men: more than mktb makes tables for.`, `. ${body.material} มีหมาก ${body.men} ตัว: มากเกินกว่าที่ mktb สร้างตารางได้`);
       advice = body.engine || null;
     }
   } catch (e) {

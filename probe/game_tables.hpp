@@ -1,4 +1,4 @@
-// table_set.hpp - the tables of one game in one directory, by canonical material: written once
+// game_tables.hpp - the tables of one game in one directory, by canonical material: written once
 // for both games (Makruk's Tablebase and Xiangqi's xq::Tablebase each hold one), over the game's
 // file names and opening (a Files policy, below). Private to the probe library.
 //
@@ -32,7 +32,7 @@
 namespace mktb {
 
 template<class Files>
-class TableSet {
+class GameTables {
 public:
     using Material = typename Files::Material;
     using Entry = typename Files::Entry;
@@ -40,7 +40,7 @@ public:
     // `fixed`: the tables on disk now are all there will be (a prober), so a material without
     // a table is answered without a lock or a look at the disk; otherwise (the generator, which
     // adds tables one by one) a table written later is found too.
-    TableSet(std::string dir, std::shared_ptr<BlockCache> cache, bool fixed)
+    GameTables(std::string dir, std::shared_ptr<BlockCache> cache, bool fixed)
         : dir_(std::move(dir))
         , fixed_(fixed)
         , cache_(std::move(cache)) {
