@@ -1,14 +1,22 @@
-// generate.cpp - one Xiangqi ending, retrograde, as a pipeline of named phases:
+// generate.cpp - one Xiangqi ending, retrograde, as a pipeline of named phases, on the cells of
+// Makruk's generator (cell_store.hpp: one cell per slot and side, its counter folded into its
+// code, the window of levels rolled over into the spill as mates grow long):
 //   init     every slot decoded once: no position, illegal for a side to move, or its legal
-//            moves counted (those staying in the ending) and its captures valued from the
-//            smaller tables (the best for the mover kept as its conversion value);
-//   levels   level n takes every cell decided at n plies: a loss at n makes each undecided
-//            parent (found by un-moves) a win at n + 1; a win at n takes one from each parent's
-//            count, and the parent whose count reaches 0 is lost at the longer of n + 1 and its
-//            best capture's loss. Conversion wins are decided at their own level;
-//   output   the cells as the table stores them (0 draw, plies + 1) through the shared writer.
-// Invariant: a cell is written once, from 0 to its value, and at level n only values of n + 1
-// plies or more are written, so the bytes do not depend on the thread count or the order.
+//            moves counted (those staying in the ending, plus one where a capture draws: such a
+//            position is never lost) and its captures valued from the smaller tables: a capture
+//            that wins decides the cell at once (a bound a faster win replaces), a position
+//            whose every move is a losing capture is lost;
+//   levels   level n takes every cell decided at n plies: a loss at n makes each parent not yet
+//            won faster (found by un-moves) a win at n + 1; a win at n takes one from each
+//            parent's counter, and the parent whose counter reaches 0 is lost at the longer of
+//            n + 1 and its best capture's loss (its captures valued again: rare beside the
+//            updates);
+//   final    the cells as the table stores them (0 draw, plies + 1; the spill read back);
+//   rule     where both sides are armed, the perpetual-check pass (perpetual.hpp);
+//   output   through the shared writer.
+// Invariant: a cell goes from a counter to a decision once, and a decision only to a faster win
+// (a capture's bound, at a level below it), so the bytes do not depend on the thread count or
+// the order.
 //
 // Counting under the mirror: a parent counts its moves, and a move and its mirror image may lead
 // to one child class. Un-moves from the child's one board find each (parent board, move) that
@@ -23,8 +31,10 @@
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <tbb/enumerable_thread_specific.h>
 
 #include "captures.hpp"
+#include "cell_store.hpp"
 #include "moves.hpp"
 #include "parallel.hpp"
 #include "perpetual.hpp"
@@ -34,49 +44,54 @@ namespace mktb::xq {
 
 namespace {
 
-constexpr int kMaxPlies = 253; // 8-bit cells: plies + 1 <= 254
+constexpr int kMaxPlies = 253; // the stored 8-bit cells: plies + 1 <= 254
 
-using Bytes = HugeArray<std::uint8_t>;
+using Cell = std::uint8_t;
+using Store = CellStore<Cell>;
 
-// A capture's value for the mover, 0 = no capture, 1 = draw, 2 + plies otherwise.
-std::uint8_t conv_code(Value v) { return v.is_draw() ? 1 : std::uint8_t(2 + v.plies); }
+// An upper bound on a side's moves that stay in the table, + 1 for a drawing capture: from the
+// rules table, a slider's two lines across the board or a leaper's steps.
+int most_moves(const Material& m) {
+    int most = 0;
+    for (Color c : { RED, BLACK }) {
+        int n = 1 + kRules[KING].nsteps;
+        for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt)
+            n += m.count[c][pt]
+                * (kRules[pt].slides ? FILE_NB - 1 + RANK_NB - 1 : kRules[pt].nsteps);
+        most = std::max(most, n);
+    }
+    return most;
+}
 
 struct Work {
-    Work(const Material& material, const Tablebase& tables)
+    Work(const Material& material, const Tablebase& tables, int windowPlies)
         : m(material)
         , index(material)
         , children(tables)
         , n(index.size())
+        , spill(tables.dir(), "the spill of " + material.name() + "'s levels (Xiangqi)")
+        , store(1, n, Cell(most_moves(material) + 1), windowPlies, spill)
         , captures(index, tables) { }
     const Material& m;
     const Index index;
     const Tablebase& children;
     std::uint64_t n;
-    Bytes val[COLOR_NB], cnt[COLOR_NB], conv[COLOR_NB];
-    std::atomic<int> maxConv { -1 };
-    // Per side and block of kBlock slots, bit (plies % 64) set when a cell of the block holds a
-    // value of that many plies (`levels`) or a capture winning in that many (`convWins`): a
-    // level reads only the blocks that may hold its cells.
-    std::vector<std::uint64_t> levels[COLOR_NB], convWins[COLOR_NB];
-    void mark(Color s, std::uint64_t slot, int plies) {
-        std::atomic_ref(levels[s][slot >> kBlockShift])
-            .fetch_or(std::uint64_t(1) << (plies & 63), std::memory_order_relaxed);
-    }
-    static bool has(const std::vector<std::uint64_t>& mask, std::uint64_t block, int plies) {
-        return mask[block] >> (plies & 63) & 1;
-    }
+    Spill<Cell> spill;
+    Store store;
     const Captures captures;
+    // The cells of each side as the table stores them once the levels are done (kNone, 0 draw,
+    // plies + 1): the store's own memory, coded anew.
+    Cell* val[COLOR_NB] = {};
 };
 
 void init(Work& w, Progress* progress) {
+    Store& st = w.store;
     parallel_blocks(
         w.n, progress, "init", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
-            int maxConv = -1;
             BoardFollower board(w.index);
             for (Index::Cursor at(w.index, first); at.slot() < last; at.next()) {
                 const std::uint64_t slot = at.slot();
-                for (Color s : { RED, BLACK })
-                    w.val[s][slot] = kNone, w.cnt[s][slot] = 0, w.conv[s][slot] = 0;
+                for (Color s : { RED, BLACK }) st.cell(0, s, slot) = Store::kInvalid;
                 if (!at.is_position()) continue;
                 const Placement& pl = at.placement();
                 board.follow(pl);
@@ -101,99 +116,123 @@ void init(Work& w, Progress* progress) {
                             if (!anyCapture || p > best) best = p;
                             anyCapture = true;
                         });
-                    w.cnt[s][slot] = std::uint8_t(quiet);
+                    Cell& x = st.cell(0, s, slot);
                     if (!legal) { // mated or stalemated: lost either way
-                        w.val[s][slot] = Value::mate_in_plies(0).cell();
-                        w.levels[s][slot >> kBlockShift] |= 1;
+                        x = st.decided(0, s, slot, 0);
                         continue;
                     }
-                    w.val[s][slot] = 0;
-                    if (!anyCapture) continue;
-                    const Value v = from_preference(best);
-                    w.conv[s][slot] = conv_code(v);
-                    if (!v.is_draw()) maxConv = std::max(maxConv, v.plies);
-                    if (v.is_win())
-                        w.convWins[s][slot >> kBlockShift] |= std::uint64_t(1) << (v.plies & 63);
-                    if (!quiet && v.is_loss()) {
-                        w.val[s][slot] = std::uint8_t(v.cell());
-                        w.levels[s][slot >> kBlockShift] |= std::uint64_t(1) << (v.plies & 63);
-                    }
+                    const Value capture = anyCapture ? from_preference(best) : Value::draw();
+                    if (capture.is_win())
+                        x = st.decided(0, s, slot, capture.plies);
+                    else if (const int count = quiet + (anyCapture && capture.is_draw()))
+                        x = Cell(count);
+                    else // every move a capture, each losing
+                        x = st.decided(0, s, slot, capture.plies);
                 }
             }
-            for (int seen = w.maxConv.load();
-                 maxConv > seen && !w.maxConv.compare_exchange_weak(seen, maxConv);) { }
         });
+    st.gather_far();
 }
 
-// Decides the parents of the cells lost or won at `level` plies; returns how many cells were
-// at that level.
-std::uint64_t level(Work& w, int level, Progress* progress) {
-    const std::uint8_t code = std::uint8_t(level + 1);
+// The loss of a parent whose counter reached 0 at level n: n + 1 plies, or its best capture's
+// loss where that holds out longer (every capture it has loses: one that draws or wins would
+// have kept it from being a counter that reaches 0).
+int loss_plies(const Work& w, std::uint64_t slot, Color s, int n) {
+    Placement pl;
+    w.index.decode(slot, pl);
+    const Position pos = w.index.position(pl, s);
+    int plies = n + 1;
+    for_each_legal(w.index, pl, pos, s, pos.in_check(s), [&](int man, int to, int victim) {
+        if (victim >= 0)
+            plies = std::max(plies, w.captures.value(pl, man, to, victim, s).parent().plies);
+    });
+    return plies;
+}
+
+// Decides the parents of the cells lost or won at `level` plies; returns whether any cell held
+// that level.
+bool level(Work& w, int level, Progress* progress) {
+    Store& st = w.store;
+    const Cell code = st.code(level);
     const bool losses = level % 2 == 0;
-    if (!losses) // the captures winning in `level` plies, where nothing won sooner
-        for (Color s : { RED, BLACK })
-            parallel_blocks(w.n, nullptr, "",
-                [&](std::uint64_t block, std::uint64_t first, std::uint64_t last) {
-                    if (!Work::has(w.convWins[s], block, level)) return;
-                    bool any = false;
-                    for (std::uint64_t slot = first; slot < last; ++slot)
-                        if (w.val[s][slot] == 0 && w.conv[s][slot] == 2 + level)
-                            w.val[s][slot] = code, any = true;
-                    if (any) w.mark(s, first, level);
-                });
-    std::atomic<std::uint64_t> found { 0 };
+    std::atomic<bool> wroteWin { false }, found { false };
     if (progress) progress->phase("level " + std::to_string(level), 2 * w.n);
     for (Color s : { RED, BLACK }) {
         const Color mover = ~s; // the side that moved into the cells of this level
-        std::uint8_t* parentVal = w.val[mover].get();
-        std::uint8_t* parentCnt = w.cnt[mover].get();
-        const std::uint8_t* parentConv = w.conv[mover].get();
+        Cell* parents = st.array(0, mover).data();
+        const Cell* cells = st.array(0, s).data();
         parallel_blocks_in(
-            0, w.n, progress, [&](std::uint64_t block, std::uint64_t first, std::uint64_t last) {
-                if (!Work::has(w.levels[s], block, level)) return;
-                std::uint64_t here = 0;
-                const std::uint8_t* cells = w.val[s].get();
-                // memchr: the library's vector search finds the level's few cells in the block.
-                for (const std::uint8_t* at = cells + first;
-                     (at = static_cast<const std::uint8_t*>(
-                          std::memchr(at, code, std::size_t(cells + last - at))));
-                     ++at) {
-                    const std::uint64_t slot = std::uint64_t(at - cells);
-                    ++here;
-                    Placement pl;
-                    Points occupied;
-                    w.index.decode(slot, pl, &occupied);
-                    const Index::Mover parents(w.index, slot, pl);
-                    const bool selfMirror = parents.symmetric();
-                    for_each_unmove(w.index, parents, pl, occupied, mover,
-                        [&](std::uint64_t q, bool mirrored, bool parentMirror) {
-                            std::atomic_ref<std::uint8_t> v(parentVal[q]);
-                            if (v.load(std::memory_order_relaxed) != 0) return;
-                            if (losses) {
-                                std::uint8_t expected = 0;
-                                if (v.compare_exchange_strong(expected, std::uint8_t(code + 1)))
-                                    w.mark(mover, q, level + 1);
-                                return;
-                            }
-                            if (selfMirror && mirrored && !parentMirror) return;
-                            const std::uint8_t step = parentMirror && !selfMirror ? 2 : 1;
-                            std::atomic_ref<std::uint8_t> c(parentCnt[q]);
-                            const std::uint8_t before = c.fetch_sub(step);
-                            if (before < step)
-                                throw std::logic_error("xiangqi generator: a count went below 0");
-                            if (before != step) return;
-                            const std::uint8_t cv = parentConv[q];
-                            if (cv == 1 || (cv >= 2 && (cv - 2) % 2 == 1))
-                                return; // a capture draws or wins
-                            const int plies = cv >= 2 ? std::max(level + 1, cv - 2) : level + 1;
-                            v.store(std::uint8_t(plies + 1), std::memory_order_relaxed);
-                            w.mark(mover, q, plies);
-                        });
+            0, w.n, progress, [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                for (std::uint64_t run = first; run < last; run += Store::kMaskSlots) {
+                    if (!st.marked(0, s, run, level)) continue;
+                    const Cell* end = cells + std::min(last, run + Store::kMaskSlots);
+                    // memchr: the library's vector search finds the level's few cells.
+                    for (const Cell* at = cells + run; (at = static_cast<const Cell*>(std::memchr(
+                                                            at, code, std::size_t(end - at))));
+                         ++at) {
+                        const std::uint64_t slot = std::uint64_t(at - cells);
+                        found.store(true, std::memory_order_relaxed);
+                        Placement pl;
+                        Points occupied;
+                        w.index.decode(slot, pl, &occupied);
+                        const Index::Mover from(w.index, slot, pl);
+                        const bool selfMirror = from.symmetric();
+                        for_each_unmove(w.index, from, pl, occupied, mover,
+                            [&](std::uint64_t q, bool mirrored, bool parentMirror) {
+                                std::atomic_ref<Cell> x(parents[q]);
+                                Cell v = x.load(std::memory_order_relaxed);
+                                if (losses) {
+                                    // A counter, or a capture's win slower than this one.
+                                    const Cell win = st.code(level + 1);
+                                    while (st.is_counter(v)
+                                        || (st.in_window(v) && v > win && (v - win) % 2 == 0)
+                                        || v == Store::kFarWin)
+                                        if (x.compare_exchange_weak(v, win)) {
+                                            st.mark(0, mover, q, level + 1);
+                                            wroteWin.store(true, std::memory_order_relaxed);
+                                            return;
+                                        }
+                                    return;
+                                }
+                                if (!st.is_counter(v)) return;
+                                if (selfMirror && mirrored && !parentMirror) return;
+                                const Cell step = parentMirror && !selfMirror ? 2 : 1;
+                                const Cell before = x.fetch_sub(step);
+                                if (before < step || !st.is_counter(before))
+                                    throw std::logic_error(
+                                        "xiangqi generator: a count went below 0");
+                                if (before != step) return;
+                                x.store(st.decided(0, mover, q, loss_plies(w, q, mover, level)),
+                                    std::memory_order_relaxed);
+                            });
+                    }
                 }
-                found += here;
             });
     }
+    if (wroteWin) st.note_level(level + 1);
+    st.gather_far();
     return found;
+}
+
+// The cells of side s recoded as the table stores them (kNone, 0 draw, plies + 1), in place.
+void finish(Work& w, Color s) {
+    Store& st = w.store;
+    Cell* x = st.array(0, s).data();
+    tbb::enumerable_thread_specific<Store::SpillCursor> cursors;
+    parallel_blocks(w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+        Store::SpillCursor& cursor = cursors.local();
+        for (std::uint64_t slot = first; slot < last; ++slot) {
+            const Cell c = x[slot];
+            if (c == Store::kInvalid) continue; // kNone already
+            const Value v = st.final_value(0, s, slot, c, cursor);
+            if (!v.is_draw() && v.plies > kMaxPlies)
+                throw TableError(w.m.name() + " (Xiangqi): a mate of " + std::to_string(v.plies)
+                    + " plies, longer than the " + std::to_string(kMaxPlies)
+                    + " the table's 8-bit cells hold");
+            x[slot] = v.is_draw() ? 0 : Cell(v.plies + 1);
+        }
+    });
+    w.val[s] = x;
 }
 
 SideStats side_stats(const Work& w, Color s) {
@@ -238,23 +277,20 @@ SideStats side_stats(const Work& w, Color s) {
 } // namespace
 
 std::uint64_t memory_needed(const Material& m) {
-    std::uint64_t bytes = 6 * Index(m).size();
+    // A cell per side; where both sides are armed, the rule's cell per side beside it.
+    const bool rule = !m.armless(RED) && !m.armless(BLACK);
+    std::uint64_t bytes = (rule ? 4 : 2) * Index(m).size();
     // A child with both sides armed is read with its rule's cells.
     for (const Material& c : children(m))
         bytes += (c.armless(RED) || c.armless(BLACK) ? 2 : 4) * Index(c).size();
     return bytes;
 }
 
-GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel) {
+GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel,
+    int windowPlies) {
     const auto start = std::chrono::steady_clock::now();
-    Work w(m, children);
-    for (Color s : { RED, BLACK }) {
-        w.val[s] = make_huge_array<std::uint8_t>(w.n);
-        w.cnt[s] = make_huge_array<std::uint8_t>(w.n);
-        w.conv[s] = make_huge_array<std::uint8_t>(w.n);
-        w.levels[s].assign((w.n >> kBlockShift) + 1, 0);
-        w.convWins[s].assign((w.n >> kBlockShift) + 1, 0);
-    }
+    Work w(m, children, windowPlies);
+    w.store.allocate();
     auto since = [](auto t) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
     };
@@ -266,30 +302,28 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     stats.name = m.name();
     stats.cells = w.n;
     int lastLevel = -1; // the last level that held a cell
-    for (int n = 0;; ++n) {
-        if (n >= kMaxPlies) // level n writes n + 1 plies, cell n + 2: 0xFF is kNone
-            throw TableError(m.name() + " (Xiangqi): a mate longer than "
-                + std::to_string(kMaxPlies) + " plies, beyond 8-bit cells");
+    for (int n = 0; n <= w.store.max_level(); ++n) {
+        if (n + 1 > w.store.top()) w.store.rollover(n & ~1);
         if (level(w, n, progress)) lastLevel = n;
-        if (n > lastLevel + 1 && n > w.maxConv.load() + 1) break;
     }
     stats.levels = lastLevel + 1;
     stats.level_seconds = since(t);
     t = std::chrono::steady_clock::now();
     // No position's count may stay above 0 unless it is drawn: checked by verify, not here.
-    for (Color s : { RED, BLACK }) w.conv[s].reset();
-    // Both sides armed: the rule's results, in the count cells' memory.
+    for (Color s : { RED, BLACK }) finish(w, s);
+    // Both sides armed: the rule's results, in cells of their own.
     const bool rulePass = !m.armless(RED) && !m.armless(BLACK);
+    HugeArray<std::uint8_t> rule[COLOR_NB];
     if (rulePass) {
-        const std::uint8_t* const plain[COLOR_NB] = { w.val[RED].get(), w.val[BLACK].get() };
-        std::uint8_t* const rule[COLOR_NB] = { w.cnt[RED].get(), w.cnt[BLACK].get() };
-        const RuleCounts rc = perpetual_check(w.index, w.captures, plain, rule, progress);
+        for (Color s : { RED, BLACK }) rule[s] = make_huge_array<std::uint8_t>(w.n);
+        const std::uint8_t* const plain[COLOR_NB] = { w.val[RED], w.val[BLACK] };
+        std::uint8_t* const cells[COLOR_NB] = { rule[RED].get(), rule[BLACK].get() };
+        const RuleCounts rc = perpetual_check(w.index, w.captures, plain, cells, progress);
         for (Color s : { RED, BLACK })
             stats.side[s].rule_wins = rc.won[s], stats.side[s].rule_losses = rc.lost[s];
         stats.rule_rounds = rc.rounds;
         stats.rule_seconds = since(t);
-    } else
-        for (Color s : { RED, BLACK }) w.cnt[s].reset();
+    }
     t = std::chrono::steady_clock::now();
 
     TableWriter::DontCare dontCare;
@@ -312,11 +346,11 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         table_path(children.dir(), m), rulePass ? 2 : 1);
     writer.set_level(zstdLevel);
     const std::span<const std::uint8_t> cells[COLOR_NB]
-        = { { w.val[RED].get(), w.n }, { w.val[BLACK].get(), w.n } };
+        = { { w.val[RED], w.n }, { w.val[BLACK], w.n } };
     writer.add(Metric::Dtm, 1, cells, dontCare);
     if (rulePass) {
         const std::span<const std::uint8_t> rules[COLOR_NB]
-            = { { w.cnt[RED].get(), w.n }, { w.cnt[BLACK].get(), w.n } };
+            = { { rule[RED].get(), w.n }, { rule[BLACK].get(), w.n } };
         writer.add(kRuleResult, 1, rules, dontCare);
     }
     writer.commit();

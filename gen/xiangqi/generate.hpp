@@ -29,8 +29,9 @@ struct GenStats {
 
 inline constexpr int kZstdLevel = 9;
 
-// Bytes a generation of `m` needs: its working cells (3 bytes per cell and side) and the
-// resident children it reads (1 byte per cell and side, 2 with the rule's cells).
+// Bytes a generation of `m` needs: its cells (1 byte per slot and side, 2 where both sides are
+// armed: the rule's cells) and the resident children it reads (1 byte per cell and side, 2 with
+// the rule's cells).
 std::uint64_t memory_needed(const Material& m);
 
 // Generates canonical `m` into table_path(children.dir(), m), reading the endings it converts
@@ -38,8 +39,10 @@ std::uint64_t memory_needed(const Material& m);
 // damaged or the file cannot be written; the table is written whole or not at all. Where both
 // sides are armed, the perpetual-check pass (perpetual.hpp) adds the rule's results.
 // `level`: zstd's (the tables are final files, not working ones: docs/generator-xiangqi.md).
-GenStats generate(
-    const Material& m, const Tablebase& children, Progress* progress, int level = kZstdLevel);
+// `windowPlies` (for tests; 0: as many as 8-bit codes allow): the levels the cells' window
+// holds before it rolls over into the spill (cell_store.hpp).
+GenStats generate(const Material& m, const Tablebase& children, Progress* progress,
+    int level = kZstdLevel, int windowPlies = 0);
 
 // Checks every position of the table of `m` in `tables` against its legal moves (the values of
 // its children, in this table and the smaller ones): an independent forward check. Returns the
