@@ -169,11 +169,13 @@ TEST_CASE("Xiangqi tables: every position agrees with its moves (verify)", "[xia
 
 // The verifier can fail: KRvKA written again through the table writer from its own cells
 // verifies; the same with one won position's cell turned into a draw does not.
-TEST_CASE("Xiangqi tables: a window of 4 levels rolled over into the spill gives the same values",
+TEST_CASE("Xiangqi tables: a window of 4 levels rolled over into the spill, and 16-bit cells, give "
+          "the same values",
     "[xiangqi][gen]") {
     // Every ending of the shared set again, its cells' window holding 4 levels: each longer
     // mate goes through rollovers, far decisions and the spill read back (cell_store.hpp), and
-    // the values stored are the same (the digest of the decoded values, both metrics).
+    // the values stored are the same (the digest of the decoded values, both metrics). Those
+    // with an armless side are stored in 16-bit cells, as a mate longer than 253 plies would be.
     const std::string dir = mktb::test::temp_dir("xiangqi-window");
     const xq::Tablebase narrow(dir);
     const xq::Tablebase wide(tables());
@@ -182,12 +184,16 @@ TEST_CASE("Xiangqi tables: a window of 4 levels rolled over into the spill gives
     std::vector<Material> order = xq::Tablebase::on_disk(tables());
     std::sort(order.begin(), order.end(),
         [](const Material& a, const Material& b) { return a.men() < b.men(); });
+    int wideCells = 0;
     for (const Material& m : order) {
-        const xq::GenStats s = xq::generate(m, narrow, nullptr, 1, 4);
+        const bool armed = !m.armless(xq::RED) && !m.armless(mktb::BLACK);
+        const xq::GenStats s = xq::generate(m, narrow, nullptr, 1, 4, !armed);
         spilled += s.levels > 4;
         CHECK(xq::digest(m, narrow) == xq::digest(m, wide));
+        wideCells += narrow.table(m)->table->cell_bytes(mktb::Metric::Dtm) == 2;
     }
     CHECK(spilled > 10);
+    CHECK(wideCells > 10);
 }
 
 TEST_CASE("Xiangqi tables: verify finds a wrong cell", "[xiangqi][gen]") {

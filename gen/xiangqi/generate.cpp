@@ -31,6 +31,7 @@
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <tbb/combinable.h>
 #include <tbb/enumerable_thread_specific.h>
 
 #include "captures.hpp"
@@ -79,9 +80,11 @@ struct Work {
     Spill<Cell> spill;
     Store store;
     const Captures captures;
-    // The cells of each side as the table stores them once the levels are done (kNone, 0 draw,
-    // plies + 1): the store's own memory, coded anew.
+    // The cells of each side as the table stores them once the levels are done (none, 0 draw,
+    // plies + 1): in 8 bits, the store's own memory coded anew (val); in 16 where a mate is
+    // longer than 8 bits hold (wide, the store's cells let go side by side).
     Cell* val[COLOR_NB] = {};
+    Cells<std::uint16_t> wide[COLOR_NB];
 };
 
 void init(Work& w, Progress* progress) {
@@ -214,28 +217,54 @@ bool level(Work& w, int level, Progress* progress) {
     return found;
 }
 
-// The cells of side s recoded as the table stores them (kNone, 0 draw, plies + 1), in place.
-void finish(Work& w, Color s) {
+// The longest distance the levels decided (the spill's and the window's): what the stored
+// cells must hold.
+int longest(Work& w) {
     Store& st = w.store;
-    Cell* x = st.array(0, s).data();
+    tbb::combinable<int> most([&] { return st.retired_top(0); });
+    for (Color s : { RED, BLACK }) {
+        const Cell* x = st.array(0, s).data();
+        parallel_blocks(
+            w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                int& m = most.local();
+                for (std::uint64_t slot = first; slot < last; ++slot)
+                    if (st.in_window(x[slot])) m = std::max(m, st.plies(x[slot]));
+            });
+    }
+    return most.combine([](int a, int b) { return std::max(a, b); });
+}
+
+// The cells of side s recoded as the table stores them (none, 0 draw, plies + 1): in place in
+// 8 bits, or into w.wide[s] in 16, the store's cells of s then let go.
+void finish(Work& w, Color s, bool wide) {
+    Store& st = w.store;
+    Cells<Cell>& cells = st.array(0, s);
+    Cell* x = cells.data();
+    if (wide) w.wide[s].resize(cells.size());
+    std::uint16_t* y = w.wide[s].data();
     tbb::enumerable_thread_specific<Store::SpillCursor> cursors;
     parallel_blocks(w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
         Store::SpillCursor& cursor = cursors.local();
         for (std::uint64_t slot = first; slot < last; ++slot) {
             const Cell c = x[slot];
-            if (c == Store::kInvalid) continue; // kNone already
-            const Value v = st.final_value(0, s, slot, c, cursor);
-            if (!v.is_draw() && v.plies > kMaxPlies)
-                throw TableError(w.m.name() + " (Xiangqi): a mate of " + std::to_string(v.plies)
-                    + " plies, longer than the " + std::to_string(kMaxPlies)
-                    + " the table's 8-bit cells hold");
-            x[slot] = v.is_draw() ? 0 : Cell(v.plies + 1);
+            const Value v
+                = c == Store::kInvalid ? Value::draw() : st.final_value(0, s, slot, c, cursor);
+            const unsigned stored = c == Store::kInvalid ? ~0u : v.is_draw() ? 0 : v.plies + 1;
+            if (wide)
+                y[slot] = std::uint16_t(stored);
+            else
+                x[slot] = Cell(stored);
         }
     });
-    w.val[s] = x;
+    if (wide)
+        Cells<Cell>().swap(cells);
+    else
+        w.val[s] = x;
 }
 
-SideStats side_stats(const Work& w, Color s) {
+// The statistics of side s from its stored cells (T: 8 or 16 bits; all ones: no position).
+template<class T>
+SideStats side_stats(const Work& w, Color s, const T* cells) {
     struct Part {
         std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
         int longest = -1;
@@ -248,8 +277,8 @@ SideStats side_stats(const Work& w, Color s) {
         w.n, nullptr, "", [&](std::uint64_t b, std::uint64_t first, std::uint64_t last) {
             Part& p = parts[b];
             for (std::uint64_t slot = first; slot < last; ++slot) {
-                const std::uint8_t v = w.val[s][slot];
-                if (v == kNone) continue;
+                const T v = cells[slot];
+                if (v == T(~T(0))) continue;
                 ++p.positions;
                 if (v == 0)
                     ++p.draws;
@@ -287,7 +316,7 @@ std::uint64_t memory_needed(const Material& m) {
 }
 
 GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel,
-    int windowPlies) {
+    int windowPlies, bool wideCells) {
     const auto start = std::chrono::steady_clock::now();
     Work w(m, children, windowPlies);
     w.store.allocate();
@@ -310,9 +339,15 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     stats.level_seconds = since(t);
     t = std::chrono::steady_clock::now();
     // No position's count may stay above 0 unless it is drawn: checked by verify, not here.
-    for (Color s : { RED, BLACK }) finish(w, s);
-    // Both sides armed: the rule's results, in cells of their own.
+    // Both sides armed: the rule's results, in cells of their own (its pass reads 8-bit cells).
     const bool rulePass = !m.armless(RED) && !m.armless(BLACK);
+    const int most = longest(w);
+    const bool wide = wideCells || most > kMaxPlies;
+    if (wide && rulePass)
+        throw TableError(m.name() + " (Xiangqi): a mate of " + std::to_string(most)
+            + " plies, longer than the perpetual-check pass's 8-bit cells hold ("
+            + std::to_string(kMaxPlies) + ")");
+    for (Color s : { RED, BLACK }) finish(w, s, wide);
     HugeArray<std::uint8_t> rule[COLOR_NB];
     if (rulePass) {
         for (Color s : { RED, BLACK }) rule[s] = make_huge_array<std::uint8_t>(w.n);
@@ -333,21 +368,24 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         parallel_blocks(
             w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
                 for (std::uint64_t slot = first; slot < last; ++slot)
-                    if (w.val[s][slot] == kNone)
+                    if (wide ? w.wide[s][slot] == 0xFFFF : w.val[s][slot] == kNone)
                         dontCare[s][slot / 64] |= std::uint64_t(1) << (slot % 64);
             });
         const std::uint64_t ruleWins = stats.side[s].rule_wins,
                             ruleLosses = stats.side[s].rule_losses;
-        stats.side[s] = side_stats(w, s);
+        stats.side[s] = wide ? side_stats(w, s, w.wide[s].data()) : side_stats(w, s, w.val[s]);
         stats.side[s].rule_wins = ruleWins, stats.side[s].rule_losses = ruleLosses;
     }
     if (progress) progress->phase("output", 0);
     TableWriter writer(table_key(m), rulePass ? kRulePerpetualCheck : kRulePlainArmless,
         table_path(children.dir(), m), rulePass ? 2 : 1);
     writer.set_level(zstdLevel);
-    const std::span<const std::uint8_t> cells[COLOR_NB]
-        = { { w.val[RED], w.n }, { w.val[BLACK], w.n } };
-    writer.add(Metric::Dtm, 1, cells, dontCare);
+    auto bytes = [&](Color s) {
+        return wide ? std::span(reinterpret_cast<const std::uint8_t*>(w.wide[s].data()), 2 * w.n)
+                    : std::span<const std::uint8_t>(w.val[s], w.n);
+    };
+    const std::span<const std::uint8_t> cells[COLOR_NB] = { bytes(RED), bytes(BLACK) };
+    writer.add(Metric::Dtm, wide ? 2 : 1, cells, dontCare);
     if (rulePass) {
         const std::span<const std::uint8_t> rules[COLOR_NB]
             = { { rule[RED].get(), w.n }, { rule[BLACK].get(), w.n } };

@@ -39,10 +39,12 @@ std::uint64_t memory_needed(const Material& m);
 // damaged or the file cannot be written; the table is written whole or not at all. Where both
 // sides are armed, the perpetual-check pass (perpetual.hpp) adds the rule's results.
 // `level`: zstd's (the tables are final files, not working ones: docs/generator-xiangqi.md).
-// `windowPlies` (for tests; 0: as many as 8-bit codes allow): the levels the cells' window
-// holds before it rolls over into the spill (cell_store.hpp).
+// A mate longer than 253 plies is stored in 16-bit cells (in an ending with an armless side:
+// the perpetual-check pass reads 8-bit ones, and refuses). For tests: `windowPlies` (0: as
+// many as 8-bit codes allow), the levels the cells' window holds before it rolls over into the
+// spill (cell_store.hpp); `wideCells`, 16-bit cells stored whatever the longest mate.
 GenStats generate(const Material& m, const Tablebase& children, Progress* progress,
-    int level = kZstdLevel, int windowPlies = 0);
+    int level = kZstdLevel, int windowPlies = 0, bool wideCells = false);
 
 // Checks every position of the table of `m` in `tables` against its legal moves (the values of
 // its children, in this table and the smaller ones): an independent forward check. Returns the
