@@ -315,11 +315,12 @@ int xiangqi_verify(const Args& a) {
         progress.start_job(k);
         try {
             const xq::Tablebase tables(o.tables); // a reader per ending: its tables let go with it
-            const std::uint64_t bad = xq::verify(m, tables, &progress);
+            std::string report;
+            const std::uint64_t bad = xq::verify(m, tables, &report, &progress);
             progress.finish();
-            std::printf("%s (Xiangqi): %s\n", m.name().c_str(),
-                bad ? (std::to_string(bad) + " positions disagree with their moves").c_str()
-                    : "ok");
+            std::printf("%s (Xiangqi): %s\n%s", m.name().c_str(),
+                bad ? (std::to_string(bad) + " positions disagree with their moves").c_str() : "ok",
+                report.c_str());
             failed += bad != 0;
         } catch (const std::exception& e) {
             progress.finish();

@@ -238,7 +238,13 @@ TEST_CASE("Xiangqi tables: verify finds a wrong cell", "[xiangqi][gen]") {
             break;
     REQUIRE(slot < n);
     cells[xq::RED][slot] = Value::draw().cell();
-    CHECK(xq::verify(m, write(base + "/wrong"), nullptr) > 0);
+    // Reported, not printed: the position named, with what the file says and its moves give.
+    std::string report;
+    CHECK(xq::verify(m, write(base + "/wrong"), &report) > 0);
+    xq::Placement pl;
+    e->index.decode(slot, pl);
+    const std::string fen = e->index.position(pl, xq::RED).fen();
+    CHECK(report.find(fen + ": stored draw, its moves give ") != std::string::npos);
 }
 
 TEST_CASE("Xiangqi tables: the known results of the literature", "[xiangqi][gen]") {

@@ -48,8 +48,10 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
 
 // Checks every position of the table of `m` in `tables` against its legal moves (the values of
 // its children, in this table and the smaller ones): an independent forward check. Returns the
-// number of mismatches (0: verified), printing the first few to stderr.
-std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progress);
+// number of mismatches (0: verified); the first few are described in *report, as Makruk's
+// verify() does.
+std::uint64_t verify(const Material& m, const Tablebase& tables, std::string* report,
+    Progress* progress = nullptr);
 
 // A digest of every value the table of `m` in `tables` stores (16 hex digits per metric:
 // "dtm=... rule=..."), over the legal positions in slot order: equal digests, equal answers,

@@ -35,7 +35,8 @@ struct Child {
 
 } // namespace
 
-std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progress) {
+std::uint64_t verify(
+    const Material& m, const Tablebase& tables, std::string* report, Progress* progress) {
     const Tablebase::Entry* self = tables.table(m);
     if (!self) throw TableError(table_path(tables.dir(), m) + ": no such table");
     const bool rule = self->table->has(kRuleResult);
@@ -45,7 +46,7 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
     const Index& index = self->index;
     const Captures captures(index, tables);
     std::atomic<std::uint64_t> bad { 0 };
-    std::mutex printing;
+    std::mutex reportMutex;
     parallel_blocks(index.size(), progress, "verify",
         [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
             BoardFollower board(index);
@@ -111,17 +112,15 @@ std::uint64_t verify(const Material& m, const Tablebase& tables, Progress* progr
                         || (stored.is_draw() ? storedResult == bestResult
                                              : storedResult == (stored.is_win() ? 1 : -1));
                     if (expected == stored && ruleOk) continue;
-                    if (bad++ < 10) {
-                        std::lock_guard lock(printing);
-                        if (expected != stored)
-                            std::fprintf(stderr, "verify %s: %s stored %s, its moves give %s\n",
-                                m.name().c_str(), pos.fen().c_str(), describe(stored).c_str(),
-                                describe(expected).c_str());
-                        else
-                            std::fprintf(stderr,
-                                "verify %s: %s stored %+d under the perpetual-check rule, its "
-                                "moves give %+d\n",
-                                m.name().c_str(), pos.fen().c_str(), storedResult, bestResult);
+                    if (bad.fetch_add(1) < 5 && report) {
+                        std::lock_guard lock(reportMutex);
+                        *report += pos.fen()
+                            + (expected != stored ? ": stored " + describe(stored)
+                                        + ", its moves give " + describe(expected)
+                                                  : ": stored " + std::to_string(storedResult)
+                                        + " under the perpetual-check rule, its moves give "
+                                        + std::to_string(bestResult))
+                            + "\n";
                     }
                 }
                 for (int j = 0; j < index.men(); ++j) manAt[std::size_t(pl.at[j])] = -1;

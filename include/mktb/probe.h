@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define MKTB_VERSION_MAJOR 0
-#define MKTB_VERSION_MINOR 4
+#define MKTB_VERSION_MINOR 5
 #define MKTB_VERSION_PATCH 0
 /* 0xMMmmpp: major, minor, patch. */
 #define MKTB_VERSION (MKTB_VERSION_MAJOR << 16 | MKTB_VERSION_MINOR << 8 | MKTB_VERSION_PATCH)
