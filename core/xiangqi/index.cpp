@@ -98,8 +98,9 @@ std::optional<Material> Material::parse(std::string_view name) {
 
 Material Material::of(const Position& pos) {
     Material m;
-    for (int p = 0; p < POINT_NB; ++p)
-        if (const Piece pc = pos.piece_on(p); pc != NO_PIECE) ++m.count[color_of(pc)][type_of(pc)];
+    for (Color c : { RED, BLACK })
+        for (int pt = KING; pt < PIECE_TYPE_NB; ++pt)
+            m.count[c][pt] = std::uint8_t(pos.count(c, PieceType(pt)));
     return m;
 }
 
@@ -255,16 +256,11 @@ std::uint64_t Index::encode(const Placement& p, bool* mirrored) const {
 
 std::uint64_t Index::encode(const Position& pos) const {
     Placement p;
-    std::array<int, 16> filled {};
     p.at[0] = std::int8_t(pos.king_point(RED)), p.at[1] = std::int8_t(pos.king_point(BLACK));
-    for (int pt = 0; pt < POINT_NB; ++pt) {
-        const Piece pc = pos.piece_on(pt);
-        if (pc == NO_PIECE || type_of(pc) == KING) continue;
-        for (std::size_t g = 0; g < groups_.size(); ++g)
-            if (groups_[g].piece == pc) {
-                p.at[groups_[g].first + filled[g]++] = std::int8_t(pt);
-                break;
-            }
+    // Each group's men from the position's set of its piece's points (a probe's hot path).
+    for (const Group& g : groups_) {
+        int i = g.first;
+        for (Points x = pos.pieces(g.piece); x;) p.at[i++] = std::int8_t(pop_point(x));
     }
     return encode(p);
 }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string_view>
 
@@ -260,6 +261,13 @@ constexpr Points point_bit(int p) { return Points(1) << p; }
 // the legality filters of the core and the generator ask this for every move).
 constexpr bool has_point(Points set, int p) {
     return (p < 64 ? std::uint64_t(set) >> p : std::uint64_t(set >> 64) >> (p - 64)) & 1;
+}
+// The lowest point of a non-empty set, taken out of it.
+constexpr int pop_point(Points& set) {
+    const std::uint64_t low = std::uint64_t(set);
+    const int p = low ? std::countr_zero(low) : 64 + std::countr_zero(std::uint64_t(set >> 64));
+    set &= set - 1;
+    return p;
 }
 
 namespace detail {
