@@ -46,16 +46,20 @@ public:
                 v.to[j] = std::int8_t(k);
             }
         }
-        // The children's cells loaded side by side (each table's own load is one thread's).
-        std::vector<const Table*> load;
-        for (const Victim& v : victims_)
-            if (v.entry && std::find(load.begin(), load.end(), v.entry->table.get()) == load.end())
-                load.push_back(v.entry->table.get());
-        tbb::parallel_for(std::size_t(0), load.size() * 2, [&](std::size_t i) {
-            const Table& t = *load[i / 2];
-            const Color c = Color(i % 2);
-            t.make_resident(Table::part(Metric::Dtm, c)
-                | (t.has(kRuleResult) ? Table::part(kRuleResult, c) : 0));
+        // The children's cells loaded side by side (each table's own load is one thread's), only
+        // the side to move a capture leaves there: a byte per child slot, not two.
+        std::vector<std::pair<const Table*, Color>> load;
+        for (int victim = 2; victim < index.men(); ++victim) {
+            const Victim& v = victims_[victim];
+            const Color after = color_of(index.piece(victim)); // to move after the capture
+            const std::pair<const Table*, Color> part { v.entry->table.get(),
+                v.swap ? ~after : after };
+            if (std::find(load.begin(), load.end(), part) == load.end()) load.push_back(part);
+        }
+        tbb::parallel_for(std::size_t(0), load.size(), [&](std::size_t i) {
+            const auto& [t, c] = load[i];
+            t->make_resident(Table::part(Metric::Dtm, c)
+                | (t->has(kRuleResult) ? Table::part(kRuleResult, c) : 0));
         });
     }
     // The value, for its side to move, of the position reached when the side to move of `pl`

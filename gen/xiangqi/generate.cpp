@@ -31,6 +31,7 @@
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <tbb/combinable.h>
 #include <tbb/enumerable_thread_specific.h>
 
@@ -309,9 +310,19 @@ std::uint64_t memory_needed(const Material& m) {
     // A cell per side; where both sides are armed, the rule's cell per side beside it.
     const bool rule = !m.armless(RED) && !m.armless(BLACK);
     std::uint64_t bytes = (rule ? 4 : 2) * Index(m).size();
-    // A child with both sides armed is read with its rule's cells.
-    for (const Material& c : children(m))
-        bytes += (c.armless(RED) || c.armless(BLACK) ? 2 : 4) * Index(c).size();
+    // Each child's side to move after a capture (Captures loads no other), a byte per slot; one
+    // with both sides armed is read with its rule's cells.
+    std::set<std::pair<std::string, Color>> parts;
+    for (Color c : { RED, BLACK })
+        for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt) {
+            if (!m.count[c][pt]) continue;
+            Material child = m;
+            --child.count[c][pt];
+            const Color after = child.is_canonical() ? c : ~c;
+            child = child.canonical();
+            if (parts.insert({ child.name(), after }).second)
+                bytes += (child.armless(RED) || child.armless(BLACK) ? 1 : 2) * Index(child).size();
+        }
     return bytes;
 }
 
