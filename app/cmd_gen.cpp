@@ -80,31 +80,19 @@ DirectoryLock::DirectoryLock(const std::string& dir)
 
 DirectoryLock::~DirectoryLock() { ::close(fd_); }
 
-namespace {
-
-std::string stats_path(const std::string& dir, const Material& m) {
-    return (std::filesystem::path(dir) / (m.name() + ".json")).string();
-}
-
-// Reads back the figures of one side from the statistics JSON that generate() wrote.
-struct Row {
-    std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
-    long long countedWins = -1; // -1: not known (a Bia on the board)
-    int longest = -1;
-    std::string longestFen; // a position of the longest mate; empty when there is none
-};
-bool read_rows(const std::string& path, Row rows[2]) {
+// The figures of both sides read back from a statistics file (gen/table_stats.hpp's schema).
+bool read_rows(const std::string& path, bool xiangqi, StatsRow rows[2]) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return false; // never open a FIFO
     std::ifstream in(path);
     const Json stats = Json::parse(in, nullptr, false);
     if (stats.is_discarded()) return false;
     try {
-        const char* sides[] = { "white_to_move", "black_to_move" };
+        const char* sides[] = { xiangqi ? "red_to_move" : "white_to_move", "black_to_move" };
         for (int c = 0; c < 2; ++c) {
             const Json& side = stats.at("sides").at(sides[c]);
             auto number = [&](const char* key) {
-                const Json& v = side.at(key);
+                const Json& v = side.contains(key) ? side.at(key) : Json();
                 return v.is_null() ? -1LL : v.get<long long>();
             };
             rows[c].legal = std::uint64_t(number("legal"));
@@ -113,7 +101,7 @@ bool read_rows(const std::string& path, Row rows[2]) {
             rows[c].losses = std::uint64_t(number("losses"));
             rows[c].longest = int(number("longest_mate_plies"));
             rows[c].longestFen = side.at("longest_mate_fen").get<std::string>();
-            rows[c].countedWins = number("counted_wins");
+            rows[c].ruled = number(xiangqi ? "rule_wins" : "counted_wins");
         }
     } catch (const Json::exception&) {
         return false; // not the statistics this program writes
@@ -121,29 +109,49 @@ bool read_rows(const std::string& path, Row rows[2]) {
     return true;
 }
 
-void print_header() {
-    std::printf("%-10s %-6s %13s %13s %13s %13s %8s %8s %10s  %s\n", "ending", "move", "legal",
-        "win", "draw", "loss", "win %", "longest", "counted %", "longest mate (FEN)");
+void print_header(bool xiangqi) {
+    std::printf("%-14s %-6s %13s %13s %13s %13s %8s %8s %10s  %s\n", "ending", "move", "legal",
+        "win", "draw", "loss", "win %", "longest", xiangqi ? "rule won %" : "counted %",
+        "longest mate (FEN)");
 }
 
-// One line per side to move; "counted %" is the share won within a fresh count ("-" with a Bia
-// on the board, where no count runs).
-void print_rows(const std::string& name, const Row rows[2]) {
+void print_rows(const std::string& name, bool xiangqi, const StatsRow rows[2]) {
     for (int c = 0; c < 2; ++c) {
-        const Row& r = rows[c];
-        char lo[16] = "-", counted[16] = "-";
+        const StatsRow& r = rows[c];
+        char lo[16] = "-", ruled[16] = "-";
         if (const Value v = Value::mate_in_plies(r.longest); r.longest >= 0) // -0: mated now
             std::snprintf(
                 lo, sizeof lo, "%c%d", v.is_win() ? '+' : '-', std::abs(v.mate_in_moves()));
-        if (r.countedWins >= 0 && r.legal)
-            std::snprintf(
-                counted, sizeof counted, "%.2f%%", 100.0 * double(r.countedWins) / double(r.legal));
-        std::printf("%-10s %-6s %13llu %13llu %13llu %13llu %7.2f%% %8s %10s  %s\n",
-            c == 0 ? name.c_str() : "", c == 0 ? "white" : "black", (unsigned long long)r.legal,
-            (unsigned long long)r.wins, (unsigned long long)r.draws, (unsigned long long)r.losses,
-            r.legal ? 100.0 * double(r.wins) / double(r.legal) : 0.0, lo, counted,
-            r.longestFen.empty() ? "-" : r.longestFen.c_str());
+        if (r.ruled >= 0 && r.legal)
+            std::snprintf(ruled, sizeof ruled, "%.2f%%", 100.0 * double(r.ruled) / double(r.legal));
+        std::printf("%-14s %-6s %13llu %13llu %13llu %13llu %7.2f%% %8s %10s  %s\n",
+            c == 0 ? name.c_str() : "", c == 0 ? (xiangqi ? "red" : "white") : "black",
+            (unsigned long long)r.legal, (unsigned long long)r.wins, (unsigned long long)r.draws,
+            (unsigned long long)r.losses, r.legal ? 100.0 * double(r.wins) / double(r.legal) : 0.0,
+            lo, ruled, r.longestFen.empty() ? "-" : r.longestFen.c_str());
     }
+}
+
+void write_stats(const TableStats& stats, const std::string& path) {
+    const std::string tmp = path + ".tmp";
+    std::error_code ec;
+    if (!(std::ofstream(tmp) << stats.to_json()).flush()) {
+        const int error = errno;
+        std::filesystem::remove(tmp, ec);
+        throw TableError("cannot write " + tmp + ": " + std::strerror(error));
+    }
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) throw TableError("cannot rename " + tmp + ": " + ec.message());
+    const bool xiangqi = stats.game == "xiangqi";
+    StatsRow rows[2];
+    if (!read_rows(path, xiangqi, rows)) throw TableError(path + ": cannot be read back");
+    print_rows(stats.name, xiangqi, rows);
+}
+
+namespace {
+
+std::string stats_path(const std::string& dir, const Material& m) {
+    return (std::filesystem::path(dir) / (m.name() + ".json")).string();
 }
 
 struct Options {
@@ -314,9 +322,9 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
     std::uint32_t found = 0;
     const std::string path = table_path(o.tables, m);
     const OnDisk state = on_disk(path, o.rules, &found);
-    Row rows[2];
-    if (o.agree(state == OnDisk::Current && read_rows(stats_path(o.tables, m), rows))) {
-        if (o.speaks()) print_rows(m.name(), rows);
+    StatsRow rows[2];
+    if (o.agree(state == OnDisk::Current && read_rows(stats_path(o.tables, m), false, rows))) {
+        if (o.speaks()) print_rows(m.name(), false, rows);
         return false;
     }
     if (!o.speaks()) { // rank 0 says why, and refuses (mktb-mpi then stops every rank)
@@ -358,17 +366,7 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
     if (const std::string tooLarge = too_large_for(m, o, allowed); o.agree(!tooLarge.empty()))
         throw TableError(tooLarge + "; not generated");
     const TableStats stats = generate_table(m, o, &progress);
-    const std::string statsPath = stats_path(o.tables, m), tmp = statsPath + ".tmp";
-    std::error_code ec;
-    if (!(std::ofstream(tmp) << stats.to_json()).flush()) {
-        const int error = errno;
-        std::filesystem::remove(tmp, ec);
-        throw TableError("cannot write " + tmp + ": " + std::strerror(error));
-    }
-    std::filesystem::rename(tmp, statsPath, ec);
-    if (ec) throw TableError("cannot rename " + tmp + ": " + ec.message());
-    if (!read_rows(statsPath, rows)) throw TableError(statsPath + ": cannot be read back");
-    print_rows(m.name(), rows);
+    write_stats(stats, stats_path(o.tables, m));
     for (std::size_t n = 0; n < stats.exchanged.size(); ++n)
         std::printf("%-10s level %3zu: %.3f MB exchanged by %d ranks\n", "", n,
             double(stats.exchanged[n]) / 1e6, stats.ranks);
@@ -450,7 +448,7 @@ int gen_run(const Args& a, Options& o) {
     for (const Material& m : order)
         work.push_back(double(GenIndex(m).size()) * double(stored_metrics(m).size()));
     progress.start_run(work);
-    if (o.speaks()) print_header();
+    if (o.speaks()) print_header(false);
     for (std::size_t k = 0; k < order.size(); ++k) {
         progress.start_job(k);
         try {

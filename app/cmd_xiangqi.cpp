@@ -123,25 +123,6 @@ std::vector<Material> build_order(const std::vector<Material>& endings) {
     return out;
 }
 
-void print_header() {
-    std::printf("%-14s %-6s %12s %12s %12s %12s %8s %8s  %s\n", "ending", "move", "legal", "win",
-        "draw", "loss", "win %", "longest", "longest mate (FEN)");
-}
-
-void print_rows(const xq::GenStats& s) {
-    for (Color c : { RED, BLACK }) {
-        const xq::SideStats& r = s.side[c];
-        char lo[16] = "-";
-        if (r.longest >= 0) std::snprintf(lo, sizeof lo, "+%d", (r.longest + 1) / 2);
-        std::printf("%-14s %-6s %12llu %12llu %12llu %12llu %7.2f%% %8s  %s\n",
-            c == RED ? s.name.c_str() : "", c == RED ? "red" : "black",
-            (unsigned long long)r.positions, (unsigned long long)r.wins,
-            (unsigned long long)r.draws, (unsigned long long)r.losses,
-            r.positions ? 100.0 * double(r.wins) / double(r.positions) : 0.0, lo,
-            r.longest_fen.empty() ? "-" : r.longest_fen.c_str());
-    }
-}
-
 std::string stats_path(const std::string& dir, const Material& m) {
     return (std::filesystem::path(dir) / (m.name() + ".xq.json")).string();
 }
@@ -195,7 +176,7 @@ int xiangqi_gen(const Args& a) {
     std::vector<double> work;
     for (const Material& m : order) work.push_back(double(xq::Index(m).size()));
     progress.start_run(work);
-    print_header();
+    print_header(true);
     for (std::size_t k = 0; k < order.size(); ++k) {
         const Material& m = order[k];
         progress.start_job(k);
@@ -207,12 +188,9 @@ int xiangqi_gen(const Args& a) {
             }
             // A reader per ending: the children it loads are let go with it.
             const xq::Tablebase tables(o.tables);
-            const xq::GenStats s = xq::generate(m, tables, &progress);
-            const std::string json = stats_path(o.tables, m);
-            std::ofstream(json + ".tmp") << xq::stats_json(s);
-            std::filesystem::rename(json + ".tmp", json);
+            const TableStats s = xq::generate(m, tables, &progress);
             progress.finish();
-            print_rows(s);
+            write_stats(s, stats_path(o.tables, m));
             std::fflush(stdout);
         } catch (const std::exception& e) {
             progress.finish();

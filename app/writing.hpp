@@ -1,9 +1,11 @@
 // writing.hpp - what every command that writes tables shares, whatever the game: the memory it
-// may spend and the right to write into a directory.
+// may spend, the right to write into a directory and the statistics it prints.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include "table_stats.hpp"
 
 namespace mktb::cli {
 
@@ -18,6 +20,24 @@ bool create_tables_directory(const std::string& dir);
 // pack's --out: created, and not the directory the tables are read from; false after printing
 // why ("mktb pack: ...").
 bool create_pack_directory(const std::string& out, const std::string& tables);
+
+// The statistics a generation writes beside a table (gen/table_stats.hpp), one line per side
+// to move as gen prints them: "counted %" is the share a Makruk side wins within a fresh count
+// ("-" with a Bia on the board, where no count runs), "rule won %" the share of a Xiangqi side's
+// positions that only the repetition rule wins ("-" where one side is armless).
+struct StatsRow {
+    std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
+    long long ruled = -1; // counted wins (Makruk) or rule wins (Xiangqi); -1: not known
+    int longest = -1; // plies
+    std::string longestFen; // a position of the longest mate; empty when there is none
+};
+// false when the file is missing or not the statistics this program writes.
+bool read_rows(const std::string& path, bool xiangqi, StatsRow rows[2]);
+void print_header(bool xiangqi);
+void print_rows(const std::string& name, bool xiangqi, const StatsRow rows[2]);
+// Writes the statistics to `path` whole (a temporary file renamed), reads them back and prints
+// their rows. Throws TableError.
+void write_stats(const TableStats& stats, const std::string& path);
 
 // The right to write tables into a directory: an exclusive flock() on the directory itself,
 // held while one ending is checked and written, and released by the kernel if the process

@@ -18,40 +18,10 @@
 #include "mktb/counting.hpp"
 #include "progress.hpp"
 #include "ranks.hpp"
+#include "table_stats.hpp"
 #include "tablebase.hpp"
 
 namespace mktb {
-
-// Figures of one ending for one side to move, counted over distinct boards (no symmetry
-// reduction; identical men are indistinguishable), so they compare with published figures.
-struct SideStats {
-    std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
-    // Under a fresh count (when the table gives it): won and lost within the count.
-    std::uint64_t counted_wins = 0, counted_losses = 0;
-    int longest_plies = -1; // longest mate, for either side, in plies (-1: no mate)
-    std::string longest_fen; // one position that attains it (the lowest slot)
-    std::map<int, std::uint64_t> win_moves, loss_moves; // histogram: mate in N moves -> boards
-};
-
-struct TableStats {
-    std::string name;
-    std::array<SideStats, COLOR_NB> side; // [side to move]
-    bool counted = false; // counted_wins/losses are known (no Bia in this ending)
-    int cell_bytes = 1;
-    std::uint64_t index_size = 0;
-    std::uint64_t file_bytes = 0;
-    double seconds = 0;
-    std::vector<std::pair<std::string, double>> phase_seconds; // wall time of each phase
-    // The level loop: its levels, and the cells it listed for the kings' pass (4 bytes each,
-    // what king-pair slices on several machines would exchange), in all and at the busiest level.
-    int levels = 0;
-    std::uint64_t listed = 0, listed_most = 0;
-    // Split over several ranks (mktb-mpi): their number, and the bytes they sent each other at
-    // each level (the lists above, with a header per king pair); empty in one process.
-    int ranks = 1;
-    std::vector<std::uint64_t> exchanged;
-    std::string to_json() const;
-};
 
 struct GenOptions {
     Progress* progress = nullptr;

@@ -16,6 +16,7 @@
 #include <vector>
 #include <zstd.h>
 
+#include "huge_array.hpp"
 #include "tablebase.hpp"
 
 namespace mktb {
@@ -23,13 +24,30 @@ namespace mktb {
 inline constexpr int kMaxMetrics = 2; // DTM and one counted metric
 
 // Cell arrays: vectors whose resize() leaves new elements uninitialized, so that memory written
-// before it is read stays untouched, hence unallocated, until then.
+// before it is read stays untouched, hence unallocated, until then; from 4 MiB up on huge pages
+// (huge_array.hpp: the level loop and init write them at random).
 template<class T>
 struct Uninitialized : std::allocator<T> {
+    using value_type = T;
+    Uninitialized() = default;
+    template<class U>
+    Uninitialized(const Uninitialized<U>&) noexcept { }
     template<class U>
     struct rebind {
         using other = Uninitialized<U>;
     };
+    T* allocate(std::size_t n) {
+        std::size_t mapped = 0;
+        return static_cast<T*>(huge_allocate(n * sizeof(T), &mapped));
+    }
+    // The size allocate() was given tells how the memory was taken.
+    void deallocate(T* p, std::size_t n) noexcept {
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes < 2 * kHugePage)
+            std::free(p);
+        else
+            ::munmap(p, (bytes + kHugePage - 1) / kHugePage * kHugePage);
+    }
     template<class U, class... Args>
     void construct(U* p, Args&&... args) {
         if constexpr (sizeof...(Args) == 0)

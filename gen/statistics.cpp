@@ -106,15 +106,17 @@ void StatsTally::merge(Local& total, Ranks& ranks) {
 
 std::string TableStats::to_json() const {
     using Json = nlohmann::ordered_json;
+    const bool xiangqi = game == "xiangqi";
     Json phases = Json::object();
     for (const auto& [phase, s] : phase_seconds) phases[phase] = s;
     Json sides = Json::object();
-    for (Color c : { WHITE, BLACK }) {
-        const SideStats& s = side[c];
+    for (int c : { 0, 1 }) {
+        const SideStats& s = side[std::size_t(c)];
         Json wins = Json::object(), losses = Json::object();
         for (auto [moves, n] : s.win_moves) wins[std::to_string(moves)] = n;
         for (auto [moves, n] : s.loss_moves) losses[std::to_string(moves)] = n;
-        sides[c == WHITE ? "white_to_move" : "black_to_move"] = {
+        Json& j = sides[c == 0 ? (xiangqi ? "red_to_move" : "white_to_move") : "black_to_move"];
+        j = {
             { "legal", s.legal },
             { "wins", s.wins },
             { "draws", s.draws },
@@ -123,11 +125,16 @@ std::string TableStats::to_json() const {
             { "longest_mate_fen", s.longest_fen },
             { "counted_wins", counted ? Json(s.counted_wins) : Json() },
             { "counted_losses", counted ? Json(s.counted_losses) : Json() },
-            { "win_in_moves", wins },
-            { "loss_in_moves", losses },
         };
+        if (rule_rounds) {
+            j["rule_wins"] = s.rule_wins;
+            j["rule_losses"] = s.rule_losses;
+        }
+        j["win_in_moves"] = wins;
+        j["loss_in_moves"] = losses;
     }
     Json j = {
+        { "game", game },
         { "ending", name },
         { "index_size", index_size },
         { "cell_bytes", cell_bytes },
@@ -135,10 +142,15 @@ std::string TableStats::to_json() const {
         { "seconds", seconds },
         { "phase_seconds", phases },
         { "levels", levels },
-        { "listed_cells", listed },
-        { "listed_cells_most", listed_most },
-        { "sides", sides },
     };
+    if (xiangqi) {
+        j["rule"] = rule;
+        if (rule_rounds) j["rule_rounds"] = rule_rounds;
+    } else {
+        j["listed_cells"] = listed;
+        j["listed_cells_most"] = listed_most;
+    }
+    j["sides"] = sides;
     if (ranks > 1) {
         j["ranks"] = ranks;
         j["exchanged_bytes"] = exchanged;

@@ -46,12 +46,12 @@ const std::string& tables() {
     return dir;
 }
 
-xq::GenStats stats_of(const char* name) {
+mktb::TableStats stats_of(const char* name) {
     // Counted from the table itself (not the generator's statistics): a second reader.
     const xq::Tablebase tb(tables());
     const xq::Tablebase::Entry* e = tb.table(material(name));
     REQUIRE(e);
-    xq::GenStats s;
+    mktb::TableStats s;
     for (std::uint64_t slot = 0; slot < e->index.size(); ++slot) {
         xq::Placement pl;
         if (!e->index.decode(slot, pl)) continue;
@@ -60,8 +60,8 @@ xq::GenStats stats_of(const char* name) {
         for (Color c : { xq::RED, mktb::BLACK }) {
             if (pos.in_check(~c)) continue;
             const Value v = e->table->value(mktb::Metric::Dtm, c, slot);
-            xq::SideStats& x = s.side[c];
-            ++x.positions;
+            mktb::SideStats& x = s.side[c];
+            ++x.legal;
             (v.is_win() ? x.wins : v.is_loss() ? x.losses : x.draws)++;
         }
     }
@@ -187,7 +187,7 @@ TEST_CASE("Xiangqi tables: a window of 4 levels rolled over into the spill, and 
     int wideCells = 0;
     for (const Material& m : order) {
         const bool armed = !m.armless(xq::RED) && !m.armless(mktb::BLACK);
-        const xq::GenStats s = xq::generate(m, narrow, nullptr, 1, 4, !armed);
+        const mktb::TableStats s = xq::generate(m, narrow, nullptr, 1, 4, !armed);
         spilled += s.levels > 4;
         CHECK(xq::digest(m, narrow) == xq::digest(m, wide));
         wideCells += narrow.table(m)->table->cell_bytes(mktb::Metric::Dtm) == 2;
@@ -254,16 +254,16 @@ TEST_CASE("Xiangqi tables: the known results of the literature", "[xiangqi][gen]
     for (const char* beats : { "KRvKAA", "KRvKBB", "KRvKABB", "KRvKAAB", "KNvK", "KCAvK" }) {
         const auto s = stats_of(beats);
         INFO(beats);
-        CHECK(s.side[xq::RED].wins == s.side[xq::RED].positions);
+        CHECK(s.side[xq::RED].wins == s.side[xq::RED].legal);
     }
     // A horse beats a lone advisor (but where the horse is lost at once or trapped).
     const auto na = stats_of("KNvKA");
-    CHECK(na.side[xq::RED].wins > 0.99 * double(na.side[xq::RED].positions));
+    CHECK(na.side[xq::RED].wins > 0.99 * double(na.side[xq::RED].legal));
     // A horse draws against two elephants: Black to move never loses, and Red to move wins in
     // fewer than 1 % of the positions (where the elephants stand badly).
     const auto nbb = stats_of("KNvKBB");
     CHECK(nbb.side[mktb::BLACK].losses == 0);
-    CHECK(nbb.side[xq::RED].wins < 0.01 * double(nbb.side[xq::RED].positions));
+    CHECK(nbb.side[xq::RED].wins < 0.01 * double(nbb.side[xq::RED].legal));
     // A cannon alone never wins.
     const auto c = stats_of("KCvK");
     CHECK(c.side[xq::RED].wins == 0);

@@ -306,28 +306,6 @@ private:
         }
     }
 
-    // Xiangqi's statistics file (mktb gen --game xiangqi) in the shape of Makruk's, as the
-    // endings pages read it: per side to move (Red in "white_to_move"), no count; null when the
-    // file cannot be read.
-    static Json xiangqi_statistics(const Json& j) {
-        if (j.is_discarded() || !j.contains("red_to_move") || !j.contains("black_to_move"))
-            return nullptr;
-        Json sides;
-        for (const auto& [from, to] : { std::pair { "red_to_move", "white_to_move" },
-                 std::pair { "black_to_move", "black_to_move" } }) {
-            const Json& s = j[from];
-            const int plies = s.value("longest_mate_plies", -1);
-            const std::string fen = s.value("longest_mate_fen", "");
-            sides[to] = { { "legal", s.value("positions", 0) }, { "wins", s.value("wins", 0) },
-                { "draws", s.value("draws", 0) }, { "losses", s.value("losses", 0) },
-                { "counted_wins", nullptr }, { "counted_losses", nullptr },
-                { "longest_mate_plies", plies < 0 ? 0 : plies },
-                { "longest_mate_fen", fen.empty() ? Json(nullptr) : Json(fen) },
-                { "win_in_moves", Json::object() }, { "loss_in_moves", Json::object() } };
-        }
-        return { { "rule", j.value("rule", "") }, { "sides", sides } };
-    }
-
     // A position no table answers (404): what the tables served hold, whether mktb gen could
     // make the missing ones, and, with --engine, the engine's word on it, marked as such.
     void beyond_tables(httplib::Response& res, const TableSet& s, Position pos, CountState count,
@@ -434,7 +412,8 @@ private:
                 Json e { { "game", "xiangqi" }, { "ending", m.name() }, { "men", m.men() },
                     { "file_bytes", *bytes }, { "statistics", nullptr } };
                 std::ifstream stats(base.string() + ".xq.json");
-                if (stats) e["statistics"] = xiangqi_statistics(Json::parse(stats, nullptr, false));
+                if (stats) e["statistics"] = Json::parse(stats, nullptr, false);
+                if (e["statistics"].is_discarded()) e["statistics"] = nullptr;
                 list.push_back(std::move(e));
             }
         for (const Material& m : s ? s->endings : std::vector<Material> {}) {

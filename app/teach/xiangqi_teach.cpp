@@ -31,6 +31,7 @@
 #include "progress.hpp"
 #include "teach/html.hpp"
 #include "teach/xiangqi_teacher.hpp"
+#include "writing.hpp"
 #include "xiangqi_answer.hpp"
 #include "xiangqi_commands.hpp"
 #include "xiangqi_tables.hpp"
@@ -293,21 +294,13 @@ void write_xiangqi_overview(
         for (const xq::Material& m : xq::Tablebase::on_disk(tables.dir())) {
             const std::string name = m.name();
             std::string red = "-", black = "-", longest = "-";
-            std::ifstream in(fs::path(tables.dir()) / (name + ".xq.json"));
-            if (in) try {
-                    const Json s = Json::parse(in);
-                    const Json& r = s.at("red_to_move");
-                    const Json& b = s.at("black_to_move");
-                    red = percent(
-                        r.at("wins").get<std::uint64_t>(), r.at("positions").get<std::uint64_t>());
-                    black = percent(
-                        b.at("wins").get<std::uint64_t>(), b.at("positions").get<std::uint64_t>());
-                    const int plies = std::max(r.at("longest_mate_plies").get<int>(),
-                        b.at("longest_mate_plies").get<int>());
-                    if (plies > 0)
-                        longest = std::to_string((plies + 1) / 2) + (th ? " ตา" : " moves");
-                } catch (const Json::exception&) { // no figures: the dashes stand
-                }
+            if (StatsRow rows[2];
+                read_rows((fs::path(tables.dir()) / (name + ".xq.json")).string(), true, rows)) {
+                red = percent(rows[0].wins, rows[0].legal);
+                black = percent(rows[1].wins, rows[1].legal);
+                const int plies = std::max(rows[0].longest, rows[1].longest);
+                if (plies > 0) longest = std::to_string((plies + 1) / 2) + (th ? " ตา" : " moves");
+            } // else no figures: the dashes stand
             page += "<tr><td>"
                 + (taught.count(name) ? "<a href=\"" + page_file(name, lang) + "\">" + name + "</a>"
                                       : name)

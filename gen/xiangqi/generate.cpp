@@ -29,8 +29,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <tbb/combinable.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -86,13 +86,24 @@ struct Work {
     // longer than 8 bits hold (wide, the store's cells let go side by side).
     Cell* val[COLOR_NB] = {};
     Cells<std::uint16_t> wide[COLOR_NB];
+    // Per side, a bit per slot: the position has a capture (init's; each block of kBlock slots
+    // whole words, one writer each). A counter reaching 0 without one is lost in n + 1 plies,
+    // no move generated to value its captures again.
+    Cells<std::uint64_t> capturing[COLOR_NB];
+    bool has_capture(Color s, std::uint64_t slot) const {
+        return capturing[s][slot / 64] >> (slot % 64) & 1;
+    }
 };
 
 void init(Work& w, Progress* progress) {
     Store& st = w.store;
+    for (Color s : { RED, BLACK }) w.capturing[s].resize((w.n + 63) / 64);
     parallel_blocks(
         w.n, progress, "init", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
             BoardFollower board(w.index);
+            for (Color s : { RED, BLACK })
+                std::fill(w.capturing[s].begin() + std::ptrdiff_t(first / 64),
+                    w.capturing[s].begin() + std::ptrdiff_t((last + 63) / 64), 0);
             for (Index::Cursor at(w.index, first); at.slot() < last; at.next()) {
                 const std::uint64_t slot = at.slot();
                 for (Color s : { RED, BLACK }) st.cell(0, s, slot) = Store::kInvalid;
@@ -125,6 +136,7 @@ void init(Work& w, Progress* progress) {
                         x = st.decided(0, s, slot, 0);
                         continue;
                     }
+                    if (anyCapture) w.capturing[s][slot / 64] |= std::uint64_t(1) << (slot % 64);
                     const Value capture = anyCapture ? from_preference(best) : Value::draw();
                     if (capture.is_win())
                         x = st.decided(0, s, slot, capture.plies);
@@ -146,9 +158,8 @@ int loss_plies(const Work& w, std::uint64_t slot, Color s, int n) {
     w.index.decode(slot, pl);
     const Position pos = w.index.position(pl, s);
     int plies = n + 1;
-    for_each_legal(w.index, pl, pos, s, pos.in_check(s), [&](int man, int to, int victim) {
-        if (victim >= 0)
-            plies = std::max(plies, w.captures.value(pl, man, to, victim, s).parent().plies);
+    for_each_legal<true>(w.index, pl, pos, s, pos.in_check(s), [&](int man, int to, int victim) {
+        plies = std::max(plies, w.captures.value(pl, man, to, victim, s).parent().plies);
     });
     return plies;
 }
@@ -206,8 +217,10 @@ bool level(Work& w, int level, Progress* progress) {
                                     throw std::logic_error(
                                         "xiangqi generator: a count went below 0");
                                 if (before != step) return;
-                                x.store(st.decided(0, mover, q, loss_plies(w, q, mover, level)),
-                                    std::memory_order_relaxed);
+                                const int plies = w.has_capture(mover, q)
+                                    ? loss_plies(w, q, mover, level)
+                                    : level + 1;
+                                x.store(st.decided(0, mover, q, plies), std::memory_order_relaxed);
                             });
                     }
                 }
@@ -267,9 +280,10 @@ void finish(Work& w, Color s, bool wide) {
 template<class T>
 SideStats side_stats(const Work& w, Color s, const T* cells) {
     struct Part {
-        std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
+        std::uint64_t legal = 0, wins = 0, draws = 0, losses = 0;
         int longest = -1;
         std::uint64_t slot = 0;
+        std::vector<std::uint64_t> win, loss; // by moves to mate
     };
     // Per block, then merged in block order: the longest mate's slot is the first of the
     // longest, whatever the thread count.
@@ -277,26 +291,37 @@ SideStats side_stats(const Work& w, Color s, const T* cells) {
     parallel_blocks(
         w.n, nullptr, "", [&](std::uint64_t b, std::uint64_t first, std::uint64_t last) {
             Part& p = parts[b];
+            auto count = [](std::vector<std::uint64_t>& h, std::size_t moves) {
+                if (h.size() <= moves) h.resize(moves + 1);
+                ++h[moves];
+            };
             for (std::uint64_t slot = first; slot < last; ++slot) {
                 const T v = cells[slot];
                 if (v == T(~T(0))) continue;
-                ++p.positions;
-                if (v == 0)
+                ++p.legal;
+                if (v == 0) {
                     ++p.draws;
-                else if ((v - 1) % 2) {
+                } else if (const int plies = v - 1; plies % 2) {
                     ++p.wins;
-                    if (v - 1 > p.longest) p.longest = v - 1, p.slot = slot;
-                } else
+                    count(p.win, std::size_t(plies + 1) / 2);
+                    if (plies > p.longest) p.longest = plies, p.slot = slot;
+                } else {
                     ++p.losses;
+                    count(p.loss, std::size_t(plies) / 2);
+                }
             }
         });
     SideStats st;
     std::uint64_t longestSlot = 0;
     for (const Part& p : parts) {
-        st.positions += p.positions, st.wins += p.wins, st.draws += p.draws, st.losses += p.losses;
-        if (p.longest > st.longest) st.longest = p.longest, longestSlot = p.slot;
+        st.legal += p.legal, st.wins += p.wins, st.draws += p.draws, st.losses += p.losses;
+        if (p.longest > st.longest_plies) st.longest_plies = p.longest, longestSlot = p.slot;
+        for (std::size_t k = 0; k < p.win.size(); ++k)
+            if (p.win[k]) st.win_moves[int(k)] += p.win[k];
+        for (std::size_t k = 0; k < p.loss.size(); ++k)
+            if (p.loss[k]) st.loss_moves[int(k)] += p.loss[k];
     }
-    if (st.longest >= 0) {
+    if (st.longest_plies >= 0) {
         Placement pl;
         w.index.decode(longestSlot, pl);
         st.longest_fen = w.index.position(pl, s).fen();
@@ -307,9 +332,11 @@ SideStats side_stats(const Work& w, Color s, const T* cells) {
 } // namespace
 
 std::uint64_t memory_needed(const Material& m) {
-    // A cell per side; where both sides are armed, the rule's cell per side beside it.
+    // A cell per side; where both sides are armed, the rule's cell per side beside it; a bit per
+    // slot and side, which positions have a capture.
     const bool rule = !m.armless(RED) && !m.armless(BLACK);
-    std::uint64_t bytes = (rule ? 4 : 2) * Index(m).size();
+    const std::uint64_t n = Index(m).size();
+    std::uint64_t bytes = (rule ? 4 : 2) * n + n / 4;
     // Each child's side to move after a capture (Captures loads no other), a byte per slot; one
     // with both sides armed is read with its rule's cells.
     std::set<std::pair<std::string, Color>> parts;
@@ -326,7 +353,7 @@ std::uint64_t memory_needed(const Material& m) {
     return bytes;
 }
 
-GenStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel,
+TableStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel,
     int windowPlies, bool wideCells) {
     const auto start = std::chrono::steady_clock::now();
     Work w(m, children, windowPlies);
@@ -336,18 +363,20 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
     };
     auto t = std::chrono::steady_clock::now();
     init(w, progress);
-    GenStats stats;
-    stats.init_seconds = since(t);
+    TableStats stats;
+    stats.game = "xiangqi";
+    stats.phase_seconds.emplace_back("init", since(t));
     t = std::chrono::steady_clock::now();
     stats.name = m.name();
-    stats.cells = w.n;
+    stats.index_size = w.n;
     int lastLevel = -1; // the last level that held a cell
     for (int n = 0; n <= w.store.max_level(); ++n) {
         if (n + 1 > w.store.top()) w.store.rollover(n & ~1);
         if (level(w, n, progress)) lastLevel = n;
     }
     stats.levels = lastLevel + 1;
-    stats.level_seconds = since(t);
+    for (Color s : { RED, BLACK }) Cells<std::uint64_t>().swap(w.capturing[s]);
+    stats.phase_seconds.emplace_back("iterate", since(t));
     t = std::chrono::steady_clock::now();
     // No position's count may stay above 0 unless it is drawn: checked by verify, not here.
     // Both sides armed: the rule's results, in cells of their own (its pass reads 8-bit cells).
@@ -368,7 +397,7 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         for (Color s : { RED, BLACK })
             stats.side[s].rule_wins = rc.won[s], stats.side[s].rule_losses = rc.lost[s];
         stats.rule_rounds = rc.rounds;
-        stats.rule_seconds = since(t);
+        stats.phase_seconds.emplace_back("perpetual_check", since(t));
     }
     t = std::chrono::steady_clock::now();
 
@@ -403,33 +432,14 @@ GenStats generate(const Material& m, const Tablebase& children, Progress* progre
         writer.add(kRuleResult, 1, rules, dontCare);
     }
     writer.commit();
-    stats.output_seconds = since(t);
+    stats.rule = rulePass ? "perpetual check (chase not modelled)" : "plain: one side armless";
+    stats.cell_bytes = wide ? 2 : 1;
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(table_path(children.dir(), m), ec);
+    stats.file_bytes = ec ? 0 : size;
+    stats.phase_seconds.emplace_back("output", since(t));
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stats;
-}
-
-std::string stats_json(const GenStats& s) {
-    nlohmann::ordered_json j;
-    j["game"] = "xiangqi";
-    j["ending"] = s.name;
-    j["cells"] = s.cells;
-    j["levels"] = s.levels;
-    j["seconds"] = s.seconds;
-    j["phase_seconds"] = { { "init", s.init_seconds }, { "levels", s.level_seconds },
-        { "perpetual_check", s.rule_seconds }, { "output", s.output_seconds } };
-    j["rule"] = s.rule_rounds ? "perpetual check (chase not modelled)" : "plain: one side armless";
-    if (s.rule_rounds) j["perpetual_check_rounds"] = s.rule_rounds;
-    for (Color c : { RED, BLACK }) {
-        const SideStats& x = s.side[c];
-        j[c == RED ? "red_to_move" : "black_to_move"] = { { "positions", x.positions },
-            { "wins", x.wins }, { "draws", x.draws }, { "losses", x.losses },
-            { "longest_mate_plies", x.longest }, { "longest_mate_fen", x.longest_fen } };
-        if (s.rule_rounds) { // of the plain draws, those the rule decides
-            j[c == RED ? "red_to_move" : "black_to_move"]["rule_wins"] = x.rule_wins;
-            j[c == RED ? "red_to_move" : "black_to_move"]["rule_losses"] = x.rule_losses;
-        }
-    }
-    return j.dump(2) + "\n";
 }
 
 } // namespace mktb::xq

@@ -7,25 +7,10 @@
 #include <string>
 
 #include "progress.hpp"
+#include "table_stats.hpp"
 #include "xiangqi_tables.hpp"
 
 namespace mktb::xq {
-
-struct SideStats {
-    std::uint64_t positions = 0, wins = 0, draws = 0, losses = 0;
-    int longest = -1; // plies of the longest win, -1 when none
-    std::string longest_fen;
-    std::uint64_t rule_wins = 0, rule_losses = 0; // plain draws the perpetual-check rule decides
-};
-struct GenStats {
-    std::string name;
-    std::uint64_t cells = 0; // per side to move
-    SideStats side[COLOR_NB];
-    int levels = 0;
-    double seconds = 0;
-    double init_seconds = 0, level_seconds = 0, rule_seconds = 0, output_seconds = 0; // phases
-    int rule_rounds = 0; // of the perpetual-check pass; 0 when one side is armless
-};
 
 inline constexpr int kZstdLevel = 9;
 
@@ -43,22 +28,19 @@ std::uint64_t memory_needed(const Material& m);
 // the perpetual-check pass reads 8-bit ones, and refuses). For tests: `windowPlies` (0: as
 // many as 8-bit codes allow), the levels the cells' window holds before it rolls over into the
 // spill (cell_store.hpp); `wideCells`, 16-bit cells stored whatever the longest mate.
-GenStats generate(const Material& m, const Tablebase& children, Progress* progress,
+TableStats generate(const Material& m, const Tablebase& children, Progress* progress,
     int level = kZstdLevel, int windowPlies = 0, bool wideCells = false);
 
 // Checks every position of the table of `m` in `tables` against its legal moves (the values of
 // its children, in this table and the smaller ones): an independent forward check. Returns the
 // number of mismatches (0: verified); the first few are described in *report, as Makruk's
 // verify() does.
-std::uint64_t verify(const Material& m, const Tablebase& tables, std::string* report,
-    Progress* progress = nullptr);
+std::uint64_t verify(
+    const Material& m, const Tablebase& tables, std::string* report, Progress* progress = nullptr);
 
 // A digest of every value the table of `m` in `tables` stores (16 hex digits per metric:
 // "dtm=... rule=..."), over the legal positions in slot order: equal digests, equal answers,
 // whatever the file's bytes (block size, compression level).
 std::string digest(const Material& m, const Tablebase& tables);
-
-// The statistics as JSON (written beside the table as NAME.xq.json) and back.
-std::string stats_json(const GenStats& s);
 
 } // namespace mktb::xq

@@ -51,8 +51,9 @@ void for_each_unmove(const Index& index, const Index::Mover& at, const Placement
 // man moved (its number in the index), where to, and the man it captures (-1: none).
 // The full legality test (the mover's king not attacked, the kings not facing) runs only where
 // the move can change it: a king move, a move out of check, or a man leaving or entering one of
-// Position::exposing_points().
-template<class F>
+// Position::exposing_points(). kCaptures: the captures alone (a lost cell's captures valued
+// again, in the level loop), the quiet moves passed over untested.
+template<bool kCaptures = false, class F>
 void for_each_legal(
     const Index& index, const Placement& pl, const Position& pos, Color s, bool inCheck, F&& f) {
     const Points danger = pos.exposing_points(s);
@@ -76,7 +77,8 @@ void for_each_legal(
                 const std::int8_t* r = ray(d, from);
                 const int n = ray_length(d, from);
                 int i = 0;
-                for (; i < n && pos.empty(r[i]); ++i) tryMove(j, r[i], fromTest || exposing(r[i]));
+                for (; i < n && pos.empty(r[i]); ++i)
+                    if constexpr (!kCaptures) tryMove(j, r[i], fromTest || exposing(r[i]));
                 if (i == n) continue;
                 if (pt == CANNON)
                     for (++i; i < n && pos.empty(r[i]);) ++i;
@@ -89,7 +91,9 @@ void for_each_legal(
         for (int i = 0; i < to.n; ++i) {
             const auto [t, block] = to.leaps[i];
             const Piece target = pos.piece_on(t);
-            if ((target == NO_PIECE || color_of(target) != s) && (block < 0 || pos.empty(block)))
+            if ((kCaptures ? target != NO_PIECE && color_of(target) != s
+                           : target == NO_PIECE || color_of(target) != s)
+                && (block < 0 || pos.empty(block)))
                 tryMove(j, t, fromTest || exposing(t));
         }
     }

@@ -93,7 +93,7 @@ for name in endings:
         a = probe(fen)
         stm = a["side_to_move"]
         if key == "longest":
-            plies = stats[f"{stm}_to_move"]["longest_mate_plies"]
+            plies = stats["sides"][f"{stm}_to_move"]["longest_mate_plies"]
             check(f"{what}: the longest mate", a["category"] == "win"
                   and a["mate_in"] == (plies + 1) // 2 == item["mate_in"], (a["verdict"], plies))
         elif key == "only-move":
@@ -169,7 +169,7 @@ for name in endings:
         rests = [tuple(l[1:]) for l in lines if len(l) > 1]
         check(f"{name} {t['key']}: no line shared from move 2", len(set(rests)) == len(rests))
     check(f"{name}: the key answers every position", all(i["id"] in key_page for _, i in items))
-    check(f"{name}: the page's figures", f"{stats['red_to_move']['positions']:,}" in page)
+    check(f"{name}: the page's figures", f"{stats['sides']['red_to_move']['legal']:,}" in page)
     epd = open(os.path.join(out, f"{name}.epd")).read().splitlines()
     pgn = open(os.path.join(out, f"{name}.pgn")).read()
     check(f"{name}: EPD lines", len(epd) == len(items), len(epd))

@@ -72,8 +72,8 @@ function overview(data) {
   const body = $('endings').querySelector('tbody');
   for (const e of data.endings) {
     const row = document.createElement('tr');
-    const w = e.statistics ? e.statistics.sides.white_to_move : null;
     const xiangqi = e.game === 'xiangqi';
+    const w = e.statistics ? e.statistics.sides[xiangqi ? 'red_to_move' : 'white_to_move'] : null;
     cell(row, link(`/endings?ending=${e.ending}${xiangqi ? '&game=xiangqi' : ''}`, xiangqi ? L(`${e.ending} (Xiangqi)`, `${e.ending} (หมากรุกจีน)`) : e.ending));
     cell(row, e.men);
     cell(row, w ? number(w.legal) : '-');
@@ -95,8 +95,9 @@ function detail(e) {
     root.textContent = L('No statistics file beside this table (generate it again with mktb gen).', 'ไม่มีไฟล์สถิติข้างตารางนี้ (สร้างใหม่ด้วย mktb gen)');
     return;
   }
-  const first = e.game === 'xiangqi' ? [L('Red to move', 'แดงเดิน'), L('Red', 'แดง')] : [L('White to move', 'ขาวเดิน'), L('White', 'ขาว')];
-  for (const [key, title, side] of [['white_to_move', ...first], ['black_to_move', L('Black to move', 'ดำเดิน'), L('Black', 'ดำ')]]) {
+  const xiangqi = e.game === 'xiangqi';
+  const first = xiangqi ? ['red_to_move', L('Red to move', 'แดงเดิน'), L('Red', 'แดง')] : ['white_to_move', L('White to move', 'ขาวเดิน'), L('White', 'ขาว')];
+  for (const [key, title, side] of [first, ['black_to_move', L('Black to move', 'ดำเดิน'), L('Black', 'ดำ')]]) {
     const s = e.statistics.sides[key];
     const h = document.createElement('h3');
     h.textContent = title;
@@ -107,8 +108,14 @@ function detail(e) {
       [L('Wins for the side to move', 'ฝ่ายที่เดินชนะ'), `${number(s.wins)} (${percent(s.wins, s.legal)})`],
       [L('Draws', 'เสมอ'), `${number(s.draws)} (${percent(s.draws, s.legal)})`],
       [L('Losses', 'ฝ่ายที่เดินแพ้'), `${number(s.losses)} (${percent(s.losses, s.legal)})`],
-      [L('Wins within a fresh count', 'ชนะภายในการนับใหม่'), s.counted_wins === null ? '-' : `${number(s.counted_wins)} (${percent(s.counted_wins, s.legal)})`],
-      [L('Losses within a fresh count', 'แพ้ภายในการนับใหม่'), s.counted_losses === null ? '-' : number(s.counted_losses)],
+      ...(xiangqi ? [
+        // Of the plain draws, those the perpetual-check rule decides (absent: one side armless).
+        [L('Draws the rule wins', 'เสมอที่กติกาให้ชนะ'), s.rule_wins === undefined ? '-' : `${number(s.rule_wins)} (${percent(s.rule_wins, s.legal)})`],
+        [L('Draws the rule loses', 'เสมอที่กติกาให้แพ้'), s.rule_losses === undefined ? '-' : number(s.rule_losses)],
+      ] : [
+        [L('Wins within a fresh count', 'ชนะภายในการนับใหม่'), s.counted_wins === null ? '-' : `${number(s.counted_wins)} (${percent(s.counted_wins, s.legal)})`],
+        [L('Losses within a fresh count', 'แพ้ภายในการนับใหม่'), s.counted_losses === null ? '-' : number(s.counted_losses)],
+      ]),
     ]) {
       const row = document.createElement('tr');
       cell(row, name);
