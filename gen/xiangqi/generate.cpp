@@ -9,8 +9,8 @@
 //   levels   level n takes every cell decided at n plies: a loss at n makes each parent not yet
 //            won faster (found by un-moves) a win at n + 1; a win at n takes one from each
 //            parent's counter, and the parent whose counter reaches 0 is lost at the longer of
-//            n + 1 and its best capture's loss (its captures valued again: rare beside the
-//            updates);
+//            n + 1 and its best capture's loss (its captures valued again, only where init
+//            found one: a bit per slot and side);
 //   final    the cells as the table stores them (0 draw, plies + 1; the spill read back);
 //   rule     where both sides are armed, the perpetual-check pass (perpetual.hpp);
 //   output   through the shared writer.
@@ -178,6 +178,9 @@ bool level(Work& w, int level, Progress* progress) {
         const Cell* cells = st.array(0, s).data();
         parallel_blocks_in(
             0, w.n, progress, [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                // Noted once per block: a shared flag written per cell would bounce its cache
+                // line between the cores.
+                bool foundHere = false, wroteWinHere = false;
                 for (std::uint64_t run = first; run < last; run += Store::kMaskSlots) {
                     if (!st.marked(0, s, run, level)) continue;
                     const Cell* end = cells + std::min(last, run + Store::kMaskSlots);
@@ -186,7 +189,7 @@ bool level(Work& w, int level, Progress* progress) {
                                                             at, code, std::size_t(end - at))));
                          ++at) {
                         const std::uint64_t slot = std::uint64_t(at - cells);
-                        found.store(true, std::memory_order_relaxed);
+                        foundHere = true;
                         Placement pl;
                         Points occupied;
                         w.index.decode(slot, pl, &occupied);
@@ -204,7 +207,7 @@ bool level(Work& w, int level, Progress* progress) {
                                         || v == Store::kFarWin)
                                         if (x.compare_exchange_weak(v, win)) {
                                             st.mark(0, mover, q, level + 1);
-                                            wroteWin.store(true, std::memory_order_relaxed);
+                                            wroteWinHere = true;
                                             return;
                                         }
                                     return;
@@ -224,6 +227,8 @@ bool level(Work& w, int level, Progress* progress) {
                             });
                     }
                 }
+                if (foundHere) found.store(true, std::memory_order_relaxed);
+                if (wroteWinHere) wroteWin.store(true, std::memory_order_relaxed);
             });
     }
     if (wroteWin) st.note_level(level + 1);
