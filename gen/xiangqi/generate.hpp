@@ -14,9 +14,10 @@ namespace mktb::xq {
 
 inline constexpr int kZstdLevel = 9;
 
-// Bytes a generation of `m` needs: its cells (1 byte per slot and side, 2 where both sides are
-// armed: the rule's cells) and the resident children it reads (1 byte per cell and side, 2 with
-// the rule's cells).
+// Bytes a generation of `m` needs at its peak, an upper bound: its cells (1 byte per slot and
+// side, 2 where both sides are armed: the rule's cells), a bit per slot and side, the level
+// masks, and the resident children it reads (of each, the side to move a capture leaves there:
+// 1 byte per child slot, 2 with the rule's cells).
 std::uint64_t memory_needed(const Material& m);
 
 // Generates canonical `m` into table_path(children.dir(), m), reading the endings it converts
