@@ -2,7 +2,7 @@
 // one schema for both games: per side to move, the positions won, drawn and lost (by moves to
 // mate), the longest mate and a position that needs it, and what the game's rule decides
 // (Makruk: won or lost within a fresh count; Xiangqi: the plain draws the repetition rule
-// decides); then the run's sizes and times. docs/api.md ("Statistics files") lists the fields.
+// decides); then the run's sizes and times. docs/statistics.md lists the fields.
 #pragma once
 
 #include <array>
