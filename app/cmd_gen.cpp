@@ -88,9 +88,8 @@ bool read_rows(const std::string& path, bool xiangqi, StatsRow rows[2]) {
     const Json stats = Json::parse(in, nullptr, false);
     if (stats.is_discarded()) return false;
     try {
-        const char* sides[] = { xiangqi ? "red_to_move" : "white_to_move", "black_to_move" };
         for (int c = 0; c < 2; ++c) {
-            const Json& side = stats.at("sides").at(sides[c]);
+            const Json& side = stats.at("sides").at(side_key(xiangqi, c));
             auto number = [&](const char* key) {
                 const Json& v = side.contains(key) ? side.at(key) : Json();
                 return v.is_null() ? -1LL : v.get<long long>();

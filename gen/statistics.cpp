@@ -115,7 +115,7 @@ std::string TableStats::to_json() const {
         Json wins = Json::object(), losses = Json::object();
         for (auto [moves, n] : s.win_moves) wins[std::to_string(moves)] = n;
         for (auto [moves, n] : s.loss_moves) losses[std::to_string(moves)] = n;
-        Json& j = sides[c == 0 ? (xiangqi ? "red_to_move" : "white_to_move") : "black_to_move"];
+        Json& j = sides[side_key(xiangqi, c)];
         j = {
             { "legal", s.legal },
             { "wins", s.wins },

@@ -54,4 +54,9 @@ struct TableStats {
     std::string to_json() const;
 };
 
+// The key of side c's figures (0: White or Red to move, 1: Black) in the statistics file.
+inline const char* side_key(bool xiangqi, int c) {
+    return c == 0 ? (xiangqi ? "red_to_move" : "white_to_move") : "black_to_move";
+}
+
 } // namespace mktb
