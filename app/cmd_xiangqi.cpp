@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <tbb/global_control.h>
 
 #include "cli.hpp"
@@ -129,76 +130,100 @@ std::string stats_path(const std::string& dir, const Material& m) {
 
 } // namespace
 
-int xiangqi_gen(const Args& a) {
+int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
     XOptions o;
     if (!read_x(a, o)) return kExitBadInput;
     if (o.endings.empty())
         return usage_error(a, std::string("give the endings, or --set with one of ") + kSets);
-    const std::uint64_t allowed = o.memory ? o.memory : available_memory();
+    // Over MPI: rank 0 prints, locks and writes; the ranks decide together from its answers.
+    const bool speaks = !ranks || ranks->rank() == 0;
+    const auto agree = [&](bool yes) {
+        return ranks ? ranks->reduce(std::uint64_t(speaks && yes), Ranks::Op::Max) != 0 : yes;
+    };
+    const int n = ranks ? ranks->size() : 1;
+    // An ending with both sides armed is made by rank 0 alone (the perpetual-check pass reads
+    // every cell); the others over every rank, each holding its share.
+    const auto alone = [&](const Material& m) { return !m.armless(RED) && !m.armless(BLACK); };
+    const auto need = [&](const Material& m) { return xq::memory_needed(m, alone(m) ? 1 : n); };
+    std::uint64_t allowed = o.memory ? o.memory : available_memory() / std::uint64_t(localRanks);
+    if (ranks) allowed = ranks->reduce(allowed, Ranks::Op::Min); // the least any rank finds
+    const std::string perRank = n > 1 ? " per rank on " + std::to_string(n) + " ranks" : "";
     if (a.has("--set") && !a.flag("--list") && allowed) {
         // A set is made as far as it fits: the rest is on paper (docs/xiangqi-sets.txt).
         const auto before = o.endings.size();
         std::erase_if(o.endings, [&](const Material& m) {
-            return xq::memory_needed(m) > allowed
-                && !std::filesystem::exists(xq::table_path(o.tables, m));
+            return need(m) > allowed && !std::filesystem::exists(xq::table_path(o.tables, m));
         });
-        if (o.endings.size() < before)
+        if (o.endings.size() < before && speaks)
             std::fprintf(stderr,
-                "mktb gen: %zu endings of the set need more than the %.2f GB allowed and are "
+                "mktb gen: %zu endings of the set need more than the %.2f GB allowed%s and are "
                 "left out (docs/xiangqi-sets.txt plans them)\n",
-                before - o.endings.size(), double(allowed) / 1e9);
+                before - o.endings.size(), double(allowed) / 1e9, perRank.c_str());
     }
     const std::vector<Material> order = build_order(o.endings);
     if (a.flag("--list")) {
+        if (!speaks) return kExitOk;
         std::uint64_t cells = 0;
         for (const Material& m : order) {
-            const std::uint64_t n = xq::Index(m).size(), need = xq::memory_needed(m);
-            cells += n;
-            std::printf("%-14s %14llu cells %10.3f GB%s\n", m.name().c_str(), (unsigned long long)n,
-                double(need) / 1e9, allowed && need > allowed ? "  does not fit" : "");
+            const std::uint64_t size = xq::Index(m).size(), bytes = need(m);
+            cells += size;
+            std::printf("%-14s %14llu cells %10.3f GB%s%s\n", m.name().c_str(),
+                (unsigned long long)size, double(bytes) / 1e9,
+                n > 1 && alone(m) ? "  on rank 0 alone" : "",
+                allowed && bytes > allowed ? "  does not fit" : "");
         }
-        std::fprintf(stderr, "%zu Xiangqi endings, %llu cells per side to move\n", order.size(),
-            (unsigned long long)cells);
+        std::fprintf(stderr, "%zu Xiangqi endings, %llu cells per side to move%s\n", order.size(),
+            (unsigned long long)cells, n > 1 ? ", GB per rank" : "");
         return kExitOk;
     }
     // Memory known before it is spent: every ending checked before any starts.
     for (const Material& m : order)
-        if (const std::uint64_t need = xq::memory_needed(m);
-            allowed && need > allowed && !std::filesystem::exists(xq::table_path(o.tables, m))) {
-            std::fprintf(stderr,
-                "mktb gen: %s (Xiangqi) needs about %.2f GB, more than the %.2f GB "
-                "allowed; nothing was started\n",
-                m.name().c_str(), double(need) / 1e9, double(allowed) / 1e9);
+        if (const std::uint64_t bytes = need(m);
+            allowed && bytes > allowed && !std::filesystem::exists(xq::table_path(o.tables, m))) {
+            if (speaks)
+                std::fprintf(stderr,
+                    "mktb gen: %s (Xiangqi) needs about %.2f GB%s, more than the %.2f GB "
+                    "allowed; nothing was started\n",
+                    m.name().c_str(), double(bytes) / 1e9,
+                    alone(m) && n > 1 ? " on rank 0 alone" : perRank.c_str(),
+                    double(allowed) / 1e9);
             return kExitFailure;
         }
-    if (!create_tables_directory(o.tables)) return kExitBadInput;
+    if (!agree(speaks ? create_tables_directory(o.tables) : true)) return kExitBadInput;
     Progress progress;
+    Progress* shown = speaks ? &progress : nullptr;
     std::vector<double> work;
     for (const Material& m : order) work.push_back(double(xq::Index(m).size()));
-    progress.start_run(work);
-    print_header(true);
+    if (shown) progress.start_run(work);
+    if (speaks) print_header(true);
     for (std::size_t k = 0; k < order.size(); ++k) {
         const Material& m = order[k];
-        progress.start_job(k);
+        if (shown) progress.start_job(k);
         try {
-            const DirectoryLock lock(o.tables);
-            if (std::filesystem::exists(xq::table_path(o.tables, m))) { // on disk (resumed)
-                progress.skip_job(k);
+            std::optional<DirectoryLock> lock;
+            if (speaks) lock.emplace(o.tables);
+            if (agree(std::filesystem::exists(xq::table_path(o.tables, m)))) { // on disk (resumed)
+                if (shown) progress.skip_job(k);
                 continue;
             }
             // A reader per ending: the children it loads are let go with it.
             const xq::Tablebase tables(o.tables);
-            const TableStats s = xq::generate(m, tables, &progress);
-            progress.finish();
-            write_stats(s, stats_path(o.tables, m));
+            const bool overRanks = n > 1 && !alone(m);
+            TableStats s;
+            if (speaks || overRanks)
+                s = xq::generate(
+                    m, tables, shown, xq::kZstdLevel, 0, false, overRanks ? ranks : nullptr);
+            if (ranks) ranks->reduce(0, Ranks::Op::Max); // a barrier: the file is written
+            if (shown) progress.finish();
+            if (speaks) write_stats(s, stats_path(o.tables, m));
             std::fflush(stdout);
         } catch (const std::exception& e) {
-            progress.finish();
+            if (shown) progress.finish();
             std::fprintf(stderr, "mktb gen: %s\n", e.what());
             return kExitFailure;
         }
     }
-    progress.finish();
+    if (shown) progress.finish();
     return kExitOk;
 }
 

@@ -36,7 +36,7 @@ bool read_rows(const std::string& path, bool xiangqi, StatsRow rows[2]);
 void print_header(bool xiangqi);
 void print_rows(const std::string& name, bool xiangqi, const StatsRow rows[2]);
 // Writes the statistics to `path` whole (a temporary file renamed), reads them back and prints
-// their rows. Throws TableError.
+// their rows (and over MPI the bytes exchanged at each level). Throws TableError.
 void write_stats(const TableStats& stats, const std::string& path);
 
 // The right to write tables into a directory: an exclusive flock() on the directory itself,

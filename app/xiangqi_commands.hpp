@@ -5,10 +5,13 @@
 #include <string_view>
 
 #include "options.hpp"
+#include "ranks.hpp"
 
 namespace mktb::cli {
 
-int xiangqi_gen(const Args& a);
+// Over an MPI run's `ranks` (mktb-mpi; `localRanks` of them on this machine), every rank calls
+// it together; nullptr: this process alone.
+int xiangqi_gen(const Args& a, Ranks* ranks = nullptr, int localRanks = 1);
 int xiangqi_verify(const Args& a);
 int xiangqi_digest(const Args& a);
 int xiangqi_pack(const Args& a);

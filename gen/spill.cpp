@@ -1,6 +1,7 @@
 // spill.cpp - the spill's scratch file and chunk compression (spill.hpp).
 #include "spill.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -18,7 +19,11 @@ void release_pages(const void* p, std::size_t bytes) {
 
 ScratchFile::ScratchFile(const std::string& dir, const std::string& what)
     : what_(what + " (a scratch file in " + dir + ")") {
-    const std::string path = dir + "/.mktb-scratch-" + std::to_string(getpid());
+    // Named by the process and a count: two generations of one process (tests standing ranks
+    // in for processes) may spill into one directory at once.
+    static std::atomic<unsigned> made { 0 };
+    const std::string path = dir + "/.mktb-scratch-" + std::to_string(getpid()) + "-"
+        + std::to_string(made.fetch_add(1));
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd_ < 0) fail("cannot create");
     ::unlink(path.c_str());

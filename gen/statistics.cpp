@@ -48,7 +48,7 @@ void StatsTally::finish(TableStats& stats, Ranks& ranks) {
             }
         }
     });
-    if (ranks.size() > 1) merge(total, ranks);
+    if (ranks.size() > 1) merge_over_ranks(total.side, total.longestSlot, ranks);
     stats.name = material_.name();
     stats.side = total.side;
     stats.counted = counted_ >= 0;
@@ -62,12 +62,11 @@ void StatsTally::finish(TableStats& stats, Ranks& ranks) {
         }
 }
 
-// Every rank's figures in `total`: counts summed, the longest mate the longest of all, at the
-// smallest slot of those that attain it.
-void StatsTally::merge(Local& total, Ranks& ranks) {
+void merge_over_ranks(
+    std::array<SideStats, 2>& side, std::array<std::uint64_t, 2>& longestSlot, Ranks& ranks) {
     std::size_t moves = 0; // the histograms' length: every rank's longest
     for (Color c : { WHITE, BLACK })
-        for (const auto& h : { total.side[c].win_moves, total.side[c].loss_moves })
+        for (const auto& h : { side[c].win_moves, side[c].loss_moves })
             if (!h.empty()) moves = std::max(moves, std::size_t(h.rbegin()->first) + 1);
     moves = std::size_t(ranks.reduce(moves, Ranks::Op::Max));
     // Per side: six counts, then the wins' and the losses' histogram.
@@ -75,7 +74,7 @@ void StatsTally::merge(Local& total, Ranks& ranks) {
     std::vector<std::uint64_t> v;
     std::array<std::uint64_t, COLOR_NB> longest; // plies + 1, so that no mate (-1) is 0
     for (Color c : { WHITE, BLACK }) {
-        const SideStats& s = total.side[c];
+        const SideStats& s = side[c];
         v.insert(v.end(), { s.legal, s.wins, s.draws, s.losses, s.counted_wins, s.counted_losses });
         for (const auto* h : { &s.win_moves, &s.loss_moves })
             for (std::size_t m = 0; m < moves; ++m) {
@@ -88,8 +87,8 @@ void StatsTally::merge(Local& total, Ranks& ranks) {
     ranks.reduce(longest, Ranks::Op::Max);
     std::array<std::uint64_t, COLOR_NB> slot; // of the ranks that attain the longest
     for (Color c : { WHITE, BLACK }) {
-        SideStats& s = total.side[c];
-        slot[c] = longest[c] == std::uint64_t(s.longest_plies + 1) ? total.longestSlot[c] : ~0ULL;
+        SideStats& s = side[c];
+        slot[c] = longest[c] == std::uint64_t(s.longest_plies + 1) ? longestSlot[c] : ~0ULL;
         const std::uint64_t* x = v.data() + std::size_t(c) * stride;
         s.legal = x[0], s.wins = x[1], s.draws = x[2], s.losses = x[3];
         s.counted_wins = x[4], s.counted_losses = x[5];
@@ -101,7 +100,7 @@ void StatsTally::merge(Local& total, Ranks& ranks) {
         }
     }
     ranks.reduce(slot, Ranks::Op::Min);
-    total.longestSlot = slot;
+    longestSlot = slot;
 }
 
 std::string TableStats::to_json() const {

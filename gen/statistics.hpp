@@ -61,8 +61,6 @@ public:
     void finish(TableStats& stats, Ranks& ranks);
 
 private:
-    static void merge(Local& total, Ranks& ranks);
-
     const Material& material_;
     int counted_ = -1;
     // Per side to move and distance in plies: won or lost within a fresh count.

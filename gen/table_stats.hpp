@@ -54,6 +54,13 @@ struct TableStats {
     std::string to_json() const;
 };
 
+class Ranks;
+// Over several ranks (ranks.hpp), each rank's figures of both sides made every rank's: counts
+// and histograms summed, the longest mate the longest of all, `longestSlot` (of the position
+// that attains it) the smallest slot of those that do. Every rank calls it together.
+void merge_over_ranks(
+    std::array<SideStats, 2>& side, std::array<std::uint64_t, 2>& longestSlot, Ranks& ranks);
+
 // The key of side c's figures (0: White or Red to move, 1: Black) in the statistics file.
 inline const char* side_key(bool xiangqi, int c) {
     return c == 0 ? (xiangqi ? "red_to_move" : "white_to_move") : "black_to_move";

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <thread>
 
@@ -14,6 +15,7 @@
 #include "support/engine.hpp"
 #include "support/random_positions.hpp"
 #include "support/tables.hpp"
+#include "support/thread_ranks.hpp"
 #include "table_writer.hpp"
 #include "xiangqi/generate.hpp"
 
@@ -194,6 +196,71 @@ TEST_CASE("Xiangqi tables: a window of 4 levels rolled over into the spill, and 
     }
     CHECK(spilled > 10);
     CHECK(wideCells > 10);
+}
+
+// mktb-mpi's split (generate.cpp, "Over several ranks") with threads standing in for the
+// processes: every ending of the shared set with an armless side made again over 1, 2 and 3
+// ranks, its cells' window holding 4 levels (so that rollovers, far decisions and the spill
+// run on every rank), is the one process's file byte for byte (the shared set's, made with
+// the whole window), with the same figures on every rank as on one; an ending with both sides
+// armed is refused over ranks, before anything is spent.
+TEST_CASE("Xiangqi tables: 1, 2 and 3 ranks write one process's files, through the spill",
+    "[xiangqi][gen]") {
+    std::vector<Material> order = xq::Tablebase::on_disk(tables());
+    std::erase_if(
+        order, [](const Material& m) { return !m.armless(xq::RED) && !m.armless(mktb::BLACK); });
+    std::sort(order.begin(), order.end(),
+        [](const Material& a, const Material& b) { return a.men() < b.men(); });
+    REQUIRE(order.size() > 20);
+    auto bytes = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    std::map<std::string, mktb::TableStats> alone; // one rank's
+    for (int n : { 1, 2, 3 }) {
+        const std::string dir = mktb::test::temp_dir("xiangqi-ranks-" + std::to_string(n));
+        std::uint64_t exchanged = 0;
+        int spilled = 0;
+        for (const Material& m : order) {
+            std::vector<mktb::TableStats> stats(static_cast<std::size_t>(n));
+            mktb::test::ThreadRanks::run(n, [&](mktb::Ranks& ranks) {
+                const xq::Tablebase children(dir); // each rank its own reader, as a process
+                stats[std::size_t(ranks.rank())]
+                    = xq::generate(m, children, nullptr, xq::kZstdLevel, 4, false, &ranks);
+            });
+            INFO(m.name() << " over " << n << " ranks");
+            REQUIRE(bytes(xq::table_path(dir, m)) == bytes(xq::table_path(tables(), m)));
+            if (n == 1) alone[m.name()] = stats[0];
+            const mktb::TableStats& one = alone[m.name()];
+            for (const mktb::TableStats& s : stats) {
+                CHECK(s.levels == one.levels);
+                for (Color c : { xq::RED, mktb::BLACK }) {
+                    const mktb::SideStats &x = s.side[c], &y = one.side[c];
+                    CHECK(x.legal == y.legal);
+                    CHECK(x.wins == y.wins);
+                    CHECK(x.draws == y.draws);
+                    CHECK(x.losses == y.losses);
+                    CHECK(x.longest_plies == y.longest_plies);
+                    CHECK(x.longest_fen == y.longest_fen);
+                    CHECK(x.win_moves == y.win_moves);
+                    CHECK(x.loss_moves == y.loss_moves);
+                }
+            }
+            CHECK(stats[0].ranks == n);
+            CHECK(int(stats[0].exchanged.size()) == (n > 1 ? stats[0].levels : 0));
+            for (std::uint64_t b : stats[0].exchanged) exchanged += b;
+            spilled += stats[0].levels > 4;
+        }
+        CHECK((exchanged > 0) == (n > 1));
+        CHECK(spilled > 10);
+    }
+    CHECK_THROWS_WITH(mktb::test::ThreadRanks::run(2,
+                          [&](mktb::Ranks& ranks) {
+                              const xq::Tablebase children(tables());
+                              xq::generate(material("KRvKN"), children, nullptr, xq::kZstdLevel, 0,
+                                  false, &ranks);
+                          }),
+        Catch::Contains("made by one process"));
 }
 
 TEST_CASE("Xiangqi tables: verify finds a wrong cell", "[xiangqi][gen]") {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "progress.hpp"
+#include "ranks.hpp"
 #include "table_stats.hpp"
 #include "xiangqi_tables.hpp"
 
@@ -17,8 +18,9 @@ inline constexpr int kZstdLevel = 9;
 // Bytes a generation of `m` needs at its peak, an upper bound: its cells (1 byte per slot and
 // side, 2 where both sides are armed: the rule's cells), a bit per slot and side, the level
 // masks, and the resident children it reads (of each, the side to move a capture leaves there:
-// 1 byte per child slot, 2 with the rule's cells).
-std::uint64_t memory_needed(const Material& m);
+// 1 byte per child slot, 2 with the rule's cells). Over `ranks` processes: what each holds (its
+// share of the cells, the updates it exchanges; the children whole).
+std::uint64_t memory_needed(const Material& m, int ranks = 1);
 
 // Generates canonical `m` into table_path(children.dir(), m), reading the endings it converts
 // into from `children` (each must be there). Throws TableError when a child is missing or
@@ -29,8 +31,12 @@ std::uint64_t memory_needed(const Material& m);
 // the perpetual-check pass reads 8-bit ones, and refuses). For tests: `windowPlies` (0: as
 // many as 8-bit codes allow), the levels the cells' window holds before it rolls over into the
 // spill (cell_store.hpp); `wideCells`, 16-bit cells stored whatever the longest mate.
+// `ranks`: the processes of an MPI run, every one calling with the same arguments (each holds
+// its share of the cells; rank 0 writes the file, byte-identical to one process's; every rank
+// returns the whole table's statistics, file_bytes on rank 0), or nullptr: this process alone.
+// An ending with both sides armed is made by one process (TableError over several).
 TableStats generate(const Material& m, const Tablebase& children, Progress* progress,
-    int level = kZstdLevel, int windowPlies = 0, bool wideCells = false);
+    int level = kZstdLevel, int windowPlies = 0, bool wideCells = false, Ranks* ranks = nullptr);
 
 // Checks every position of the table of `m` in `tables` against its legal moves (the values of
 // its children, in this table and the smaller ones): an independent forward check. Returns the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/mpi/run.sh MKTB MKTB_MPI MPIEXEC - mktb-mpi against one process (issue 35): the tables
+# tests/mpi/run.sh MKTB MKTB_MPI MPIEXEC - mktb-mpi against one process (issues 35, 59): the tables
 # that 1, 2 and 3 ranks write on this machine (--oversubscribe: more ranks than cores) are the
 # one-process files byte for byte, with the same statistics; the bytes exchanged are printed per
 # level; an ending that one process refuses under --memory M is made by 2 ranks under less than
@@ -82,12 +82,40 @@ grep -q "KMMMvK needs about .* per rank on 2 ranks" "$dir/small.log" \
   || fail "no per-rank refusal: $(cat "$dir/small.log")"
 if ranks 2 gen KQvK --tables "$dir/mem" >"$dir/bad.log" 2>&1; then fail "KQvK accepted"; fi
 grep -q "mktb gen: " "$dir/bad.log" || fail "no error for KQvK: $(cat "$dir/bad.log")"
-# Xiangqi is not generated over ranks yet: refused, never Makruk's KRvKN written instead.
-if ranks 2 gen --game xiangqi KRvKN --tables "$dir/xq" >"$dir/xq.log" 2>&1; then fail "--game xiangqi accepted"; fi
-grep -q "one process only" "$dir/xq.log" || fail "no reason for --game xiangqi: $(cat "$dir/xq.log")"
-[ ! -e "$dir/xq/KRvKN.mktb" ] || fail "--game xiangqi wrote Makruk's KRvKN"
-"$mpi" --help | grep -q -- "--game" && fail "mktb-mpi --help offers --game xiangqi, which it refuses"
+if ranks 2 gen --set armed --tables "$dir/mem" >"$dir/set.log" 2>&1; then fail "--set without --game xiangqi accepted"; fi
+grep -q "with --game xiangqi" "$dir/set.log" || fail "no reason for --set: $(cat "$dir/set.log")"
 echo "ok: refusals and bad requests end every rank with the reason"
+
+# Xiangqi (issue 59): KNPvKAB (7.8 M slots: each rank's share in several parts, the updates
+# exchanged more than once a level) and its children over 1, 2 and 3 ranks are the one
+# process's files byte for byte, with the same statistics; KRvKN (both sides armed: the
+# perpetual-check pass) is made by rank 0 alone, the same file; never Makruk's KRvKN.
+xq="KNPvKAB KRvKN"
+"$mktb" gen --game xiangqi $xq --tables "$dir/xq-one" --threads 1 >"$dir/xq-one.log" 2>&1 \
+  || { cat "$dir/xq-one.log"; fail "mktb gen --game xiangqi"; }
+for n in 1 2 3; do
+  ranks "$n" gen --game xiangqi $xq --tables "$dir/xq$n" --threads 1 >"$dir/xq$n.log" 2>&1 \
+    || { cat "$dir/xq$n.log"; fail "$n ranks: mktb-mpi gen --game xiangqi"; }
+  count=0
+  for f in "$dir"/xq-one/*.xq.mktb; do
+    e=$(basename "$f" .xq.mktb)
+    cmp -s "$f" "$dir/xq$n/$e.xq.mktb" || fail "$n ranks: $e.xq.mktb differs from one process's"
+    [ "$(figures "$dir/xq-one/$e.xq.json")" = "$(figures "$dir/xq$n/$e.xq.json")" ] \
+      || fail "$n ranks: $e.xq.json's figures differ from one process's"
+    count=$((count + 1))
+  done
+  [ "$count" -eq 18 ] || fail "expected 18 Xiangqi tables, found $count"
+  [ ! -e "$dir/xq$n/KRvKN.mktb" ] || fail "--game xiangqi wrote Makruk's KRvKN"
+  echo "ok: Xiangqi over $n ranks: $count tables byte-identical to one process's, same statistics"
+done
+grep -q "level   1: [0-9.]* MB exchanged by 3 ranks" "$dir/xq3.log" || fail "no Xiangqi bytes exchanged printed"
+python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["ranks"] == 3 and len(j["exchanged_bytes"]) == j["levels"] and sum(j["exchanged_bytes"]) > 0, j' \
+  "$dir/xq3/KNPvKAB.xq.json" || fail "KNPvKAB.xq.json: no exchanged_bytes per level"
+ranks 2 gen --game xiangqi KNPvKAB KRvKN --list --tables "$dir/xq2" 2>/dev/null \
+  | grep -q "^KRvKN .* on rank 0 alone" || fail "--list does not say KRvKN is made on rank 0 alone"
+echo "ok: Xiangqi's bytes exchanged printed per level and kept; armed endings on rank 0 alone"
 
 # Rank 0 failing alone (its table's path is a directory) while the others go on: every rank is
 # stopped (MPI_Abort after 10 s without them), with rank 0's reason, not left waiting.
