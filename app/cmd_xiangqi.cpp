@@ -163,14 +163,25 @@ int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
     const std::vector<Material> order = build_order(o.endings);
     if (a.flag("--list")) {
         if (!speaks) return kExitOk;
+        // Where an ending does not fit, the fewest ranks of `allowed` bytes each it fits over
+        // (mktb-mpi; none where both sides are armed: rank 0 makes those alone).
+        const auto ranks_for = [&](const Material& m) {
+            for (int r = 2; !alone(m) && r <= 4096; r *= 2)
+                if (xq::memory_needed(m, r) <= allowed) {
+                    while (r > 2 && xq::memory_needed(m, r - 1) <= allowed) --r;
+                    return " over " + std::to_string(r) + " ranks";
+                }
+            return std::string();
+        };
         std::uint64_t cells = 0;
         for (const Material& m : order) {
             const std::uint64_t size = xq::Index(m).size(), bytes = need(m);
             cells += size;
-            std::printf("%-14s %14llu cells %10.3f GB%s%s\n", m.name().c_str(),
+            const bool over = allowed && bytes > allowed;
+            std::printf("%-14s %14llu cells %10.3f GB%s%s%s\n", m.name().c_str(),
                 (unsigned long long)size, double(bytes) / 1e9,
-                n > 1 && alone(m) ? "  on rank 0 alone" : "",
-                allowed && bytes > allowed ? "  does not fit" : "");
+                n > 1 && alone(m) ? "  on rank 0 alone" : "", over ? "  does not fit" : "",
+                over ? ranks_for(m).c_str() : "");
         }
         std::fprintf(stderr, "%zu Xiangqi endings, %llu cells per side to move%s\n", order.size(),
             (unsigned long long)cells, n > 1 ? ", GB per rank" : "");
