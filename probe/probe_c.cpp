@@ -10,6 +10,7 @@
 #include <new>
 #include <string>
 #include <unordered_set>
+#include <utility>
 
 #include "mktb/movegen.hpp"
 #include "mktb/probe.hpp"
@@ -131,17 +132,51 @@ mktb_status probe(const mktb_tablebase* tb, const mktb_position* in, const void*
     });
 }
 
-// A Xiangqi probe: check the arguments, read the FEN, then answer.
-template<class Fn>
-mktb_status xiangqi_probe(const mktb_tablebase* tb, const char* fen, const void* out, Fn&& fn) {
-    if (!tb || !fen || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL handle, FEN or result pointer");
+// A Xiangqi position from a FEN or a structure; MKTB_BAD_POSITION, with the reason, when it is
+// not a legal one.
+mktb_status to_position(const char* fen, xq::Position& pos) {
+    try {
+        pos = xq::Position::from_fen(fen);
+        return MKTB_OK;
+    } catch (const FenError& e) {
+        return fail(MKTB_BAD_POSITION, std::string("bad Xiangqi FEN: ") + e.what());
+    }
+}
+mktb_status to_position(const mktb_xiangqi_position* in, xq::Position& pos) {
+    pos.clear();
+    bool king[COLOR_NB] = {};
+    for (int p = 0; p < xq::POINT_NB; ++p) {
+        const unsigned man = in->point[p];
+        if (!man) continue;
+        const auto pt = xq::PieceType(man & 7);
+        if (man > 15 || pt == xq::NO_PIECE_TYPE)
+            return fail(MKTB_BAD_POSITION,
+                "point " + std::to_string(p) + " holds " + std::to_string(man)
+                    + ", which is no man (a kind 1-7, plus 8 for Black's)");
+        const Color c = Color(man >> 3);
+        if (pt == xq::KING && std::exchange(king[c], true))
+            return fail(
+                MKTB_BAD_POSITION, std::string(c == xq::RED ? "Red" : "Black") + " has two kings");
+        pos.put_piece(xq::Piece(man), p);
+    }
+    if (in->side_to_move > 1)
+        return fail(MKTB_BAD_POSITION,
+            "side_to_move " + std::to_string(in->side_to_move)
+                + " is neither MKTB_WHITE (Red) nor MKTB_BLACK");
+    pos.set_side_to_move(Color(in->side_to_move));
+    if (const std::string why = pos.validity_error(); !why.empty())
+        return fail(MKTB_BAD_POSITION, why);
+    return MKTB_OK;
+}
+
+// A Xiangqi probe: check the arguments, read the position (a FEN or a structure), then answer.
+template<class In, class Fn>
+mktb_status xiangqi_probe(const mktb_tablebase* tb, const In* in, const void* out, Fn&& fn) {
+    if (!tb || !in || !out)
+        return fail(MKTB_BAD_ARGUMENT, "a NULL handle, position or result pointer");
     return guarded([&] {
         xq::Position pos;
-        try {
-            pos = xq::Position::from_fen(fen);
-        } catch (const FenError& e) {
-            return fail(MKTB_BAD_POSITION, std::string("bad Xiangqi FEN: ") + e.what());
-        }
+        if (const mktb_status s = to_position(in, pos); s != MKTB_OK) return s;
         return fn(tb->prober, pos);
     });
 }
@@ -170,6 +205,43 @@ mktb_status one_answer(
         if (v) *out = convert(*v);
         return no_table(v);
     });
+}
+
+// The Xiangqi entry points, each over a FEN or a structure.
+template<class In>
+mktb_status xiangqi_dtm(const mktb_tablebase* tb, const In* in, mktb_dtm* out) {
+    return xiangqi_probe(tb, in, out, [&](const Prober& p, const xq::Position& pos) {
+        const std::optional<Value> v = p.dtm(pos);
+        if (v) *out = dtm_of(*v);
+        return no_table(v);
+    });
+}
+template<class In>
+mktb_status xiangqi_rule(const mktb_tablebase* tb, const In* in, std::int32_t* result) {
+    return xiangqi_probe(tb, in, result, [&](const Prober& p, const xq::Position& pos) {
+        const std::optional<Wdl> r = p.rule_wdl(pos);
+        if (r) *result = std::int32_t(*r);
+        return no_table(r);
+    });
+}
+template<class In>
+mktb_status xiangqi_rank(const mktb_tablebase* tb, const In* in, mktb_xiangqi_move* moves,
+    std::size_t capacity, std::size_t* count) {
+    if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
+    return xiangqi_probe(tb, in, moves || capacity ? static_cast<const void*>(moves) : count,
+        [&](const Prober& p, const xq::Position& pos) {
+            const auto ranked = p.rank_root(pos);
+            if (!ranked) return no_table(ranked);
+            return fill(*ranked, moves, capacity, count, "legal moves", [](const XiangqiMove& r) {
+                mktb_xiangqi_move m {};
+                m.from = std::uint8_t(xq::from_pt(r.move));
+                m.to = std::uint8_t(xq::to_pt(r.move));
+                const std::string uci = xq::move_to_uci(r.move);
+                std::memcpy(m.uci, uci.c_str(), std::min(uci.size() + 1, sizeof m.uci));
+                m.value = dtm_of(r.value);
+                return m;
+            });
+        });
 }
 
 } // namespace
@@ -316,38 +388,52 @@ mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
 }
 
 mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mktb_dtm* out) {
-    return xiangqi_probe(tb, fen, out, [&](const Prober& p, const xq::Position& pos) {
-        const std::optional<Value> v = p.dtm(pos);
-        if (v) *out = dtm_of(*v);
-        return no_table(v);
-    });
+    return xiangqi_dtm(tb, fen, out);
+}
+mktb_status mktb_xiangqi_probe_dtm(
+    const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_dtm* out) {
+    return xiangqi_dtm(tb, pos, out);
+}
+mktb_status mktb_xiangqi_probe_wdl(
+    const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_wdl* out) {
+    mktb_dtm dtm;
+    if (!out) return fail(MKTB_BAD_ARGUMENT, "a NULL result pointer");
+    const mktb_status s = xiangqi_dtm(tb, pos, &dtm);
+    if (s == MKTB_OK) *out = mktb_wdl(dtm.wdl);
+    return s;
 }
 
 mktb_status mktb_xiangqi_probe_rule(const mktb_tablebase* tb, const char* fen, int32_t* result) {
-    return xiangqi_probe(tb, fen, result, [&](const Prober& p, const xq::Position& pos) {
-        const std::optional<Wdl> r = p.rule_wdl(pos);
-        if (r) *result = std::int32_t(*r);
-        return no_table(r);
-    });
+    return xiangqi_rule(tb, fen, result);
+}
+mktb_status mktb_xiangqi_probe_rule_wdl(
+    const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_wdl* out) {
+    std::int32_t r = 0;
+    if (!out) return fail(MKTB_BAD_ARGUMENT, "a NULL result pointer");
+    const mktb_status s = xiangqi_rule(tb, pos, &r);
+    if (s == MKTB_OK) *out = mktb_wdl(r);
+    return s;
 }
 
 mktb_status mktb_xiangqi_rank_root(const mktb_tablebase* tb, const char* fen,
     mktb_xiangqi_move* moves, size_t capacity, size_t* count) {
-    if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
-    return xiangqi_probe(tb, fen, moves || capacity ? static_cast<const void*>(moves) : count,
-        [&](const Prober& p, const xq::Position& pos) {
-            const auto ranked = p.rank_root(pos);
-            if (!ranked) return no_table(ranked);
-            return fill(*ranked, moves, capacity, count, "legal moves", [](const XiangqiMove& r) {
-                mktb_xiangqi_move m {};
-                m.from = std::uint8_t(xq::from_pt(r.move));
-                m.to = std::uint8_t(xq::to_pt(r.move));
-                const std::string uci = xq::move_to_uci(r.move);
-                std::memcpy(m.uci, uci.c_str(), std::min(uci.size() + 1, sizeof m.uci));
-                m.value = dtm_of(r.value);
-                return m;
-            });
-        });
+    return xiangqi_rank(tb, fen, moves, capacity, count);
+}
+mktb_status mktb_xiangqi_rank_root_position(const mktb_tablebase* tb,
+    const mktb_xiangqi_position* pos, mktb_xiangqi_move* moves, size_t capacity, size_t* count) {
+    return xiangqi_rank(tb, pos, moves, capacity, count);
+}
+
+mktb_status mktb_xiangqi_position_from_fen(const char* fen, mktb_xiangqi_position* out) {
+    if (!fen || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL FEN or result pointer");
+    return guarded([&] {
+        xq::Position pos;
+        if (const mktb_status s = to_position(fen, pos); s != MKTB_OK) return s;
+        *out = {};
+        for (int p = 0; p < xq::POINT_NB; ++p) out->point[p] = std::uint8_t(pos.piece_on(p));
+        out->side_to_move = std::uint8_t(pos.side_to_move());
+        return MKTB_OK;
+    });
 }
 
 const char* mktb_status_name(mktb_status status) {

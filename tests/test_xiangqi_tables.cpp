@@ -4,6 +4,7 @@
 // (shared/notes/anchors.md §9), and the tables of the two games kept apart.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -564,7 +565,8 @@ TEST_CASE("Xiangqi and Makruk tables never answer for each other", "[xiangqi][ge
 }
 
 TEST_CASE(
-    "Xiangqi through the C API: the FEN entry points equal the tables", "[xiangqi][gen][api]") {
+    "Xiangqi through the C API: the FEN and structure entry points equal the tables",
+    "[xiangqi][gen][api]") {
     mktb_tablebase* tb = nullptr;
     REQUIRE(mktb_open(tables().c_str(), nullptr, &tb) == MKTB_OK);
     // Two moves win at once, checked by hand: Rd2 mates (the king cannot leave the d file, e10
@@ -594,6 +596,54 @@ TEST_CASE(
         mktb_xiangqi_probe_fen(tb, "3k5/9/9/9/9/9/4R4/9/4N4/4K4 w - - 0 1", &dtm) == MKTB_NO_TABLE);
     CHECK(mktb_xiangqi_probe_fen(tb, "8/3k4/8/8/8/8/8/R3K3 w - - 0 1", &dtm) == MKTB_BAD_POSITION);
     CHECK(mktb_xiangqi_probe_fen(tb, nullptr, &dtm) == MKTB_BAD_ARGUMENT);
+    // The structure, read by hand: Black's king on d10 (point 9 * 9 + 3 = 84), Red's chariot on
+    // e2 (9 + 4 = 13) and king on e1 (4), Red to move; the same answers as the FEN's.
+    mktb_xiangqi_position sp {};
+    REQUIRE(mktb_xiangqi_position_from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", &sp) == MKTB_OK);
+    CHECK(sp.point[84] == (MKTB_XIANGQI_KING | MKTB_XIANGQI_BLACK_MAN));
+    CHECK(sp.point[13] == MKTB_XIANGQI_CHARIOT);
+    CHECK(sp.point[4] == MKTB_XIANGQI_KING);
+    CHECK(std::count(std::begin(sp.point), std::end(sp.point), 0) == 87);
+    CHECK(sp.side_to_move == MKTB_WHITE);
+    mktb_dtm sdtm {};
+    mktb_wdl wdl = MKTB_DRAW, rule = MKTB_DRAW;
+    REQUIRE(mktb_xiangqi_probe_dtm(tb, &sp, &sdtm) == MKTB_OK);
+    CHECK((sdtm.wdl == MKTB_WIN && sdtm.plies == 1));
+    REQUIRE(mktb_xiangqi_probe_wdl(tb, &sp, &wdl) == MKTB_OK);
+    CHECK(wdl == MKTB_WIN);
+    REQUIRE(mktb_xiangqi_probe_rule_wdl(tb, &sp, &rule) == MKTB_OK);
+    CHECK(rule == MKTB_WIN);
+    mktb_xiangqi_move smoves[128];
+    std::size_t sn = 0;
+    REQUIRE(mktb_xiangqi_rank_root_position(tb, &sp, smoves, 128, &sn) == MKTB_OK);
+    REQUIRE(sn == n);
+    for (std::size_t i = 0; i < n; ++i) {
+        CHECK(std::string(smoves[i].uci) == moves[i].uci);
+        CHECK(smoves[i].value.plies == moves[i].value.plies);
+    }
+    // A structure that is no position, each with its reason.
+    auto refused = [&](mktb_xiangqi_position bad, const char* why) {
+        INFO(why);
+        CHECK(mktb_xiangqi_probe_dtm(tb, &bad, &sdtm) == MKTB_BAD_POSITION);
+        CHECK(std::string(mktb_last_error()).find(why) != std::string::npos);
+    };
+    mktb_xiangqi_position bad = sp;
+    bad.point[40] = 16;
+    refused(bad, "no man");
+    bad = sp;
+    bad.point[3] = MKTB_XIANGQI_KING;
+    refused(bad, "Red has two kings");
+    bad = sp;
+    bad.side_to_move = 2;
+    refused(bad, "neither");
+    bad = sp;
+    bad.point[84] = 0;
+    bad.point[85] = MKTB_XIANGQI_KING | MKTB_XIANGQI_BLACK_MAN; // e10: facing Red's king
+    bad.point[13] = 0;
+    refused(bad, "kings face");
+    CHECK(mktb_xiangqi_probe_dtm(tb, nullptr, &sdtm) == MKTB_BAD_ARGUMENT);
+    CHECK(mktb_xiangqi_position_from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", &sp)
+        == MKTB_BAD_POSITION);
     // Every position of an ending: the C answer equals the table's, from random slots.
     const xq::Tablebase x(tables());
     const xq::Tablebase::Entry* e = x.table(material("KCAvK"));
@@ -606,6 +656,9 @@ TEST_CASE(
         REQUIRE(mktb_xiangqi_probe_fen(tb, pos.fen().c_str(), &dtm) == MKTB_OK);
         const Value v = *x.probe(pos);
         CHECK(dtm.plies == (v.is_draw() ? -1 : v.plies));
+        REQUIRE(mktb_xiangqi_position_from_fen(pos.fen().c_str(), &sp) == MKTB_OK);
+        REQUIRE(mktb_xiangqi_probe_dtm(tb, &sp, &sdtm) == MKTB_OK);
+        CHECK(sdtm.plies == dtm.plies);
     }
     mktb_close(tb);
 }

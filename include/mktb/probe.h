@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define MKTB_VERSION_MAJOR 0
-#define MKTB_VERSION_MINOR 5
+#define MKTB_VERSION_MINOR 6
 #define MKTB_VERSION_PATCH 0
 /* 0xMMmmpp: major, minor, patch. */
 #define MKTB_VERSION (MKTB_VERSION_MAJOR << 16 | MKTB_VERSION_MINOR << 8 | MKTB_VERSION_PATCH)
@@ -195,6 +195,40 @@ typedef struct mktb_xiangqi_move {
  * suffices). Thread-safe. */
 mktb_status mktb_xiangqi_rank_root(const mktb_tablebase* tb, const char* fen,
     mktb_xiangqi_move* moves, size_t capacity, size_t* count);
+
+/* A Xiangqi position as a structure, the same shape as mktb_position: a point's byte is 0
+ * (empty) or a man's kind, plus MKTB_XIANGQI_BLACK_MAN for Black's. (0.6) */
+enum {
+    MKTB_XIANGQI_KING = 1,
+    MKTB_XIANGQI_ADVISOR = 2,
+    MKTB_XIANGQI_ELEPHANT = 3,
+    MKTB_XIANGQI_HORSE = 4,
+    MKTB_XIANGQI_CHARIOT = 5,
+    MKTB_XIANGQI_CANNON = 6,
+    MKTB_XIANGQI_SOLDIER = 7,
+    MKTB_XIANGQI_BLACK_MAN = 8
+};
+typedef struct mktb_xiangqi_position {
+    uint8_t point[90]; /* the man on each point, rank * 9 + file (a1 = 0, i10 = 89) */
+    uint8_t side_to_move; /* MKTB_WHITE (Red) or MKTB_BLACK */
+} mktb_xiangqi_position;
+
+/* Parses a Xiangqi FEN into the structure (MKTB_BAD_POSITION, with the reason, for one that is
+ * not a legal Xiangqi position). Thread-safe. (0.6) */
+mktb_status mktb_xiangqi_position_from_fen(const char* fen, mktb_xiangqi_position* out);
+/* The FEN entry points' answers for a structure: MKTB_BAD_POSITION where it is not a legal
+ * position (a man off its points, kings facing, a king missing, the side not to move in
+ * check). Thread-safe. (0.6) */
+mktb_status mktb_xiangqi_probe_dtm(
+    const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_dtm* out);
+mktb_status mktb_xiangqi_probe_wdl(
+    const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_wdl* out);
+/* As mktb_xiangqi_probe_rule: the result under the perpetual-check rule. */
+mktb_status mktb_xiangqi_probe_rule_wdl(
+    const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_wdl* out);
+/* As mktb_xiangqi_rank_root. */
+mktb_status mktb_xiangqi_rank_root_position(const mktb_tablebase* tb,
+    const mktb_xiangqi_position* pos, mktb_xiangqi_move* moves, size_t capacity, size_t* count);
 
 /* A constant name for a status: "ok", "no table", ... Thread-safe. */
 const char* mktb_status_name(mktb_status status);

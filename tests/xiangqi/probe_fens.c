@@ -1,7 +1,10 @@
 /* tests/xiangqi/probe_fens.c DIR - mktb's C API on Xiangqi, from C: for each FEN read from
  * stdin, one line: "wdl plies rule n uci:wdl:plies ..." (mktb_xiangqi_probe_fen,
  * mktb_xiangqi_probe_rule, then every move of mktb_xiangqi_rank_root, best first), or
- * "error STATUS MESSAGE". tests/xiangqi/interfaces.py compares the lines with `mktb probe`. */
+ * "error STATUS MESSAGE". The structure's entry points (mktb_xiangqi_position_from_fen, then
+ * mktb_xiangqi_probe_dtm, _wdl, _rule_wdl, mktb_xiangqi_rank_root_position) must give the same
+ * answers: where one does not, the line is "error structure ...".
+ * tests/xiangqi/interfaces.py compares the lines with `mktb probe`. */
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +29,29 @@ int main(int argc, char** argv) {
             || (s = mktb_xiangqi_rank_root(tb, fen, moves, 128, &n)) != MKTB_OK) {
             printf("error %s %s\n", mktb_status_name(s), mktb_last_error());
             continue;
+        }
+        {
+            mktb_xiangqi_position pos;
+            mktb_dtm sdtm;
+            mktb_wdl wdl, srule;
+            mktb_xiangqi_move smoves[128];
+            size_t sn = 0;
+            int same = mktb_xiangqi_position_from_fen(fen, &pos) == MKTB_OK
+                && mktb_xiangqi_probe_dtm(tb, &pos, &sdtm) == MKTB_OK
+                && mktb_xiangqi_probe_wdl(tb, &pos, &wdl) == MKTB_OK
+                && mktb_xiangqi_probe_rule_wdl(tb, &pos, &srule) == MKTB_OK
+                && mktb_xiangqi_rank_root_position(tb, &pos, smoves, 128, &sn) == MKTB_OK
+                && sdtm.wdl == dtm.wdl && sdtm.plies == dtm.plies && wdl == dtm.wdl
+                && (int)srule == (int)rule && sn == n;
+            for (i = 0; same && i < n; ++i)
+                same = strcmp(smoves[i].uci, moves[i].uci) == 0
+                    && smoves[i].value.wdl == moves[i].value.wdl
+                    && smoves[i].value.plies == moves[i].value.plies;
+            if (!same) {
+                printf("error structure the structure's answers differ from the FEN's: %s\n",
+                    mktb_last_error());
+                continue;
+            }
         }
         printf("%d %d %d %zu", (int)dtm.wdl, (int)dtm.plies, (int)rule, n);
         for (i = 0; i < n; ++i)
