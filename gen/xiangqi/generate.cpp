@@ -40,7 +40,6 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
-#include <set>
 #include <tbb/combinable.h>
 #include <tbb/enumerable_thread_specific.h>
 
@@ -449,28 +448,17 @@ std::uint64_t memory_needed(const Material& m, int ranks) {
     // A cell per side of the rank's slots (the largest share); where both sides are armed, the
     // rule's cell per side beside it; a bit per slot and side (which positions have a capture,
     // then the output's don't-care masks, whole on every rank); the level masks (4 words per
-    // side and 1,024 slots); over ranks, the updates sent and received (their budget, an eighth
-    // of a byte per slot); the children's block cache and the rest.
+    // side and 1,024 slots); over ranks, the updates held, sent and received (their budget is
+    // an eighth of a byte per slot over all ranks; a quarter allows for a part's overshoot and
+    // the copy sent); the children's block cache and the rest (the children are read through
+    // the cache: captures.hpp).
     const bool rule = !m.armless(RED) && !m.armless(BLACK);
     const std::uint64_t n = Index(m).size();
     const auto r = std::uint64_t(ranks);
     const std::uint64_t own = std::min(n, ((n + kUnit - 1) / kUnit + r - 1) / r * kUnit);
-    std::uint64_t bytes = (rule ? 4 : 2) * own + n / 4 + n / 16 + (ranks > 1 ? n / 8 : 0)
+    const std::uint64_t bytes = (rule ? 4 : 2) * own + n / 4 + n / 16 + (ranks > 1 ? n / 4 : 0)
         + (std::uint64_t(128) << 20);
-    // Each child's side to move after a capture (Captures loads no other), a byte per slot; one
-    // with both sides armed is read with its rule's cells.
-    std::set<std::pair<std::string, Color>> parts;
-    for (Color c : { RED, BLACK })
-        for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt) {
-            if (!m.count[c][pt]) continue;
-            Material child = m;
-            --child.count[c][pt];
-            const Color after = child.is_canonical() ? c : ~c;
-            child = child.canonical();
-            if (parts.insert({ child.name(), after }).second)
-                bytes += (child.armless(RED) || child.armless(BLACK) ? 1 : 2) * Index(child).size();
-        }
-    // An upper bound: KCPABvKAABB peaked 3 % above the sum (the writer's buffers, the heap).
+    // An upper bound: KCPABvKAABB peaked 1 % below it (4.07 GB; the writer's buffers, the heap).
     return bytes + bytes / 20;
 }
 

@@ -17,9 +17,8 @@ inline constexpr int kZstdLevel = 9;
 
 // Bytes a generation of `m` needs at its peak, an upper bound: its cells (1 byte per slot and
 // side, 2 where both sides are armed: the rule's cells), a bit per slot and side, the level
-// masks, and the resident children it reads (of each, the side to move a capture leaves there:
-// 1 byte per child slot, 2 with the rule's cells). Over `ranks` processes: what each holds (its
-// share of the cells, the updates it exchanges; the children whole).
+// masks, and the children's block cache (they are read through it, never whole). Over `ranks`
+// processes: what each holds (its share of the cells, the updates it exchanges).
 std::uint64_t memory_needed(const Material& m, int ranks = 1);
 
 // Generates canonical `m` into table_path(children.dir(), m), reading the endings it converts
