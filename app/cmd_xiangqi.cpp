@@ -217,7 +217,7 @@ int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
                 if (shown) progress.skip_job(k);
                 continue;
             }
-            // A reader per ending: the children it loads are let go with it.
+            // A reader per ending: its block cache (the children read) is let go with it.
             const xq::Tablebase tables(o.tables);
             const bool overRanks = n > 1 && !alone(m);
             TableStats s;

@@ -20,6 +20,10 @@
 //              of both a check) O has no move that is no check: it stays drawn.
 // A round that decides nothing ends the pass; the rounds are the outer least fixed point (V
 // may first leave with a move that is no check, into a position decided in an earlier round).
+// Z's first approximation (V's cells whose every move is a check or leads to a position won for
+// O) only grows as cells are decided: a child's result goes from drawn to won or lost and never
+// back, and a child lost for O decides its parent. So it is found by one sweep before the first
+// round and after that only among the parents of the cells decided since (kZ0).
 // Invariant: results are only added, and each phase computes a fixed point, which does not
 // depend on the order the cells are visited in: the bytes do not depend on the thread count.
 #pragma once
@@ -81,15 +85,18 @@ public:
         // The captures' results first (a child's rule may decide a drawn parent), then rounds.
         propagate(sweep(
             3, [](Color, std::uint8_t) { return true; }, propagated));
+        // Z's first approximation of each side, grown after each round from the cells decided.
+        sweep(
+            3, [](Color, std::uint8_t) { return true; }, z0);
         for (;;) {
             ++counts.rounds;
             if (progress)
                 progress->phase("perpetual check, round " + std::to_string(counts.rounds), 0);
             std::uint64_t decided = 0;
             for (Color v : { RED, BLACK }) {
-                Cells d = perpetual(v);
+                const Cells d = propagate(perpetual(v));
                 decided += d.size();
-                propagate(std::move(d));
+                grow_z0(d); // before the other side's Z is taken, as a sweep would find it
             }
             if (!decided) break;
         }
@@ -105,7 +112,7 @@ public:
 
 private:
     // A rule cell while the pass works: its RuleCell in the low bits, then the working bits.
-    static constexpr std::uint8_t kResult = 3, kInCheck = 4, kZ = 8, kY = 16;
+    static constexpr std::uint8_t kResult = 3, kInCheck = 4, kZ = 8, kY = 16, kZ0 = 32;
     static constexpr int kMaxMoves = 192;
     using Cells = std::vector<std::uint64_t>; // slot * 2 + side to move
 
@@ -124,6 +131,30 @@ private:
             allWon &= c.result > 0;
         }
         return allWon ? kRuleLost : 0;
+    }
+
+    // Z's condition for a cell of V (its side to move): every move a check (into a cell, not a
+    // capture) or into a position won for O.
+    static std::uint8_t z0(Color, std::uint8_t, std::span<const Child> children) {
+        for (const Child& c : children)
+            if (c.result <= 0 && !(c.quiet && (c.bits & kInCheck))) return 0;
+        return kZ0;
+    }
+
+    // Z's first approximation after the cells `decided` were: their undecided parents not in it
+    // yet, evaluated again.
+    void grow_z0(const Cells& decided) const {
+        const auto out = [](Color, std::uint8_t b) { return !(b & kZ0); };
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, decided.size(), 256),
+            [&](const tbb::blocked_range<std::size_t>& r) {
+                auto w = g_.walker();
+                for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                    const Color ps = ~Color(decided[i] & 1);
+                    parents(decided[i], [&](std::uint64_t q) {
+                        if (out(ps, bits(ps, q))) evaluate(w, ps, q, z0);
+                    });
+                }
+            });
     }
 
     std::uint8_t bits(Color s, std::uint64_t slot) const {
@@ -190,10 +221,12 @@ private:
     }
 
     // Breadth first from `frontier` until it is empty: step(cell, out) visits a cell that
-    // changed and puts those it changes in turn into `out`.
+    // changed and puts those it changes in turn into `out`; every cell visited is added to
+    // `visited` (when given).
     template<class Step>
-    void spread(Cells frontier, Step step) const {
+    void spread(Cells frontier, Step step, Cells* visited = nullptr) const {
         while (!frontier.empty()) {
+            if (visited) visited->insert(visited->end(), frontier.begin(), frontier.end());
             tbb::enumerable_thread_specific<Cells> next;
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size(), 256),
                 [&](const tbb::blocked_range<std::size_t>& r) {
@@ -242,26 +275,26 @@ private:
             });
     }
 
-    // The rule's results spread from `changed` (cells just decided) to their ancestors.
-    void propagate(Cells changed) const {
+    // The rule's results spread from `changed` (cells just decided) to their ancestors;
+    // returns every cell decided (`changed` with them).
+    Cells propagate(Cells changed) const {
         const auto any = [](Color, std::uint8_t) { return true; };
-        spread(std::move(changed), [&](std::uint64_t cell, Cells& out) {
-            reevaluate_parents(cell, out, any, propagated);
-        });
+        Cells decided;
+        spread(
+            std::move(changed),
+            [&](std::uint64_t cell, Cells& out) { reevaluate_parents(cell, out, any, propagated); },
+            &decided);
+        return decided;
     }
 
     // The cells where V must check forever or lose, decided; returns them.
     Cells perpetual(Color v) const {
         const Color o = ~v;
         // Z: V's undecided cells that cannot leave with a move that is no check (or a capture)
-        // to a position not won for O.
-        sweep(
-            1u << v, [](Color, std::uint8_t) { return true; },
-            [](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
-                for (const Child& c : children)
-                    if (c.result <= 0 && !(c.quiet && (c.bits & kInCheck))) return 0;
-                return kZ;
-            });
+        // to a position not won for O (kZ0, grown round by round).
+        each_cell([&](Color s, std::uint64_t slot, std::uint8_t& c) {
+            if (s == v && (c & kZ0) && undecided(s, slot)) c |= kZ;
+        });
         // V's cells in Z: every move leads to a position won for O, or checks into Y.
         const auto vWant = [](Color, std::uint8_t b) { return (b & (kZ | kY)) == kZ; };
         const auto vDecide
