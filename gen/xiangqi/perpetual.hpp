@@ -123,23 +123,26 @@ private:
     };
 
     // propagate: won with a move to a position lost for its side to move, lost when every
-    // move leads to a position won for its side to move.
-    static std::uint8_t propagated(Color, std::uint8_t, std::span<const Child> children) {
+    // move leads to a position won for its side to move. (Closures, not functions, as the
+    // rules: each evaluate() is then compiled with its rule inlined.)
+    static constexpr auto propagated
+        = [](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
         bool allWon = true;
         for (const Child& c : children) {
             if (c.result < 0) return kRuleWon;
             allWon &= c.result > 0;
         }
         return allWon ? kRuleLost : 0;
-    }
+    };
 
     // Z's condition for a cell of V (its side to move): every move a check (into a cell, not a
     // capture) or into a position won for O.
-    static std::uint8_t z0(Color, std::uint8_t, std::span<const Child> children) {
+    static constexpr auto z0
+        = [](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
         for (const Child& c : children)
             if (c.result <= 0 && !(c.quiet && (c.bits & kInCheck))) return 0;
         return kZ0;
-    }
+    };
 
     // Z's first approximation after the cells `decided` were: their undecided parents not in it
     // yet, evaluated again.
@@ -291,10 +294,16 @@ private:
     Cells perpetual(Color v) const {
         const Color o = ~v;
         // Z: V's undecided cells that cannot leave with a move that is no check (or a capture)
-        // to a position not won for O (kZ0, grown round by round).
+        // to a position not won for O (kZ0, grown round by round), as a list: the loop below
+        // visits Z and Y, never every cell.
+        tbb::enumerable_thread_specific<Cells> found;
         each_cell([&](Color s, std::uint64_t slot, std::uint8_t& c) {
-            if (s == v && (c & kZ0) && undecided(s, slot)) c |= kZ;
+            if (s == v && (c & kZ0) && undecided(s, slot)) {
+                c |= kZ;
+                found.local().push_back(slot);
+            }
         });
+        Cells z = flatten(found), y;
         // V's cells in Z: every move leads to a position won for O, or checks into Y.
         const auto vWant = [](Color, std::uint8_t b) { return (b & (kZ | kY)) == kZ; };
         const auto vDecide
@@ -306,39 +315,48 @@ private:
         for (;;) {
             // Y's seeds: O's cells with a move that is no check into Z.
             tbb::enumerable_thread_specific<Cells> seeds;
-            parallel_blocks(
-                n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, z.size(), 256),
+                [&](const tbb::blocked_range<std::size_t>& r) {
                     Cells& out = seeds.local();
-                    for (std::uint64_t slot = first; slot < last; ++slot) {
-                        const std::uint8_t b = bits(v, slot);
-                        if ((b & kZ) && !(b & kInCheck))
-                            parents(slot * 2 + v, [&](std::uint64_t q) {
+                    for (std::size_t i = r.begin(); i != r.end(); ++i)
+                        if (!(bits(v, z[i]) & kInCheck))
+                            parents(z[i] * 2 + v, [&](std::uint64_t q) {
                                 if (add(o, q, kY)) out.push_back(q * 2 + o);
                             });
-                    }
                 });
-            spread(flatten(seeds), [&](std::uint64_t cell, Cells& out) {
-                if (Color(cell & 1) == v) // O's cells with a move into Y join it
-                    parents(cell, [&](std::uint64_t q) {
-                        if (add(o, q, kY)) out.push_back(q * 2 + o);
-                    });
-                else
-                    reevaluate_parents(cell, out, vWant, vDecide);
+            y.clear();
+            spread(
+                flatten(seeds),
+                [&](std::uint64_t cell, Cells& out) {
+                    if (Color(cell & 1) == v) // O's cells with a move into Y join it
+                        parents(cell, [&](std::uint64_t q) {
+                            if (add(o, q, kY)) out.push_back(q * 2 + o);
+                        });
+                    else
+                        reevaluate_parents(cell, out, vWant, vDecide);
+                },
+                &y);
+            // Z less its cells outside Y; until none is dropped, Y found again from the rest.
+            const std::size_t before = z.size();
+            std::erase_if(z, [&](std::uint64_t slot) {
+                std::uint8_t& c = rule_[v][slot];
+                if (c & kY) return false;
+                c &= std::uint8_t(~kZ);
+                return true;
             });
-            std::atomic<std::uint64_t> dropped { 0 };
-            each_cell([&](Color s, std::uint64_t, std::uint8_t& c) {
-                if (s == v && (c & (kZ | kY)) == kZ) c &= ~kZ, ++dropped;
-            });
-            if (!dropped) break;
-            each_cell([](Color, std::uint64_t, std::uint8_t& c) { c &= ~kY; });
+            if (z.size() == before) break;
+            for (std::uint64_t cell : y) rule_[cell & 1][cell >> 1] &= std::uint8_t(~kY);
         }
-        tbb::enumerable_thread_specific<Cells> decided;
-        each_cell([&](Color s, std::uint64_t slot, std::uint8_t& c) {
-            if (!(c & kY)) return;
-            c = std::uint8_t((c & ~(kZ | kY)) | (s == v ? kRuleLost : kRuleWon));
-            decided.local().push_back(slot * 2 + s);
-        });
-        return flatten(decided);
+        // Y (Z within it): lost for V to move, won for O to move.
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, y.size(), 4096),
+            [&](const tbb::blocked_range<std::size_t>& r) {
+                for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                    const Color s = Color(y[i] & 1);
+                    std::uint8_t& c = rule_[s][y[i] >> 1];
+                    c = std::uint8_t((c & ~(kZ | kY)) | (s == v ? kRuleLost : kRuleWon));
+                }
+            });
+        return y;
     }
 
     const G& g_;
