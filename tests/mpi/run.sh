@@ -32,26 +32,35 @@ j = json.load(open(sys.argv[1]))
 for k in ("seconds", "phase_seconds", "file_bytes", "ranks", "exchanged_bytes"): j.pop(k, None)
 print(json.dumps(j, sort_keys=True))' "$1"
 }
+# same ONE MANY EXT N: each of the N tables ONE/*EXT (.mktb, or Xiangqi's .xq.mktb) is in MANY
+# byte for byte, and the figures of its statistics (.json, .xq.json) are the same.
+same() {
+  count=0
+  for f in "$1"/*"$3"; do
+    e=$(basename "$f" "$3") stats=${3%mktb}json
+    cmp -s "$f" "$2/$e$3" || fail "$2: $e$3 differs from one process's"
+    [ "$(figures "$1/$e$stats")" = "$(figures "$2/$e$stats")" ] \
+      || fail "$2: $e$stats's figures differ from one process's"
+    count=$((count + 1))
+  done
+  [ "$count" -eq "$4" ] || fail "$2: expected $4 tables, found $count"
+}
+# exchanged LOG STATS N: the bytes N ranks exchanged, printed per level in LOG and kept in STATS.
+exchanged() {
+  grep -q "level   1: [0-9.]* MB exchanged by $3 ranks" "$1" || fail "$1: no bytes exchanged printed"
+  python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["ranks"] == int(sys.argv[2]) and len(j["exchanged_bytes"]) == j["levels"] and sum(j["exchanged_bytes"]) > 0, j' \
+    "$2" "$3" || fail "$2: no exchanged_bytes per level"
+}
 for n in 1 2 3; do
   ranks "$n" gen $endings --tables "$dir/r$n" --threads 1 >"$dir/r$n.log" 2>&1 \
     || { cat "$dir/r$n.log"; fail "$n ranks: mktb-mpi gen"; }
-  count=0
-  for f in "$dir"/one/*.mktb; do
-    e=$(basename "$f" .mktb)
-    cmp -s "$f" "$dir/r$n/$e.mktb" || fail "$n ranks: $e.mktb differs from one process's"
-    [ "$(figures "$dir/one/$e.json")" = "$(figures "$dir/r$n/$e.json")" ] \
-      || fail "$n ranks: $e.json's figures differ from one process's"
-    count=$((count + 1))
-  done
-  [ "$count" -eq 11 ] || fail "expected 11 tables, found $count"
-  echo "ok: $n ranks: $count tables byte-identical to one process's, same statistics"
+  same "$dir/one" "$dir/r$n" .mktb 11
+  echo "ok: $n ranks: 11 tables byte-identical to one process's, same statistics"
 done
-# The lists cross between ranks at every level of KRvKS: printed, and in its statistics.
-grep -q "level   1: [0-9.]* MB exchanged by 2 ranks" "$dir/r2.log" || fail "no bytes exchanged printed"
-python3 -c 'import json, sys
-j = json.load(open(sys.argv[1]))
-assert j["ranks"] == 2 and len(j["exchanged_bytes"]) == j["levels"] and sum(j["exchanged_bytes"]) > 0, j' \
-  "$dir/r2/KRvKS.json" || fail "KRvKS.json: no exchanged_bytes per level"
+# The lists cross between ranks at every level of KRvKS.
+exchanged "$dir/r2.log" "$dir/r2/KRvKS.json" 2
 echo "ok: bytes exchanged printed per level and kept in the statistics"
 
 # Memory per rank: under M (the one-process estimate less 1 MB) one process refuses KMMMvK;
@@ -96,23 +105,11 @@ xq="KNPvKAB KRvKN"
 for n in 1 2 3; do
   ranks "$n" gen --game xiangqi $xq --tables "$dir/xq$n" --threads 1 >"$dir/xq$n.log" 2>&1 \
     || { cat "$dir/xq$n.log"; fail "$n ranks: mktb-mpi gen --game xiangqi"; }
-  count=0
-  for f in "$dir"/xq-one/*.xq.mktb; do
-    e=$(basename "$f" .xq.mktb)
-    cmp -s "$f" "$dir/xq$n/$e.xq.mktb" || fail "$n ranks: $e.xq.mktb differs from one process's"
-    [ "$(figures "$dir/xq-one/$e.xq.json")" = "$(figures "$dir/xq$n/$e.xq.json")" ] \
-      || fail "$n ranks: $e.xq.json's figures differ from one process's"
-    count=$((count + 1))
-  done
-  [ "$count" -eq 18 ] || fail "expected 18 Xiangqi tables, found $count"
+  same "$dir/xq-one" "$dir/xq$n" .xq.mktb 18
   [ ! -e "$dir/xq$n/KRvKN.mktb" ] || fail "--game xiangqi wrote Makruk's KRvKN"
-  echo "ok: Xiangqi over $n ranks: $count tables byte-identical to one process's, same statistics"
+  echo "ok: Xiangqi over $n ranks: 18 tables byte-identical to one process's, same statistics"
 done
-grep -q "level   1: [0-9.]* MB exchanged by 3 ranks" "$dir/xq3.log" || fail "no Xiangqi bytes exchanged printed"
-python3 -c 'import json, sys
-j = json.load(open(sys.argv[1]))
-assert j["ranks"] == 3 and len(j["exchanged_bytes"]) == j["levels"] and sum(j["exchanged_bytes"]) > 0, j' \
-  "$dir/xq3/KNPvKAB.xq.json" || fail "KNPvKAB.xq.json: no exchanged_bytes per level"
+exchanged "$dir/xq3.log" "$dir/xq3/KNPvKAB.xq.json" 3
 ranks 2 gen --game xiangqi KNPvKAB KRvKN --list --tables "$dir/xq2" 2>/dev/null \
   | grep -q "^KRvKN .* on rank 0 alone" || fail "--list does not say KRvKN is made on rank 0 alone"
 echo "ok: Xiangqi's bytes exchanged printed per level and kept; armed endings on rank 0 alone"
