@@ -59,11 +59,71 @@ const Glyph* glyph_of(char fen_letter) {
     return nullptr;
 }
 
-// "e4" -> file 4, rank 3.
-std::pair<int, int> parse_square(const std::string& name) {
-    if (name.size() != 2 || name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8')
-        throw std::invalid_argument("'" + name + "' is not a square (a1 to h8)");
-    return { name[0] - 'a', name[1] - '1' };
+// The board of a game as the diagrams read it: its size, what its places are called, and the
+// letters of its men.
+struct Geometry {
+    int files, ranks;
+    const char* place; // "square" or "point"
+    const char* men; // the fault's words for a letter that is no man
+    const char* white; // the side to move's letter, as the fault names it
+    bool (*is_man)(char);
+    bool tilde; // "M~": Makruk's promoted Bia, drawn as a Met
+};
+
+// "e4" -> file 4, rank 3 (Xiangqi's "e10" -> file 4, rank 9).
+std::pair<int, int> parse_square(const std::string& name, const Geometry& g) {
+    if (name.size() >= 2 && name[0] >= 'a' && name[0] < 'a' + g.files && name[1] != '0'
+        && std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; })
+        && name.size() <= 3) {
+        const int rank = std::stoi(name.substr(1));
+        if (rank <= g.ranks) return { name[0] - 'a', rank - 1 };
+    }
+    throw std::invalid_argument("'" + name + "' is not a " + g.place + " (a1 to "
+        + char('a' + g.files - 1) + std::to_string(g.ranks) + ")");
+}
+
+// A FEN's placement and side to move: men[rank * files + file] (0: empty; rank 0 White's or
+// Red's back rank). Only these are read, so a position being edited draws too.
+struct Board {
+    std::vector<char> men;
+    bool blackToMove = false;
+};
+Board read_board(std::string_view fen, const Geometry& g) {
+    Board b { std::vector<char>(std::size_t(g.files * g.ranks)), false };
+    const std::string_view placement = fen.substr(0, fen.find(' '));
+    const std::string places = std::string(g.place) + "s";
+    int rank = g.ranks - 1, file = 0;
+    for (std::size_t i = 0; i < placement.size(); ++i) {
+        const char c = placement[i];
+        if (c == '/') {
+            if (file != g.files || rank == 0)
+                throw std::invalid_argument("rank " + std::to_string(rank + 1)
+                    + " of the board does not have " + std::to_string(g.files) + " " + places);
+            --rank, file = 0;
+        } else if (c >= '1' && c <= '0' + g.files) {
+            file += c - '0';
+        } else if (g.is_man(c)) {
+            if (file < g.files) b.men[std::size_t(rank * g.files + file)] = c;
+            ++file;
+        } else if (!(g.tilde && c == '~' && i
+                       && (placement[i - 1] == 'M' || placement[i - 1] == 'm'))) {
+            throw std::invalid_argument(std::string("'") + c + "' is not " + g.men + " or a digit");
+        }
+        if (file > g.files)
+            throw std::invalid_argument("rank " + std::to_string(rank + 1)
+                + " of the board has more than " + std::to_string(g.files) + " " + places);
+    }
+    if (rank != 0 || file != g.files)
+        throw std::invalid_argument("the board does not have " + std::to_string(g.ranks)
+            + " ranks of " + std::to_string(g.files));
+    if (const std::size_t space = fen.find(' '); space != std::string_view::npos) {
+        const std::string_view side = fen.substr(space + 1, fen.find(' ', space + 1) - space - 1);
+        if (side != "w" && side != "b")
+            throw std::invalid_argument("the side to move is " + std::string(g.white)
+                + " or b, not '" + std::string(side) + "'");
+        b.blackToMove = side == "b";
+    }
+    return b;
 }
 
 // An arrow from (x0, y0) to (x1, y1), centre to centre: a shaft and a head as one polygon.
@@ -112,45 +172,12 @@ std::string man_svg(char fen_letter, int size) {
     return svg.str();
 }
 
+const Geometry kMakruk { 8, 8, "square", "a man (K M S N R P, lower case for Black)", "w",
+    [](char c) { return glyph_of(c) != nullptr; }, true };
+
 std::string board_svg(std::string_view fen, const DiagramOptions& options) {
-    // The placement (rank 8 first) and the side to move.
-    std::array<char, 64> board {}; // [rank * 8 + file], 0 = empty
-    const std::string_view placement = fen.substr(0, fen.find(' '));
-    int rank = 7, file = 0;
-    for (std::size_t i = 0; i < placement.size(); ++i) {
-        const char c = placement[i];
-        if (c == '/') {
-            if (file != 8 || rank == 0)
-                throw std::invalid_argument("rank " + std::to_string(rank + 1)
-                    + " of the board "
-                      "does not have 8 squares");
-            --rank, file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-        } else if (glyph_of(c)) {
-            if (file < 8) board[std::size_t(rank * 8 + file)] = c;
-            ++file;
-        } else if (c == '~' && i && (placement[i - 1] == 'M' || placement[i - 1] == 'm')) {
-            // a promoted Bia (Fairy-Stockfish's "M~") is drawn as a Met
-        } else {
-            throw std::invalid_argument(std::string("'") + c
-                + "' is not a man (K M S N R P, "
-                  "lower case for Black) or a digit");
-        }
-        if (file > 8)
-            throw std::invalid_argument("rank " + std::to_string(rank + 1)
-                + " of the board has "
-                  "more than 8 squares");
-    }
-    if (rank != 0 || file != 8) throw std::invalid_argument("the board does not have 8 ranks of 8");
-    bool blackToMove = false;
-    if (const std::size_t space = fen.find(' '); space != std::string_view::npos) {
-        const std::string_view side = fen.substr(space + 1, fen.find(' ', space + 1) - space - 1);
-        if (side != "w" && side != "b")
-            throw std::invalid_argument(
-                "the side to move is w or b, not '" + std::string(side) + "'");
-        blackToMove = side == "b";
-    }
+    const Board b = read_board(fen, kMakruk);
+    const bool blackToMove = b.blackToMove;
 
     // Drawing units to screen: column and row of a square as seen.
     auto col = [&](int f) { return options.flip ? 7 - f : f; };
@@ -172,7 +199,7 @@ std::string board_svg(std::string_view fen, const DiagramOptions& options) {
             const std::string name { char('a' + f), char('1' + r) };
             bool marked = false;
             for (const std::string& m : options.marked)
-                marked |= parse_square(m) == std::pair(f, r);
+                marked |= parse_square(m, kMakruk) == std::pair(f, r);
             svg << "<rect data-square='" << name << "' x='" << x_of(f) << "' y='" << y_of(r)
                 << "' width='" << kSquare << "' height='" << kSquare << "' fill='"
                 << (marked ? "#f4e04d" : "#e9c98b") << "' stroke='#5b3a1a' stroke-width='3'/>";
@@ -198,14 +225,14 @@ std::string board_svg(std::string_view fen, const DiagramOptions& options) {
     // The men.
     for (int r = 0; r < 8; ++r)
         for (int f = 0; f < 8; ++f) {
-            const char c = board[std::size_t(r * 8 + f)];
+            const char c = b.men[std::size_t(r * 8 + f)];
             if (!c) continue;
             draw_man(svg, c, x_of(f), y_of(r));
         }
     // Arrows, centre to centre: a shaft and a head as one polygon.
     for (const auto& [from, to] : options.arrows) {
-        const auto [f0, r0] = parse_square(from);
-        const auto [f1, r1] = parse_square(to);
+        const auto [f0, r0] = parse_square(from, kMakruk);
+        const auto [f1, r1] = parse_square(to, kMakruk);
         draw_arrow(svg, x_of(f0) + kSquare / 2.0, y_of(r0) + kSquare / 2.0,
             x_of(f1) + kSquare / 2.0, y_of(r1) + kSquare / 2.0);
     }
@@ -240,18 +267,8 @@ const XiangqiGlyph* xiangqi_glyph_of(char c) {
 constexpr int kPoint = 100; // the distance between two lines
 constexpr int kXLeft = 70, kXTop = 60; // the first line's position (coordinates outside)
 
-// "e10" -> file 4, rank 9.
-std::pair<int, int> parse_point(const std::string& name) {
-    if (name.size() >= 2 && name.size() <= 3 && name[0] >= 'a' && name[0] <= 'i') {
-        const std::string digits = name.substr(1);
-        if (std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })
-            && digits[0] != '0') {
-            const int rank = std::stoi(digits);
-            if (rank >= 1 && rank <= 10) return { name[0] - 'a', rank - 1 };
-        }
-    }
-    throw std::invalid_argument("'" + name + "' is not a point (a1 to i10)");
-}
+const Geometry kXiangqi { 9, 10, "point", "a Xiangqi man (K A B N R C P, lower case for Black)",
+    "w (Red)", [](char c) { return xiangqi_glyph_of(c) != nullptr; }, false };
 
 } // namespace
 
@@ -273,39 +290,8 @@ void draw_xiangqi_man(std::ostream& svg, char c, int x, int y, bool letters) {
 }
 
 std::string xiangqi_board_svg(std::string_view fen, const DiagramOptions& options) {
-    std::array<char, 90> board {}; // [rank * 9 + file], rank 0 Red's back rank
-    const std::string_view placement = fen.substr(0, fen.find(' '));
-    int rank = 9, file = 0;
-    for (std::size_t i = 0; i < placement.size(); ++i) {
-        const char c = placement[i];
-        if (c == '/') {
-            if (file != 9 || rank == 0)
-                throw std::invalid_argument(
-                    "rank " + std::to_string(rank + 1) + " of the board does not have 9 points");
-            --rank, file = 0;
-        } else if (c >= '1' && c <= '9') {
-            file += c - '0';
-        } else if (xiangqi_glyph_of(c)) {
-            if (file < 9) board[std::size_t(rank * 9 + file)] = c;
-            ++file;
-        } else {
-            throw std::invalid_argument(std::string("'") + c
-                + "' is not a Xiangqi man (K A B N R C P, lower case for Black) or a digit");
-        }
-        if (file > 9)
-            throw std::invalid_argument(
-                "rank " + std::to_string(rank + 1) + " of the board has more than 9 points");
-    }
-    if (rank != 0 || file != 9)
-        throw std::invalid_argument("the board does not have 10 ranks of 9");
-    bool blackToMove = false;
-    if (const std::size_t space = fen.find(' '); space != std::string_view::npos) {
-        const std::string_view side = fen.substr(space + 1, fen.find(' ', space + 1) - space - 1);
-        if (side != "w" && side != "b")
-            throw std::invalid_argument(
-                "the side to move is w (Red) or b, not '" + std::string(side) + "'");
-        blackToMove = side == "b";
-    }
+    const Board b = read_board(fen, kXiangqi);
+    const bool blackToMove = b.blackToMove;
     auto x_of = [&](int f) { return kXLeft + (options.flip ? 8 - f : f) * kPoint; };
     auto y_of = [&](int r) { return kXTop + (options.flip ? r : 9 - r) * kPoint; };
     const int width = 2 * kXLeft + 8 * kPoint + 40, height = 2 * kXTop + 9 * kPoint;
@@ -319,7 +305,8 @@ std::string xiangqi_board_svg(std::string_view fen, const DiagramOptions& option
     for (int r = 0; r < 10; ++r)
         for (int f = 0; f < 9; ++f) {
             bool marked = false;
-            for (const std::string& m : options.marked) marked |= parse_point(m) == std::pair(f, r);
+            for (const std::string& m : options.marked)
+                marked |= parse_square(m, kXiangqi) == std::pair(f, r);
             svg << "<rect data-square='" << char('a' + f) << r + 1 << "' x='"
                 << x_of(f) - kPoint / 2 << "' y='" << y_of(r) - kPoint / 2 << "' width='" << kPoint
                 << "' height='" << kPoint << "' fill='" << (marked ? "#f4e04d" : "#ecc987")
@@ -368,11 +355,11 @@ std::string xiangqi_board_svg(std::string_view fen, const DiagramOptions& option
         << " to move</title></circle>";
     for (int r = 0; r < 10; ++r)
         for (int f = 0; f < 9; ++f)
-            if (const char c = board[std::size_t(r * 9 + f)])
+            if (const char c = b.men[std::size_t(r * 9 + f)])
                 draw_xiangqi_man(svg, c, x_of(f), y_of(r), options.letters);
     for (const auto& [from, to] : options.arrows) {
-        const auto [f0, r0] = parse_point(from);
-        const auto [f1, r1] = parse_point(to);
+        const auto [f0, r0] = parse_square(from, kXiangqi);
+        const auto [f1, r1] = parse_square(to, kXiangqi);
         draw_arrow(svg, x_of(f0), y_of(r0), x_of(f1), y_of(r1));
     }
     svg << "</svg>";
