@@ -88,6 +88,10 @@ PLAN = {
     "build/mktb teach --game xiangqi KRvKAA KRvKBB KNvKA KPvK KRvKAABB KCAvK --out report-xiangqi": None,
     "scripts/bench-xiangqi [--xiangqitb DIR]": f"the one-attacker set made and verified: 10 minutes, {LONG}",
     "scripts/bench-xiangqi --xiangqitb DIR": f"the one-attacker set beside xiangqitb, {LONG}",
+    "scripts/bench-xiangqi --xiangqitb DIR KRPvKR KRNvKR KRCvKR":
+        f"three armed endings beside xiangqitb: 6 minutes, {LONG}",
+    "mpirun -np N build/mktb-mpi gen --game xiangqi ENDING":
+        "tests/mpi/run.sh runs it on 1, 2 and 3 ranks against one process",
     "scripts/xiangqi-statistics tables": None,
     "scripts/xiangqi-sets-on-paper tables": None,
     "build/mktb probe \"4k4/4a4/9/9/9/9/9/9/4R4/3K5 w - - 0 1\"": None,

@@ -341,7 +341,7 @@ try {
   await th.waitForSelector('#endings tbody tr');
   check('Thai: the endings page', (await th.textContent('#endings thead')).includes('เผด็จ') && (await th.textContent('#rules')).includes('กติกาการนับ'), await th.textContent('#rules'));
   await th.click('#lang-switch');
-  await th.waitForFunction(() => document.documentElement.lang === 'en');
+  await th.waitForFunction(() => document.documentElement?.lang === 'en');
   check('Thai: the switch turns the page to English', (await th.textContent('#endings thead')).includes('Ending'));
   await th.goto(`${base}/`);
   await th.waitForFunction(() => document.querySelector('#verdict').textContent.startsWith('White'));
