@@ -96,13 +96,14 @@ grep -q "with --game xiangqi" "$dir/set.log" || fail "no reason for --set: $(cat
 echo "ok: refusals and bad requests end every rank with the reason"
 
 # Xiangqi (issue 59): KNPvKAB (7.8 M slots: each rank's share in several parts, the updates
-# exchanged more than once a level) and its children over 1, 2 and 3 ranks are the one
-# process's files byte for byte, with the same statistics; KRvKN (both sides armed: the
-# perpetual-check pass) is made by rank 0 alone, the same file; never Makruk's KRvKN.
+# exchanged more than once a level) and its children over 2 and 3 ranks are the one process's
+# files byte for byte, with the same statistics (1 rank: Makruk's runs above, and the Catch2
+# case with threads as ranks); KRvKN (both sides armed: the perpetual-check pass) is made by
+# rank 0 alone, the same file; never Makruk's KRvKN.
 xq="KNPvKAB KRvKN"
 "$mktb" gen --game xiangqi $xq --tables "$dir/xq-one" --threads 1 >"$dir/xq-one.log" 2>&1 \
   || { cat "$dir/xq-one.log"; fail "mktb gen --game xiangqi"; }
-for n in 1 2 3; do
+for n in 2 3; do
   ranks "$n" gen --game xiangqi $xq --tables "$dir/xq$n" --threads 1 >"$dir/xq$n.log" 2>&1 \
     || { cat "$dir/xq$n.log"; fail "$n ranks: mktb-mpi gen --game xiangqi"; }
   same "$dir/xq-one" "$dir/xq$n" .xq.mktb 18
