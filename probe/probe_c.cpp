@@ -121,20 +121,10 @@ mktb_status no_table(const std::optional<T>& v) {
              : fail(MKTB_NO_TABLE, "a table this position needs is missing from the directory");
 }
 
-// The common shape of a probe: check the arguments, convert the position, then answer.
-template<class Fn>
-mktb_status probe(const mktb_tablebase* tb, const mktb_position* in, const void* out, Fn&& fn) {
-    if (!tb || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL handle or result pointer");
-    return guarded([&] {
-        Position pos;
-        if (!to_position(in, pos)) return in ? MKTB_BAD_POSITION : MKTB_BAD_ARGUMENT;
-        return fn(tb->prober, pos);
-    });
-}
-
 // A Xiangqi position from a FEN or a structure; MKTB_BAD_POSITION, with the reason, when it is
 // not a legal one.
 mktb_status to_position(const char* fen, xq::Position& pos) {
+    if (!fen) return fail(MKTB_BAD_ARGUMENT, "the FEN is NULL");
     try {
         pos = xq::Position::from_fen(fen);
         return MKTB_OK;
@@ -143,6 +133,7 @@ mktb_status to_position(const char* fen, xq::Position& pos) {
     }
 }
 mktb_status to_position(const mktb_xiangqi_position* in, xq::Position& pos) {
+    if (!in) return fail(MKTB_BAD_ARGUMENT, "the position is NULL");
     pos.clear();
     bool king[COLOR_NB] = {};
     for (int p = 0; p < xq::POINT_NB; ++p) {
@@ -169,14 +160,31 @@ mktb_status to_position(const mktb_xiangqi_position* in, xq::Position& pos) {
     return MKTB_OK;
 }
 
-// A Xiangqi probe: check the arguments, read the position (a FEN or a structure), then answer.
+// The game's position of each input: Makruk's structure, or Xiangqi's FEN or structure.
+template<class In>
+struct GamePosition {
+    using type = xq::Position;
+};
+template<>
+struct GamePosition<mktb_position> {
+    using type = Position;
+};
+mktb_status to_position(const mktb_position* in, Position& pos, int) {
+    return to_position(in, pos) ? MKTB_OK : in ? MKTB_BAD_POSITION : MKTB_BAD_ARGUMENT;
+}
+mktb_status to_position(const char* fen, xq::Position& pos, int) { return to_position(fen, pos); }
+mktb_status to_position(const mktb_xiangqi_position* in, xq::Position& pos, int) {
+    return to_position(in, pos);
+}
+
+// The common shape of a probe of either game: check the arguments, convert the position, then
+// answer.
 template<class In, class Fn>
-mktb_status xiangqi_probe(const mktb_tablebase* tb, const In* in, const void* out, Fn&& fn) {
-    if (!tb || !in || !out)
-        return fail(MKTB_BAD_ARGUMENT, "a NULL handle, position or result pointer");
+mktb_status probe(const mktb_tablebase* tb, const In* in, const void* out, Fn&& fn) {
+    if (!tb || !out) return fail(MKTB_BAD_ARGUMENT, "a NULL handle or result pointer");
     return guarded([&] {
-        xq::Position pos;
-        if (const mktb_status s = to_position(in, pos); s != MKTB_OK) return s;
+        typename GamePosition<In>::type pos;
+        if (const mktb_status s = to_position(in, pos, 0); s != MKTB_OK) return s;
         return fn(tb->prober, pos);
     });
 }
@@ -197,38 +205,22 @@ mktb_status fill(const List& list, Out* out, std::size_t capacity, std::size_t* 
 
 // A probe with one answer: get(prober, position) gives it (nullopt: a table is missing), stored
 // in *out as convert(answer).
-template<class Out, class Get, class Convert>
+template<class In, class Out, class Get, class Convert>
 mktb_status one_answer(
-    const mktb_tablebase* tb, const mktb_position* in, Out* out, Get&& get, Convert&& convert) {
-    return probe(tb, in, out, [&](const Prober& p, const Position& pos) {
+    const mktb_tablebase* tb, const In* in, Out* out, Get&& get, Convert&& convert) {
+    return probe(tb, in, out, [&](const Prober& p, const auto& pos) {
         const auto v = get(p, pos);
         if (v) *out = convert(*v);
         return no_table(v);
     });
 }
 
-// The Xiangqi entry points, each over a FEN or a structure.
-template<class In>
-mktb_status xiangqi_dtm(const mktb_tablebase* tb, const In* in, mktb_dtm* out) {
-    return xiangqi_probe(tb, in, out, [&](const Prober& p, const xq::Position& pos) {
-        const std::optional<Value> v = p.dtm(pos);
-        if (v) *out = dtm_of(*v);
-        return no_table(v);
-    });
-}
-template<class In>
-mktb_status xiangqi_rule(const mktb_tablebase* tb, const In* in, std::int32_t* result) {
-    return xiangqi_probe(tb, in, result, [&](const Prober& p, const xq::Position& pos) {
-        const std::optional<Wdl> r = p.rule_wdl(pos);
-        if (r) *result = std::int32_t(*r);
-        return no_table(r);
-    });
-}
+// Xiangqi's moves, best first, over a FEN or a structure.
 template<class In>
 mktb_status xiangqi_rank(const mktb_tablebase* tb, const In* in, mktb_xiangqi_move* moves,
     std::size_t capacity, std::size_t* count) {
     if (!count) return fail(MKTB_BAD_ARGUMENT, "a NULL count pointer");
-    return xiangqi_probe(tb, in, moves || capacity ? static_cast<const void*>(moves) : count,
+    return probe(tb, in, moves || capacity ? static_cast<const void*>(moves) : count,
         [&](const Prober& p, const xq::Position& pos) {
             const auto ranked = p.rank_root(pos);
             if (!ranked) return no_table(ranked);
@@ -387,32 +379,32 @@ mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
         });
 }
 
+// Xiangqi's answers: the same probes over its FEN or its structure.
+namespace {
+const auto kDtm = [](const Prober& p, const auto& pos) { return p.dtm(pos); };
+const auto kRuleWdl = [](const Prober& p, const auto& pos) { return p.rule_wdl(pos); };
+const auto kWdlOf = [](Wdl w) { return mktb_wdl(int(w)); };
+} // namespace
+
 mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mktb_dtm* out) {
-    return xiangqi_dtm(tb, fen, out);
+    return one_answer(tb, fen, out, kDtm, dtm_of);
 }
 mktb_status mktb_xiangqi_probe_dtm(
     const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_dtm* out) {
-    return xiangqi_dtm(tb, pos, out);
+    return one_answer(tb, pos, out, kDtm, dtm_of);
 }
 mktb_status mktb_xiangqi_probe_wdl(
     const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_wdl* out) {
-    mktb_dtm dtm;
-    if (!out) return fail(MKTB_BAD_ARGUMENT, "a NULL result pointer");
-    const mktb_status s = xiangqi_dtm(tb, pos, &dtm);
-    if (s == MKTB_OK) *out = mktb_wdl(dtm.wdl);
-    return s;
+    return one_answer(
+        tb, pos, out, [](const Prober& p, const xq::Position& q) { return p.wdl(q); }, kWdlOf);
 }
 
 mktb_status mktb_xiangqi_probe_rule(const mktb_tablebase* tb, const char* fen, int32_t* result) {
-    return xiangqi_rule(tb, fen, result);
+    return one_answer(tb, fen, result, kRuleWdl, [](Wdl w) { return std::int32_t(w); });
 }
 mktb_status mktb_xiangqi_probe_rule_wdl(
     const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_wdl* out) {
-    std::int32_t r = 0;
-    if (!out) return fail(MKTB_BAD_ARGUMENT, "a NULL result pointer");
-    const mktb_status s = xiangqi_rule(tb, pos, &r);
-    if (s == MKTB_OK) *out = mktb_wdl(r);
-    return s;
+    return one_answer(tb, pos, out, kRuleWdl, kWdlOf);
 }
 
 mktb_status mktb_xiangqi_rank_root(const mktb_tablebase* tb, const char* fen,

@@ -4,9 +4,8 @@
 // captures through it, the verifier every capture it checks.
 //
 // The children are read through the reader's block cache, not made resident: the captures of
-// consecutive slots land in few blocks, so KCPABvKAABB (1.97 G child slots read) took 320 s
-// against 314 s with its children resident, at a peak of 4.07 GB against 5.92 GB
-// (docs/measurements.md, session 40).
+// consecutive slots land in few blocks of a child, so the cache serves them nearly as fast as
+// resident cells would, in a fixed amount of memory (docs/measurements.md has the figures).
 #pragma once
 
 #include <array>
