@@ -466,6 +466,10 @@ int gen_command(const Args& a) {
     if (game_is_xiangqi(a, &badGame)) return xiangqi_gen(a);
     if (badGame) return kExitBadInput;
     if (a.has("--set")) return usage_error(a, "--set is Xiangqi's (with --game xiangqi)");
+    if (a.has("--rules"))
+        return usage_error(a,
+            "--rules is Xiangqi's (with --game xiangqi); Makruk's counting "
+            "options are RULES");
     Options o;
     return gen_run(a, o);
 }
@@ -607,8 +611,8 @@ const Command kGenCommand {
     .name = "gen",
     .usage = "(ENDING... | --men N) [--list] [--tables DIR] [--threads N] [RULES]\n"
              "  [--memory BYTES] [--keep-other-rules]\n"
-             "--game xiangqi (ENDING... | --set NAME) [--list] [--tables DIR]\n"
-             "  [--threads N] [--memory BYTES]",
+             "--game xiangqi (ENDING... | --set NAME) [--rules NAME] [--list]\n"
+             "  [--tables DIR] [--threads N] [--memory BYTES] [--keep-other-rules]",
     .summary = "generate endings (e.g. KRvK, KSSvKM; men in any\n"
                "order, either side first) and every smaller\n"
                "ending they convert into, skipping those on\n"
@@ -624,9 +628,10 @@ const Command kGenCommand {
         { "--list", "", "print each ending's cells and memory, generate nothing",
             Option::Kind::Flag },
         kTablesOption, kThreads, kMemory,
-        { "--keep-other-rules", "", "refuse, not replace, a table built with other RULES",
+        { "--keep-other-rules", "",
+            "refuse, not replace, a table built with other RULES (Xiangqi: --rules)",
             Option::Kind::Flag },
-        kGameOption, kSetOption },
+        kGameOption, kSetOption, kXiangqiRulesOption },
     .run = gen_command,
     .rules = true,
     .operands = -1,
@@ -687,6 +692,10 @@ int gen_over_ranks(const Args& a, Ranks& ranks, int localRanks) {
     if (game_is_xiangqi(a, &bad)) return xiangqi_gen(a, &ranks, localRanks);
     if (bad) return kExitBadInput;
     if (a.has("--set")) return usage_error(a, "--set is Xiangqi's (with --game xiangqi)");
+    if (a.has("--rules"))
+        return usage_error(a,
+            "--rules is Xiangqi's (with --game xiangqi); Makruk's counting "
+            "options are RULES");
     Options o;
     o.ranks = &ranks;
     o.localRanks = localRanks;

@@ -19,6 +19,7 @@
 #include "notation.hpp"
 #include "words.hpp"
 #include "xiangqi_answer.hpp"
+#include "xiangqi_commands.hpp"
 
 namespace mktb::cli {
 
@@ -312,6 +313,11 @@ int probe_command(const Args& a) {
     static const std::string kNoFen;
     const std::string& fen = a.operands().empty() ? kNoFen : a.operands()[0];
     const CountRules& rules = a.rules();
+    xq::RuleSet xiangqiRules = xq::kDefaultRuleSet;
+    if (a.has("--rules") && !xq::parse_rule_set(a.text("--rules"), &xiangqiRules))
+        return fail(json, kExitBadInput,
+            "--rules takes " + std::string(xq::kRuleSetChoices) + ", not '" + a.text("--rules")
+                + "'");
     if (fen.empty() == epd.empty()) {
         if (json) return fail(json, kExitBadInput, "give one FEN or --epd FILE");
         return usage_error(a, "give one FEN or --epd FILE");
@@ -325,13 +331,18 @@ int probe_command(const Args& a) {
     if (!epd.empty()) {
         if (!countText.empty() || line)
             return fail(json, kExitBadInput, "--count and --line answer one FEN, not --epd");
-        return answer_file(Prober(dir, { .rules = rules }), epd, json);
+        return answer_file(
+            Prober(dir, { .rules = rules, .xiangqi_rules = xiangqiRules }), epd, json);
     }
     if (xq::Position::is_xiangqi_fen(fen)) { // ten ranks: a Xiangqi position
         if (!countText.empty())
             return fail(json, kExitBadInput, "--count is Makruk's: Xiangqi has no count");
-        return xiangqi_probe(dir, fen, json, line, fail);
+        return xiangqi_probe(dir, xiangqiRules, fen, json, line, fail);
     }
+    if (a.has("--rules"))
+        return fail(json, kExitBadInput,
+            "--rules names Xiangqi's repetition rules; a Makruk position's counting options "
+            "are RULES");
     Position pos;
     try {
         pos = Position::from_fen(fen);
@@ -351,7 +362,8 @@ int probe_command(const Args& a) {
 const Command kProbeCommand {
     .name = "probe",
     .usage = "\"<FEN>\" [--json] [--line] [--count pieces:C|board:C] [--tables DIR] [RULES]\n"
-             "--epd FILE [--json] [--tables DIR] [RULES]",
+             "\"<Xiangqi FEN>\" [--json] [--line] [--rules NAME] [--tables DIR]\n"
+             "--epd FILE [--json] [--tables DIR] [RULES] [--rules NAME]",
     .summary = "distance to mate of a position, the answer\n"
                "under the count (FEN fields 4-5, --count, or\n"
                "a fresh count), every move with its values;\n"
@@ -362,7 +374,7 @@ const Command kProbeCommand {
     .options = { { "--json", "", "the answer (and any error) as JSON", Option::Kind::Flag },
         { "--line", "", "the winning line, move by move, with the count", Option::Kind::Flag },
         { "--count", "pieces:C|board:C", "the count the game runs (else FEN fields 4-5)" },
-        { "--epd", "FILE", "answer every line of FILE" }, kTablesOption },
+        { "--epd", "FILE", "answer every line of FILE" }, kTablesOption, kXiangqiRulesOption },
     .run = probe_command,
     .rules = true,
     .operands = 1,

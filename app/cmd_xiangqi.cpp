@@ -3,6 +3,7 @@
 // gen/xiangqi/, the reader probe/xiangqi_tables.hpp).
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -70,6 +71,8 @@ std::optional<std::vector<Material>> named_set(const std::string& name) {
 
 struct XOptions {
     std::string tables;
+    xq::RuleSet rules = xq::kDefaultRuleSet; // --rules
+    bool keepOtherRules = false;
     std::vector<Material> endings;
     std::uint64_t memory = 0;
     std::unique_ptr<tbb::global_control> threads;
@@ -87,7 +90,13 @@ bool read_x(const Args& a, XOptions& o) {
     if (offers("--threads") && a.has("--threads"))
         o.threads = std::make_unique<tbb::global_control>(
             tbb::global_control::max_allowed_parallelism, std::size_t(a.number("--threads", 1)));
-    for (const char* makrukOnly : { "--men", "--keep-other-rules" })
+    if (offers("--rules") && a.has("--rules") && !xq::parse_rule_set(a.text("--rules"), &o.rules)) {
+        std::fprintf(stderr, "mktb %s: --rules takes %s, not '%s'\n", cmd.c_str(),
+            std::string(xq::kRuleSetChoices).c_str(), a.text("--rules").c_str());
+        return false;
+    }
+    o.keepOtherRules = offers("--keep-other-rules") && a.flag("--keep-other-rules");
+    for (const char* makrukOnly : { "--men" })
         if (offers(makrukOnly) && a.has(makrukOnly)) {
             std::fprintf(stderr, "mktb %s: %s is Makruk's; Xiangqi's sets (--set) are %s\n",
                 cmd.c_str(), makrukOnly, kSets);
@@ -124,6 +133,18 @@ std::vector<Material> build_order(const std::vector<Material>& endings) {
     return out;
 }
 
+// The header's rule word of the table at `path`, nullopt when there is none (or no header to
+// read: the generator then writes it anew).
+std::optional<std::uint32_t> table_rules(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    TableHeader h {};
+    if (!in.read(reinterpret_cast<char*>(&h), sizeof h)
+        || std::memcmp(h.magic, kTableMagic, sizeof kTableMagic) != 0
+        || h.game != std::uint32_t(Game::Xiangqi))
+        return std::nullopt;
+    return h.rules;
+}
+
 std::string stats_path(const std::string& dir, const Material& m) {
     return (std::filesystem::path(dir) / (m.name() + ".xq.json")).string();
 }
@@ -141,10 +162,12 @@ int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
         return ranks ? ranks->reduce(std::uint64_t(speaks && yes), Ranks::Op::Max) != 0 : yes;
     };
     const int n = ranks ? ranks->size() : 1;
-    // An ending with both sides armed is made by rank 0 alone (the perpetual-check pass reads
-    // every cell); the others over every rank, each holding its share.
-    const auto alone = [&](const Material& m) { return !m.armless(RED) && !m.armless(BLACK); };
-    const auto need = [&](const Material& m) { return xq::memory_needed(m, alone(m) ? 1 : n); };
+    // An ending with both sides armed is made under check by rank 0 alone (the perpetual-check
+    // pass reads every cell); the others over every rank, each holding its share.
+    const auto alone
+        = [&](const Material& m) { return xq::header_rule(m, o.rules) == xq::kRulePerpetualCheck; };
+    const auto need
+        = [&](const Material& m) { return xq::memory_needed(m, alone(m) ? 1 : n, o.rules); };
     std::uint64_t allowed = o.memory ? o.memory : available_memory() / std::uint64_t(localRanks);
     if (ranks) allowed = ranks->reduce(allowed, Ranks::Op::Min); // the least any rank finds
     const std::string perRank = n > 1 ? " per rank on " + std::to_string(n) + " ranks" : "";
@@ -167,8 +190,8 @@ int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
         // (mktb-mpi; none where both sides are armed: rank 0 makes those alone).
         const auto ranks_for = [&](const Material& m) {
             for (int r = 2; !alone(m) && r <= 4096; r *= 2)
-                if (xq::memory_needed(m, r) <= allowed) {
-                    while (r > 2 && xq::memory_needed(m, r - 1) <= allowed) --r;
+                if (xq::memory_needed(m, r, o.rules) <= allowed) {
+                    while (r > 2 && xq::memory_needed(m, r - 1, o.rules) <= allowed) --r;
                     return " over " + std::to_string(r) + " ranks";
                 }
             return std::string();
@@ -213,12 +236,28 @@ int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
         try {
             std::optional<DirectoryLock> lock;
             if (speaks) lock.emplace(o.tables);
-            if (agree(std::filesystem::exists(xq::table_path(o.tables, m)))) { // on disk (resumed)
+            // On disk (resumed), unless it follows another rule set (one directory per set: it
+            // is made again, saying so, or refused with --keep-other-rules).
+            const std::string path = xq::table_path(o.tables, m);
+            const std::optional<std::uint32_t> found = table_rules(path);
+            if (agree(found && xq::follows(*found, o.rules))) {
                 if (shown) progress.skip_job(k);
                 continue;
             }
+            if (found && speaks) {
+                const std::string other = m.name() + " in " + o.tables + " follows the rules "
+                    + std::string(xq::rule_name(*found));
+                if (o.keepOtherRules)
+                    throw RulesError(other
+                        + "; not replaced (--keep-other-rules): use another "
+                          "--tables directory");
+                if (shown) progress.finish();
+                std::fprintf(stderr, "mktb gen: %s; generating it again under %s\n", other.c_str(),
+                    std::string(xq::rule_set(o.rules).name).c_str());
+            }
             // A reader per ending: its block cache (the children read) is let go with it.
-            const xq::Tablebase tables(o.tables);
+            const xq::Tablebase tables(
+                o.tables, mktb::Tablebase::kDefaultCacheBytes, false, o.rules);
             const bool overRanks = n > 1 && !alone(m);
             TableStats s;
             if (speaks || overRanks)
@@ -245,7 +284,9 @@ int xiangqi_digest(const Args& a) {
         return usage_error(a, std::string("give the endings, or --set with one of ") + kSets);
     for (const Material& m : o.endings) {
         try {
-            const xq::Tablebase tables(o.tables); // per ending: its resident cells let go
+            // Per ending (its resident cells let go), each table read under its own rules.
+            const xq::Tablebase tables(
+                o.tables, mktb::Tablebase::kDefaultCacheBytes, false, std::nullopt);
             if (!tables.table(m)) {
                 std::fprintf(stderr, "mktb digest: no Xiangqi table of %s in %s\n",
                     m.name().c_str(), o.tables.c_str());
@@ -328,7 +369,9 @@ int xiangqi_verify(const Args& a) {
         const Material& m = present[k];
         progress.start_job(k);
         try {
-            const xq::Tablebase tables(o.tables); // a reader per ending: its tables let go with it
+            // A reader per ending (its tables let go with it), each table under its own rules.
+            const xq::Tablebase tables(
+                o.tables, mktb::Tablebase::kDefaultCacheBytes, false, std::nullopt);
             std::string report;
             const std::uint64_t bad = xq::verify(m, tables, &report, &progress);
             progress.finish();

@@ -83,7 +83,7 @@ std::optional<std::uint64_t> parse_bytes(std::string_view text);
 std::string usage(std::span<const Command* const> commands);
 // " (did you mean 'probe'?)" when one of `known` is within two letters' edits of `word`, else "".
 std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& known);
-// "mktb 0.6.0 ...": the version line of `mktb --version`.
+// "mktb 0.7.0 ...": the version line of `mktb --version`.
 std::string version_line();
 std::string command_help(const Command& command);
 // Its forms alone: "usage: mktb NAME ..." and "       mktb NAME ..." lines.

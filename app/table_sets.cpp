@@ -19,14 +19,26 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) return dir + " is not a directory";
     // Xiangqi's tables beside them (KRvKAABB.xq.mktb): a directory may hold either game or both.
-    const xq::Tablebase xiangqi(dir, cache_bytes, true);
+    // Each table read under its own rules: those of the armed ones must agree.
+    const xq::Tablebase xiangqi(dir, cache_bytes, true, std::nullopt);
+    std::optional<std::uint32_t> xiangqiRule;
     for (const xq::Material& m : xiangqi.on_disk()) {
+        const xq::Entry* e = nullptr;
         try {
-            xiangqi.table(m); // throws TableError for a damaged header or block index
-            out.xiangqi_endings.push_back(m);
-        } catch (const TableError& e) {
-            out.left_out.push_back(e.what());
+            e = xiangqi.table(m); // throws TableError for a damaged header or block index
+        } catch (const TableError& error) {
+            out.left_out.push_back(error.what());
+            continue;
         }
+        if (const std::uint32_t rule = e->table->rules(); rule != xq::kRulePlainArmless) {
+            if (xiangqiRule && rule != *xiangqiRule)
+                return dir + " holds Xiangqi tables of different rule sets (" + m.name() + ": "
+                    + std::string(xq::rule_name(rule)) + ", others "
+                    + std::string(xq::rule_name(*xiangqiRule)) + "); keep one directory per set";
+            xiangqiRule = rule;
+            out.xiangqi_rules = rule == xq::kRulePlainNone ? xq::RuleSet::None : xq::RuleSet::Check;
+        }
+        out.xiangqi_endings.push_back(m);
     }
     const Tablebase tables(dir, cache_bytes, true);
     std::optional<std::uint32_t> rules;
@@ -51,7 +63,8 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
     if (!rules) rules = encode(CountRules {}); // Xiangqi alone: the default set
     out.dir = dir;
     out.rules = decode_rules(*rules);
-    out.prober = std::make_unique<Prober>(dir, ProbeOptions { cache_bytes, out.rules });
+    out.prober
+        = std::make_unique<Prober>(dir, ProbeOptions { cache_bytes, out.rules, out.xiangqi_rules });
     return {};
 }
 
@@ -73,10 +86,14 @@ std::string TableSets::open(const std::vector<std::string>& dirs, std::size_t ca
         if (const TableSet* other = s.makruk() ? find(s.rules) : nullptr)
             return other->dir + " and " + dir + " hold Makruk tables of the same rules ("
                 + describe(s.rules) + ")";
-        for (const xq::Material& m : s.xiangqi_endings)
-            if (const TableSet* other = find(m); other && holds(*other, m))
-                return other->dir + " and " + dir + " hold the same Xiangqi table (" + m.name()
-                    + "); keep each ending in one directory";
+        // An ending with an armless side follows every rule set: each set's directory holds
+        // its own copy (the children of its armed endings); within one set, one directory.
+        for (const TableSet& other : sets_)
+            for (const xq::Material& m : s.xiangqi_endings)
+                if (other.xiangqi_rules == s.xiangqi_rules && holds(other, m))
+                    return other.dir + " and " + dir + " hold the same Xiangqi table (" + m.name()
+                        + ") of the rules " + std::string(xq::rule_set(s.xiangqi_rules).name)
+                        + "; keep each ending in one directory per rule set";
         sets_.push_back(std::move(s));
     }
     return {};
@@ -88,13 +105,27 @@ const TableSet* TableSets::find(const CountRules& rules) const {
     return nullptr;
 }
 
-const TableSet* TableSets::find(const xq::Material& m) const {
-    const TableSet* any = nullptr;
+const TableSet* TableSets::find(const xq::Material& m, xq::RuleSet rules) const {
+    const bool armless = m.armless(xq::RED) || m.armless(BLACK);
+    const TableSet *same = nullptr, *other = nullptr, *any = nullptr;
     for (const TableSet& s : sets_) {
-        if (holds(s, m)) return &s;
-        if (!any && !s.xiangqi_endings.empty()) any = &s;
+        if (s.xiangqi_endings.empty()) continue;
+        const bool follows = s.xiangqi_rules == rules;
+        if (holds(s, m) && follows) return &s;
+        if (!other && holds(s, m) && armless) other = &s;
+        if (!same && follows) same = &s;
+        if (!any) any = &s;
     }
-    return any;
+    return other ? other : same ? same : any;
+}
+
+std::vector<xq::RuleSet> TableSets::xiangqi_rules() const {
+    std::vector<xq::RuleSet> out;
+    for (const TableSet& s : sets_)
+        if (!s.xiangqi_endings.empty()
+            && std::find(out.begin(), out.end(), s.xiangqi_rules) == out.end())
+            out.push_back(s.xiangqi_rules);
+    return out;
 }
 
 std::string TableSets::served() const {

@@ -19,6 +19,9 @@ struct TableSet {
     CountRules rules; // of its Makruk tables (the defaults where it holds none)
     std::vector<Material> endings; // Makruk's, by name
     std::vector<xq::Material> xiangqi_endings; // by name (no counting rules apply)
+    // The repetition rules of its Xiangqi tables with both sides armed (all the same; the
+    // default where it holds none: its other tables follow every rule set).
+    xq::RuleSet xiangqi_rules = xq::kDefaultRuleSet;
     std::vector<std::string> left_out; // damaged tables, each "FILE: FAULT", never answering
     std::unique_ptr<Prober> prober; // both games' tables, one cache
     bool makruk() const { return !endings.empty(); }
@@ -28,16 +31,19 @@ class TableSets {
 public:
     // Opens every directory; an error message naming the directory or file and the fault (not
     // a directory, no tables, tables of different rules in one, two with Makruk tables of the
-    // same rules, two with the same Xiangqi ending), or empty. A damaged table is left out of
-    // its set (left_out says why), not an error.
+    // same rules, two with the same Xiangqi ending under the same rules), or empty. A damaged table
+    // is left out of its set (left_out says why), not an error.
     std::string open(const std::vector<std::string>& dirs, std::size_t cache_bytes);
 
     const std::vector<TableSet>& sets() const { return sets_; }
     // The set of Makruk tables built under `rules`, or nullptr.
     const TableSet* find(const CountRules& rules) const;
-    // The set holding the Xiangqi ending `m`; else (to tell what is missing) the first that
-    // holds Xiangqi tables; nullptr when none does.
-    const TableSet* find(const xq::Material& m) const;
+    // The set holding the Xiangqi ending `m` under `rules` (an ending with an armless side
+    // follows every set, so any set holding it); else (to tell what is missing) the first that
+    // holds Xiangqi tables of `rules`, or of any; nullptr when none holds Xiangqi tables.
+    const TableSet* find(const xq::Material& m, xq::RuleSet rules) const;
+    // The Xiangqi rule sets served ("check", "none"), each once, in the order of the sets.
+    std::vector<xq::RuleSet> xiangqi_rules() const;
     // "limit_precedence=min ... (DIR); ..." of the Makruk sets, for messages.
     std::string served() const;
 

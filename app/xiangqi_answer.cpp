@@ -59,7 +59,8 @@ std::optional<XAnswer> xiangqi_answer(const Prober& tables, const Position& pos)
     a.value = *here;
     a.result = int(*tables.rule_wdl(pos));
     const xq::Material m = xq::Material::of(pos);
-    a.rule_table = !m.armless(xq::RED) && !m.armless(BLACK);
+    a.rules = tables.options().xiangqi_rules;
+    a.armed = !m.armless(xq::RED) && !m.armless(BLACK);
     Position p = pos;
     for (xq::Move mv : xq::legal_moves(pos)) {
         const auto u = p.do_move(mv);
@@ -101,9 +102,10 @@ Json xiangqi_json(
     // Where one side is armless the perpetual-check rule changes nothing (docs/rules-xiangqi.md
     // §5). Elsewhere "category" and "dtm" stay the plain analysis's, and "rule_result" says
     // where the rule decides a position the plain analysis draws.
-    j["rules"] = a.rule_table
-        ? "stalemate=loss perpetual_check=loss chase=not_modelled"
-        : "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled";
+    j["rule_set"] = std::string(xq::rule_set(a.rules).name);
+    j["rules"] = !a.armed ? "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled"
+        : a.rules == xq::RuleSet::Check ? "stalemate=loss perpetual_check=loss chase=not_modelled"
+                                        : "stalemate=loss perpetual_check=draw chase=draw";
     if (a.by_rule()) j["rule_result"] = category(a.result);
     j["verdict"] = xiangqi_sentence(stm, a.value, a.result, lang);
     Json moves = Json::array();
@@ -153,8 +155,16 @@ Json xiangqi_json(
     return j;
 }
 
-int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool with_line,
-    int (*fail)(bool, int, const std::string&)) {
+std::string rules_text(const XAnswer& a) {
+    if (!a.armed) return "the repetition rules change nothing where one side is armless";
+    return "rules " + std::string(xq::rule_set(a.rules).name) + ": "
+        + (a.rules == xq::RuleSet::Check
+                ? "a side that checks forever loses; perpetual chase not modelled"
+                : "every endless line a draw");
+}
+
+int xiangqi_probe(const std::string& dir, xq::RuleSet rules, std::string_view fen, bool json,
+    bool with_line, int (*fail)(bool, int, const std::string&)) {
     Position pos;
     try {
         pos = Position::from_fen(fen);
@@ -162,13 +172,18 @@ int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool 
         return fail(json, kExitBadInput, std::string("bad Xiangqi FEN: ") + e.what());
     }
     try {
-        const Prober tables(dir);
+        ProbeOptions options;
+        options.xiangqi_rules = rules;
+        const Prober tables(dir, options);
         const std::optional<XAnswer> a = xiangqi_answer(tables, pos);
         if (!a) {
             const std::string m = xq::Material::of(pos).canonical().name();
+            const std::string gen = rules == xq::kDefaultRuleSet
+                ? ""
+                : " --rules " + std::string(xq::rule_set(rules).name);
             return fail(json, kExitNoTable,
                 "no Xiangqi table for " + m + " or an ending it converts into in " + dir
-                    + " (generate them: mktb gen --game xiangqi " + m + ")");
+                    + " (generate them: mktb gen --game xiangqi" + gen + " " + m + ")");
         }
         if (json) {
             std::printf("%s\n", dump(xiangqi_json(tables, pos, *a, with_line)).c_str());
@@ -176,9 +191,7 @@ int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool 
         }
         const Color stm = pos.side_to_move();
         std::printf("%s\n%s to move: %s (Xiangqi; %s)\n", pos.fen().c_str(), colour(stm),
-            xiangqi_sentence(stm, a->value, a->result).c_str(),
-            a->rule_table ? "a side that checks forever loses; perpetual chase not modelled"
-                          : "the perpetual-check rule changes nothing where one side is armless");
+            xiangqi_sentence(stm, a->value, a->result).c_str(), rules_text(*a).c_str());
         if (!a->moves.empty())
             std::printf("moves (WXF, Chinese, UCI; best first, * keeps the best result):\n");
         for (const XMove& x : a->moves) {

@@ -23,11 +23,15 @@ struct XMove {
 struct XAnswer {
     Value value; // for the side to move
     int result; // under the perpetual-check rule: +1 won, 0 drawn, -1 lost
-    bool rule_table; // both sides armed: the table follows the rule's own pass
+    xq::RuleSet rules; // the repetition rules asked for (the tables answering follow them)
+    bool armed; // both sides armed: the rule set decides endless lines (elsewhere none matters)
     std::vector<XMove> moves; // best first: by the rule's result, then by the plain value
     bool by_rule() const { return value.is_draw() && result != 0; } // only the rule decides
 };
 
+// How the rules apply to an answer, in words: "rules check: a side that checks for ever
+// loses; perpetual chase not modelled", or that they change nothing where one side is armless.
+std::string rules_text(const XAnswer& a);
 // "Red mates in 12", "draw; under the perpetual-check rule Black wins (...)": the value for the
 // side to move `stm`, with what the rule changes.
 std::string xiangqi_sentence(Color stm, Value v, int result, Lang lang = Lang::En);
@@ -40,7 +44,7 @@ std::vector<xq::Move> xiangqi_line(const Prober& tables, xq::Position pos);
 Json xiangqi_json(const Prober& tables, const xq::Position& pos, const XAnswer& a, bool with_line,
     Lang lang = Lang::En);
 // `mktb probe` of a Xiangqi FEN: prints, returns the exit code; errors through `fail`.
-int xiangqi_probe(const std::string& dir, std::string_view fen, bool json, bool with_line,
-    int (*fail)(bool, int, const std::string&));
+int xiangqi_probe(const std::string& dir, xq::RuleSet rules, std::string_view fen, bool json,
+    bool with_line, int (*fail)(bool, int, const std::string&));
 
 } // namespace mktb::cli

@@ -49,7 +49,7 @@ Prober::Prober(std::string dir, ProbeOptions options)
     : options_(options)
     , cache_(std::make_shared<BlockCache>(options.cache_bytes))
     , tables_(std::make_unique<Tablebase>(dir, cache_, true))
-    , xiangqi_(std::make_unique<xq::Tablebase>(dir, cache_, true)) { }
+    , xiangqi_(std::make_unique<xq::Tablebase>(dir, cache_, true, options.xiangqi_rules)) { }
 
 Prober::~Prober() = default;
 

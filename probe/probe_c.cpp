@@ -246,7 +246,7 @@ extern "C" {
 uint32_t mktb_version(void) { return MKTB_VERSION; }
 
 void mktb_options_default(mktb_options* options) {
-    if (options) *options = { sizeof(mktb_options), 0, 0 };
+    if (options) *options = { sizeof(mktb_options), 0, 0, MKTB_XIANGQI_RULES_DEFAULT };
 }
 
 mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tablebase** out) {
@@ -267,6 +267,22 @@ mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tableba
             if (options->size >= offsetof(mktb_options, cache_bytes) + sizeof(uint64_t)
                 && options->cache_bytes)
                 o.cache_bytes = std::size_t(options->cache_bytes);
+            if (options->size >= offsetof(mktb_options, xiangqi_rules) + sizeof(uint32_t)) {
+                switch (options->xiangqi_rules) {
+                case MKTB_XIANGQI_RULES_DEFAULT:
+                    break;
+                case MKTB_XIANGQI_RULES_NONE:
+                    o.xiangqi_rules = xq::RuleSet::None;
+                    break;
+                case MKTB_XIANGQI_RULES_CHECK:
+                    o.xiangqi_rules = xq::RuleSet::Check;
+                    break;
+                default:
+                    return fail(MKTB_BAD_ARGUMENT,
+                        "mktb_options.xiangqi_rules is " + std::to_string(options->xiangqi_rules)
+                            + ": one of MKTB_XIANGQI_RULES_DEFAULT, _NONE, _CHECK");
+                }
+            }
         }
         std::error_code ec;
         if (!std::filesystem::is_directory(dir, ec))

@@ -26,22 +26,42 @@ std::unique_ptr<Entry> Files::open(
         = std::make_unique<Entry>(Entry { Table::open(path, table_key(m), cache, id), Index(m) });
     const std::uint32_t rule = e->table->rules();
     const bool armless = m.armless(RED) || m.armless(BLACK);
-    if (rule != kRulePlainArmless && rule != kRulePerpetualCheck)
+    if (rule != kRulePlainArmless && rule != kRulePerpetualCheck && rule != kRulePlainNone)
         throw TableError(path + ": built under Xiangqi rule " + std::to_string(rule)
             + ", which this reader does not know (it knows 1: the plain result, one side armless; "
-              "2: the perpetual-check rule)");
-    if ((rule == kRulePerpetualCheck) == armless || e->table->has(kRuleResult) == armless)
+              "2: the perpetual-check rule; 3: none, every endless line a draw)");
+    if ((rule == kRulePlainArmless) != armless
+        || e->table->has(kRuleResult) != (rule == kRulePerpetualCheck))
         throw TableError(path + ": the header's rule " + std::to_string(rule)
-            + " does not fit the ending (an ending with both sides armed needs the "
-              "perpetual-check rule's cells, one with an armless side has none)");
+            + " does not fit the ending (an ending with an armless side follows every rule set "
+              "and has no rule cells; one with both sides armed names its rule set, and holds "
+              "the perpetual-check rule's cells under check)");
     return e;
 }
 
-Tablebase::Tablebase(std::string dir, std::size_t cache_bytes, bool fixed)
-    : Tablebase(std::move(dir), std::make_shared<BlockCache>(cache_bytes), fixed) { }
+std::string_view rule_name(std::uint32_t rule) {
+    return rule == kRulePerpetualCheck ? rule_set(RuleSet::Check).name
+        : rule == kRulePlainNone       ? rule_set(RuleSet::None).name
+                                       : "every rule set";
+}
 
-Tablebase::Tablebase(std::string dir, std::shared_ptr<BlockCache> cache, bool fixed)
-    : set_(std::move(dir), std::move(cache), fixed) { }
+Tablebase::Tablebase(
+    std::string dir, std::size_t cache_bytes, bool fixed, std::optional<RuleSet> rules)
+    : Tablebase(std::move(dir), std::make_shared<BlockCache>(cache_bytes), fixed, rules) { }
+
+Tablebase::Tablebase(
+    std::string dir, std::shared_ptr<BlockCache> cache, bool fixed, std::optional<RuleSet> rules)
+    : set_(std::move(dir), std::move(cache), fixed)
+    , rules_(rules) { }
+
+const Entry* Tablebase::table(const Material& canonical) const {
+    const Entry* e = set_.find(canonical);
+    if (e && rules_ && !follows(e->table->rules(), *rules_))
+        throw RulesError("the Xiangqi table of " + canonical.name() + " in " + dir()
+            + " follows the rules " + std::string(rule_name(e->table->rules())) + ", not "
+            + std::string(rule_set(*rules_).name) + " as asked");
+    return e;
+}
 
 Tablebase::~Tablebase() = default;
 

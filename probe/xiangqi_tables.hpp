@@ -20,13 +20,29 @@ namespace mktb::xq {
 std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.xq.mktb
 
 // The rule a Xiangqi table follows, in its header's `rules` (docs/rules-xiangqi.md §5):
-// kRulePlainArmless: every endless line a draw, which is the perpetual-check rule's result
-// because one side is armless (it never checks, and the other never needs to check forever).
-// kRulePerpetualCheck (both sides armed): beside the plain distance to mate, the result under
-// the perpetual-check rule in cells of their own (kRuleResult), where it differs from the plain
-// one. Perpetual chase is modelled by neither. This reader refuses values it does not know.
+// kRulePlainArmless: every endless line a draw, which is every rule set's result because one
+// side is armless (it never checks, and the other never needs to check forever): it answers
+// under any. Both sides armed: kRulePerpetualCheck (RuleSet::Check), beside the plain distance
+// to mate the result under the perpetual-check rule in cells of their own (kRuleResult), where
+// it differs from the plain one; kRulePlainNone (RuleSet::None), the plain distance alone.
+// This reader refuses values it does not know.
 inline constexpr std::uint32_t kRulePlainArmless = 1;
 inline constexpr std::uint32_t kRulePerpetualCheck = 2;
+inline constexpr std::uint32_t kRulePlainNone = 3;
+// The header's word of a table of an ending with both sides armed made under `rules`, and of
+// any ending.
+constexpr std::uint32_t armed_rule(RuleSet rules) {
+    return rules == RuleSet::Check ? kRulePerpetualCheck : kRulePlainNone;
+}
+inline std::uint32_t header_rule(const Material& m, RuleSet rules) {
+    return m.armless(RED) || m.armless(BLACK) ? kRulePlainArmless : armed_rule(rules);
+}
+// Whether a table whose header says `rule` answers under `rules`.
+constexpr bool follows(std::uint32_t rule, RuleSet rules) {
+    return rule == kRulePlainArmless || rule == armed_rule(rules);
+}
+// The rule set of an armed table's header word ("check"), or "every rule set" (armless).
+std::string_view rule_name(std::uint32_t rule);
 // The rule's cells take the table format's second metric slot (Makruk's Board: the slots are
 // per table, and a Xiangqi table is never read as a Makruk one).
 inline constexpr Metric kRuleResult = Metric(1);
@@ -55,18 +71,23 @@ struct Files {
 // Any number of threads may call every const member at once.
 class Tablebase {
 public:
-    // `fixed`, and the cache shared or not, as Makruk's Tablebase.
+    // `fixed`, and the cache shared or not, as Makruk's Tablebase. `rules`: the rule set every
+    // table must follow to answer (one of another throws RulesError), or nullopt: each table
+    // read under its own (the tools that read a table as it is: digest, verify).
     explicit Tablebase(std::string dir,
-        std::size_t cache_bytes = mktb::Tablebase::kDefaultCacheBytes, bool fixed = false);
-    Tablebase(std::string dir, std::shared_ptr<BlockCache> cache, bool fixed);
+        std::size_t cache_bytes = mktb::Tablebase::kDefaultCacheBytes, bool fixed = false,
+        std::optional<RuleSet> rules = kDefaultRuleSet);
+    Tablebase(std::string dir, std::shared_ptr<BlockCache> cache, bool fixed,
+        std::optional<RuleSet> rules = kDefaultRuleSet);
     ~Tablebase();
 
     const std::string& dir() const { return set_.dir(); }
+    const std::optional<RuleSet>& rules() const { return rules_; }
     // The table of a canonical material, opened on first use (with its Index), and again when
     // the file changed under it (Table::stale()); nullptr when its file is absent. Throws
-    // TableError when the file is damaged.
+    // TableError when the file is damaged, RulesError when it follows another rule set.
     using Entry = xq::Entry;
-    const Entry* table(const Material& canonical) const { return set_.find(canonical); }
+    const Entry* table(const Material& canonical) const;
     // Whether a table of this canonical material was on disk when the Tablebase was made, and
     // the most men of any table then. Lock-free.
     bool available(const Material& canonical) const { return set_.available(canonical); }
@@ -95,6 +116,7 @@ private:
     std::optional<T> answer(const Position& pos, const Stored& stored, const Parent& parent,
         const Rank& rank, T lost) const;
     GameTables<Files> set_;
+    std::optional<RuleSet> rules_;
 };
 
 } // namespace mktb::xq

@@ -74,6 +74,7 @@ PLAN = {
     "build/mktb gen --game xiangqi --set one-attacker": f"the 324 one-attacker endings: 4 minutes, {LONG}",
     "build/mktb gen --game xiangqi --set one-attacker --list": None,
     "build/mktb gen --game xiangqi KRvKN": None,
+    "build/mktb gen --game xiangqi --rules none --tables tables-none KRvKN": None,
     "build/mktb verify --game xiangqi KRvKAABB": None,
     "build/mktb digest --game xiangqi KRvKN": None,
     "build/mktb pack --game xiangqi KRvKAABB --out DIR": [

@@ -149,7 +149,7 @@ TEST_CASE("Probes from several threads agree with one thread's, through eviction
     // 1 MiB holds 64 blocks only: threads keep evicting what others read.
     const Prober shared(test::tables_up_to_4_men(), { 1 << 20, {} });
     mktb_tablebase* tb = nullptr;
-    const mktb_options options { sizeof(mktb_options), 0, 1 << 20 };
+    const mktb_options options { sizeof(mktb_options), 0, 1 << 20, 0 };
     REQUIRE(mktb_open(test::tables_up_to_4_men().c_str(), &options, &tb) == MKTB_OK);
     constexpr int kThreads = 4;
     std::vector<int> mismatches(kThreads, 0);
@@ -217,7 +217,7 @@ TEST_CASE("The C API reports damaged tables and other rule options as codes", "[
     mktb_position pos;
     REQUIRE(mktb_position_from_fen("k7/8/8/8/8/8/m7/R3K3 w - 128 128 1", &pos) == MKTB_OK);
     mktb_tablebase* tb = nullptr;
-    const mktb_options other { sizeof(mktb_options), MKTB_RULE_BOARD_HONOUR_OFF, 0 };
+    const mktb_options other { sizeof(mktb_options), MKTB_RULE_BOARD_HONOUR_OFF, 0, 0 };
     REQUIRE(mktb_open(dir.c_str(), &other, &tb) == MKTB_OK);
     mktb_counted c;
     mktb_wdl wdl;
@@ -242,7 +242,7 @@ TEST_CASE("The C API reports damaged tables and other rule options as codes", "[
     CHECK(mktb_probe_wdl(tb, &pos, &wdl) == MKTB_DAMAGED);
     CHECK(std::string(mktb_last_error()).find("KRvKM.mktb") != std::string::npos);
     mktb_close(tb);
-    const mktb_options unknown { sizeof(mktb_options), 1u << 20, 0 };
+    const mktb_options unknown { sizeof(mktb_options), 1u << 20, 0, 0 };
     CHECK(mktb_open(dir.c_str(), &unknown, &tb) == MKTB_BAD_ARGUMENT);
     std::filesystem::remove_all(dir);
 }
@@ -269,7 +269,7 @@ TEST_CASE("A table changed under its reader is refused, never answered wrong, an
     // The cache holds 4 blocks: nearly every probe reads the file.
     const Prober prober(dir, { 4 << 14, {} });
     mktb_tablebase* tb = nullptr;
-    const mktb_options options { sizeof(mktb_options), 0, 4 << 14 };
+    const mktb_options options { sizeof(mktb_options), 0, 4 << 14, 0 };
     REQUIRE(mktb_open(dir.c_str(), &options, &tb) == MKTB_OK);
     // Each position answered as the reference does, refused (TableError, MKTB_DAMAGED), or
     // (`absent_ok`) absent; counted in `seen`.
@@ -337,7 +337,7 @@ TEST_CASE("A huge cache asked for costs memory only as it fills", "[probe][gen]"
     };
     const std::uint64_t before = resident();
     mktb_tablebase* tb = nullptr;
-    const mktb_options options { sizeof(mktb_options), 0, std::uint64_t(1) << 40 };
+    const mktb_options options { sizeof(mktb_options), 0, std::uint64_t(1) << 40, 0 };
     REQUIRE(mktb_open(test::tables_up_to_4_men().c_str(), &options, &tb) == MKTB_OK);
     mktb_position pos;
     REQUIRE(mktb_position_from_fen("k7/8/1K6/8/8/8/8/7R w - - 0 1", &pos) == MKTB_OK);

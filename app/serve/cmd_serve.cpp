@@ -222,7 +222,8 @@ private:
     }
 
     void probe(const httplib::Request& req, httplib::Response& res) const {
-        if (std::string e = check_params(req, { "fen", "count", "line", "lang" }); !e.empty())
+        if (std::string e = check_params(req, { "fen", "count", "line", "lang", "rules" });
+            !e.empty())
             return reply_error(res, 400, e);
         Lang lang = Lang::En;
         if (std::string e = lang_param(req, lang); !e.empty()) return reply_error(res, 400, e);
@@ -234,6 +235,11 @@ private:
         for (char& c : fen)
             if (c == '_') c = ' ';
         if (xq::Position::is_xiangqi_fen(fen)) return probe_xiangqi(req, res, *tables, fen, lang);
+        if (req.has_param("rules"))
+            return reply_error(res, 400,
+                "'rules' names Xiangqi's repetition rules; Makruk's counting options are "
+                "parameters of their own",
+                lang);
         const TableSet* s = select(*tables, req, status, error);
         if (!s) return reply_error(res, status, error);
         Position pos;
@@ -279,24 +285,43 @@ private:
         bool line = false;
         if (std::string e = flag_param(req, "line", line); !e.empty())
             return reply_error(res, 400, e);
-        const TableSet* s = tables.find(xq::Material::of(pos));
+        xq::RuleSet rules = xq::kDefaultRuleSet;
+        if (req.has_param("rules") && !xq::parse_rule_set(req.get_param_value("rules"), &rules))
+            return reply_error(res, 400,
+                "rules takes " + std::string(xq::kRuleSetChoices) + ", not '"
+                    + req.get_param_value("rules") + "'",
+                lang);
+        const TableSet* s = tables.find(xq::Material::of(pos), rules);
         const xq::Material m = xq::Material::of(pos).canonical();
+        const std::string rulesOption = rules == xq::kDefaultRuleSet
+            ? ""
+            : " --rules " + std::string(xq::rule_set(rules).name);
         // What the page needs to say what is missing and how to make it, as for Makruk.
         const auto missing = [&](const std::string& error) {
             Json body { { "error", said(error) }, { "game", "xiangqi" }, { "material", m.name() },
                 { "men", m.men() }, { "can_generate", false },
-                { "command", "mktb gen --game xiangqi " + m.name() } };
+                { "rule_set", std::string(xq::rule_set(rules).name) },
+                { "command", "mktb gen --game xiangqi" + rulesOption + " " + m.name() } };
             try {
-                body["can_generate"] = xq::memory_needed(m) <= available_memory();
+                body["can_generate"] = xq::memory_needed(m, 1, rules) <= available_memory();
             } catch (const std::exception&) { // an index too large to size
             }
             reply_json(res, 404, body);
         };
         if (!s)
-            return missing("no Xiangqi tables are served (make them: mktb gen --game xiangqi "
-                + m.name() + ")");
+            return missing("no Xiangqi tables are served (make them: mktb gen --game xiangqi"
+                + rulesOption + " " + m.name() + ")");
+        if (s->xiangqi_rules != rules && !m.armless(xq::RED) && !m.armless(BLACK)) {
+            std::string served;
+            for (xq::RuleSet r : tables.xiangqi_rules())
+                served += (served.empty() ? "" : ", ") + std::string(xq::rule_set(r).name);
+            return missing("no Xiangqi tables of the rules " + std::string(xq::rule_set(rules).name)
+                + " are served (served: " + served + "; make them: mktb gen --game xiangqi"
+                + rulesOption + " --tables DIR " + m.name() + ")");
+        }
         try {
-            const std::optional<XAnswer> a = xiangqi_answer(*s->prober, pos);
+            std::optional<XAnswer> a = xiangqi_answer(*s->prober, pos);
+            if (a) a->rules = rules; // where the set's are others, the ending follows every set
             if (!a)
                 return missing(
                     "no Xiangqi table for " + m.name() + " or an ending it converts into");
@@ -364,7 +389,15 @@ private:
             served.push_back({ { "rules", describe(s.rules) },
                 { "words", rules_words(s.rules, lang) }, { "options", std::move(options) } });
         }
-        reply_json(res, 200, Json { { "served", std::move(served) } });
+        // Xiangqi's repetition rules, one entry per set served (a request's `rules`).
+        Json xiangqi = Json::array();
+        for (xq::RuleSet r : tables_.load()->xiangqi_rules())
+            xiangqi.push_back({ { "rules", std::string(xq::rule_set(r).name) },
+                { "words",
+                    lang == Lang::Th ? (r == xq::RuleSet::Check ? "ฝ่ายที่รุกไม่หยุดแพ้ (ไม่รวมการไล่ไม่หยุด)"
+                                                                : "การเดินวนไม่สิ้นสุดทุกแบบเสมอ")
+                                     : std::string(xq::rule_set(r).words) } });
+        reply_json(res, 200, Json { { "served", std::move(served) }, { "xiangqi", xiangqi } });
     }
 
     // GET /api/endings: every table served under the request's rules, with the statistics

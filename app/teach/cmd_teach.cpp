@@ -25,6 +25,10 @@ int teach_command(const Args& a) {
     bool badGame = false;
     if (game_is_xiangqi(a, &badGame)) return xiangqi_teach(a);
     if (badGame) return kExitBadInput;
+    if (a.has("--rules"))
+        return usage_error(a,
+            "--rules is Xiangqi's (with --game xiangqi); Makruk's counting "
+            "options are RULES");
     std::vector<std::string> names = a.operands();
     const std::string out = a.text("--out", "report"), dir = a.tables();
     const int perTheme = int(a.number("--per-theme", 4));
@@ -86,7 +90,8 @@ int teach_command(const Args& a) {
 const Command kTeachCommand {
     .name = "teach",
     .usage = "(ENDING... | --men N) [--out DIR] [--per-theme N] [--tables DIR] [RULES]\n"
-             "  --game xiangqi ENDING... [--out DIR] [--per-theme N] [--tables DIR]",
+             "  --game xiangqi ENDING... [--out DIR] [--per-theme N] [--tables DIR]\n"
+             "  [--rules NAME]",
     .summary = "teaching material: per ending an HTML page\n"
                "(statistics, themes with diagrams and hidden\n"
                "solutions, printable), EPD, PGN, SVG; an\n"
@@ -96,7 +101,7 @@ const Command kTeachCommand {
         { "--out", "DIR", "where the report goes (default: report)" },
         { "--per-theme", "N", "positions per theme (1 to 100, default 4)", Option::Kind::Number, 1,
             100 },
-        kTablesOption, kGameOption },
+        kTablesOption, kGameOption, kXiangqiRulesOption },
     .run = teach_command,
     .rules = true,
     .operands = -1,

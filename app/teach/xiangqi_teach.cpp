@@ -225,6 +225,9 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
             + (t.rule_table()
                     ? (th ? "ฝ่ายที่รุกไม่หยุดแพ้ (ไม่รวมการไล่ไม่หยุด)"
                           : "a side that checks forever loses (perpetual chase is not modelled).")
+                    : t.armed()
+                    ? (th ? "ตามกติกา none: การเดินวนไม่สิ้นสุดทุกแบบเสมอ"
+                          : "under the rules none every endless line is a draw.")
                     : (th ? "ฝ่ายหนึ่งไม่มีตัวรุก กติการุกไม่หยุดจึงไม่เปลี่ยนผล"
                           : "one side is armless, so the perpetual-check rule changes nothing."))
             + "</p>\n";
@@ -317,6 +320,11 @@ int xiangqi_teach(const Args& a) {
     const std::string out = a.text("--out", "report-xiangqi"), dir = a.tables();
     const int perTheme = int(a.number("--per-theme", 4));
     if (a.has("--men")) return usage_error(a, "--men is Makruk's: name the Xiangqi endings");
+    ProbeOptions options;
+    if (a.has("--rules") && !xq::parse_rule_set(a.text("--rules"), &options.xiangqi_rules))
+        return usage_error(a,
+            "--rules takes " + std::string(xq::kRuleSetChoices) + ", not '" + a.text("--rules")
+                + "'");
     if (a.operands().empty()) return usage_error(a, "give the Xiangqi endings");
     std::vector<xq::Material> materials;
     for (const std::string& n : a.operands()) {
@@ -333,7 +341,7 @@ int xiangqi_teach(const Args& a) {
         return kExitNoTable;
     }
     try {
-        const Prober tables(dir);
+        const Prober tables(dir, options);
         for (const xq::Material& m : materials)
             if (!tables.available(m)) {
                 std::fprintf(stderr,

@@ -105,7 +105,11 @@ public:
     const xq::Material& material() const { return material_; }
     const std::array<XFigures, COLOR_NB>& figures() const { return figures_; }
     const std::vector<XTheme>& themes() const { return themes_; }
-    bool rule_table() const { return !material_.armless(RED) && !material_.armless(BLACK); }
+    // Both sides armed; and, under the rules check, the rule decides endless lines.
+    bool armed() const { return !material_.armless(RED) && !material_.armless(BLACK); }
+    bool rule_table() const {
+        return armed() && tables_.options().xiangqi_rules == xq::RuleSet::Check;
+    }
 
 private:
     struct Candidate {

@@ -184,6 +184,8 @@ private:
             say("option name " + std::string(o.name) + " type combo default "
                 + std::string(o.default_value) + " var " + std::string(o.default_value) + " var "
                 + std::string(o.alternative));
+        say("option name XiangqiRules type combo default "
+            + std::string(xq::rule_set(xq::kDefaultRuleSet).name) + " var check var none");
         say("uciok");
         if (!engineError_.empty())
             say("info string no engine for positions outside the tables: " + engineError_);
@@ -207,6 +209,12 @@ private:
             if (!tables_.find(rules_))
                 say("info string no tables built under " + describe(rules_)
                     + ": every position goes to the engine");
+            return;
+        }
+        if (lower(name) == "xiangqirules") { // ours alone: the engine plays its own rules
+            if (!xq::parse_rule_set(lower(value), &xiangqiRules_))
+                say("info string XiangqiRules takes " + std::string(xq::kRuleSetChoices) + ", not '"
+                    + value + "'");
             return;
         }
         if (lower(name) == "multipv") {
@@ -302,8 +310,12 @@ private:
     // is forced (the plain distance); a result only the rule decides scores as a decisive
     // advantage, never as a mate; nullopt when the tables do not cover the position.
     std::optional<std::vector<XChoice>> xiangqi_choose() const {
-        const TableSet* set = valid_ ? tables_.find(xq::Material::of(xpos_)) : nullptr;
-        if (!set) return std::nullopt;
+        const xq::Material m = xq::Material::of(xpos_);
+        const TableSet* set = valid_ ? tables_.find(m, xiangqiRules_) : nullptr;
+        // A set of other rules answers only where they are one (an armless side).
+        if (!set
+            || (set->xiangqi_rules != xiangqiRules_ && !m.armless(xq::RED) && !m.armless(BLACK)))
+            return std::nullopt;
         const std::optional<XAnswer> a = xiangqi_answer(*set->prober, xpos_);
         if (!a) return std::nullopt;
         std::vector<XChoice> out;
@@ -482,6 +494,7 @@ private:
     std::string engineName_, engineError_;
     std::vector<std::string> engineOptions_;
     CountRules rules_;
+    xq::RuleSet xiangqiRules_ = xq::kDefaultRuleSet; // XiangqiRules
     bool makruk_ = true, xiangqi_ = false;
     xq::Position xpos_;
     int multipv_ = 1;

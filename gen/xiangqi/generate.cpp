@@ -444,7 +444,7 @@ SideStats side_stats(const Work& w, const T* cells, std::uint64_t& longestSlot) 
 
 } // namespace
 
-std::uint64_t memory_needed(const Material& m, int ranks) {
+std::uint64_t memory_needed(const Material& m, int ranks, RuleSet rules) {
     // A cell per side of the rank's slots (the largest share); where both sides are armed, the
     // rule's cell per side beside it; a bit per slot and side (which positions have a capture,
     // then the output's don't-care masks, whole on every rank); the level masks (4 words per
@@ -452,7 +452,7 @@ std::uint64_t memory_needed(const Material& m, int ranks) {
     // an eighth of a byte per slot over all ranks; a quarter allows for a part's overshoot and
     // the copy sent); the children's block cache and the rest (the children are read through
     // the cache: captures.hpp).
-    const bool rule = !m.armless(RED) && !m.armless(BLACK);
+    const bool rule = header_rule(m, rules) == kRulePerpetualCheck;
     const std::uint64_t n = Index(m).size();
     const auto r = std::uint64_t(ranks);
     const std::uint64_t own = std::min(n, ((n + kUnit - 1) / kUnit + r - 1) / r * kUnit);
@@ -465,8 +465,12 @@ std::uint64_t memory_needed(const Material& m, int ranks) {
 TableStats generate(const Material& m, const Tablebase& children, Progress* progress, int zstdLevel,
     int windowPlies, bool wideCells, Ranks* over) {
     const auto start = std::chrono::steady_clock::now();
-    // Both sides armed: the rule's results, in cells of their own (its pass reads 8-bit cells).
-    const bool rulePass = !m.armless(RED) && !m.armless(BLACK);
+    // The children's rule set is the run's (a child of another is refused as it is read). Both
+    // sides armed, under check: the rule's results, in cells of their own (its pass reads
+    // 8-bit cells).
+    const RuleSet rules = children.rules().value_or(kDefaultRuleSet);
+    const std::uint32_t headerRule = header_rule(m, rules);
+    const bool rulePass = headerRule == kRulePerpetualCheck;
     OneRank oneRank;
     Ranks& ranks = over ? *over : oneRank;
     if (rulePass && ranks.size() > 1)
@@ -547,8 +551,8 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
     }
     if (progress) progress->phase("output", 0);
     // Over ranks, each compresses the blocks of its own units; rank 0 writes them all.
-    TableWriter writer(table_key(m), rulePass ? kRulePerpetualCheck : kRulePlainArmless,
-        table_path(children.dir(), m), rulePass ? 2 : 1, ranks.rank() == 0);
+    TableWriter writer(table_key(m), headerRule, table_path(children.dir(), m), rulePass ? 2 : 1,
+        ranks.rank() == 0);
     if (ranks.size() > 1) writer.set_share([&](std::uint64_t slot) { return w.owns(slot); }, ranks);
     writer.set_level(zstdLevel);
     auto bytes = [&](Color s) {
@@ -558,12 +562,14 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
     const std::span<const std::uint8_t> cells[COLOR_NB] = { bytes(RED), bytes(BLACK) };
     writer.add(Metric::Dtm, wide ? 2 : 1, cells, dontCare);
     if (rulePass) {
-        const std::span<const std::uint8_t> rules[COLOR_NB]
+        const std::span<const std::uint8_t> ruleCells[COLOR_NB]
             = { { rule[RED].get(), w.n }, { rule[BLACK].get(), w.n } };
-        writer.add(kRuleResult, 1, rules, dontCare);
+        writer.add(kRuleResult, 1, ruleCells, dontCare);
     }
     writer.commit();
-    stats.rule = rulePass ? "perpetual check (chase not modelled)" : "plain: one side armless";
+    stats.rule = headerRule == kRulePlainArmless
+        ? "plain: one side armless"
+        : std::string(rule_set(rules).name) + ": " + std::string(rule_set(rules).words);
     stats.cell_bytes = wide ? 2 : 1;
     std::error_code ec;
     const std::uintmax_t size

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define MKTB_VERSION_MAJOR 0
-#define MKTB_VERSION_MINOR 6
+#define MKTB_VERSION_MINOR 7
 #define MKTB_VERSION_PATCH 0
 /* 0xMMmmpp: major, minor, patch. */
 #define MKTB_VERSION (MKTB_VERSION_MAJOR << 16 | MKTB_VERSION_MINOR << 8 | MKTB_VERSION_PATCH)
@@ -51,7 +51,8 @@ typedef enum mktb_status {
     MKTB_OK = 0,
     MKTB_NO_TABLE = 1, /* no table for this material (or one reached by a move) */
     MKTB_DAMAGED = 2, /* a table file is damaged, truncated or unreadable */
-    MKTB_RULES_MISMATCH = 3, /* a table was built with other counting options */
+    MKTB_RULES_MISMATCH = 3, /* a table was built with other counting options (Makruk) or
+                                repetition rules (Xiangqi) */
     MKTB_BAD_POSITION = 4, /* the position or FEN cannot occur in a game */
     MKTB_BAD_ARGUMENT = 5, /* a null pointer, an unknown rule bit, a bad options size */
     MKTB_OUT_OF_MEMORY = 6,
@@ -78,7 +79,17 @@ typedef struct mktb_options {
     uint32_t rules; /* MKTB_RULE_* bits */
     uint64_t cache_bytes; /* decompressed blocks kept; 0 = the default (64 MiB). Counted in
                              blocks of 16 KiB: tables with 16-bit cells may hold up to twice. */
+    uint32_t xiangqi_rules; /* MKTB_XIANGQI_RULES_*: Xiangqi's repetition rules (0.7) */
 } mktb_options;
+
+/* Xiangqi's repetition rules (docs/rules-xiangqi.md §5), mktb_options.xiangqi_rules: a table of
+ * an ending with both sides armed made under other rules answers MKTB_RULES_MISMATCH, never
+ * for these. 0 = the default (check). (0.7) */
+enum {
+    MKTB_XIANGQI_RULES_DEFAULT = 0,
+    MKTB_XIANGQI_RULES_NONE = 1, /* every endless line a draw: the plain distance alone */
+    MKTB_XIANGQI_RULES_CHECK = 2 /* perpetual check loses; a mutual one draws */
+};
 
 /* Fills *options with the defaults and its size. Thread-safe. */
 void mktb_options_default(mktb_options* options);

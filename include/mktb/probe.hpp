@@ -39,6 +39,9 @@ struct ProbeOptions {
     // Decompressed blocks kept, counted in blocks of 16 KiB (16-bit tables may hold up to twice).
     std::size_t cache_bytes = std::size_t(64) << 20;
     CountRules rules; // the counting options; a table built with others is refused
+    // Xiangqi's repetition rules: a table of an ending with both sides armed made under another
+    // set is refused (RulesError), never read as this one's (docs/rules-xiangqi.md §5).
+    xq::RuleSet xiangqi_rules = xq::kDefaultRuleSet;
 };
 
 // A legal move with its values in one view: both are the mover's, and both count the move

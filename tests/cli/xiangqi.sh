@@ -4,7 +4,8 @@
 # a Xiangqi FEN (a mate in one checked by hand, --json, --line, --epd beside a Makruk line), the
 # two games' tables kept apart, and a damaged Xiangqi table reported, never answered. Both sides
 # armed: the perpetual-check rule's result where only it decides (KRvKN, a position checked by
-# hand: test_xiangqi_tables.cpp), the same bytes on 1 and 2 threads, digests.
+# hand: test_xiangqi_tables.cpp), the same bytes on 1 and 2 threads, digests; the rule sets
+# none and check side by side.
 set -u
 mktb=$1
 dir=$(mktemp -d /tmp/mktb-xiangqi-test.XXXXXX)
@@ -82,6 +83,28 @@ expect_error 2 "one-attacker, two-attackers, armed or armless" "$mktb" gen --gam
 expect_error 2 "is Makruk's" "$mktb" gen --game xiangqi --men 4 --tables "$dir/x"
 expect_error 2 "is the directory of the tables" "$mktb" pack --game xiangqi KRvKN --tables "$dir/t1" --out "$dir/t1"
 expect_error 2 "is Xiangqi's" "$mktb" gen --set one-attacker --tables "$dir/x"
+expect_error 2 "is Xiangqi's" "$mktb" gen KRvK --rules none --tables "$dir/x"
+expect_error 2 "takes none or check, not 'asian'" "$mktb" gen --game xiangqi --rules asian KRvK --tables "$dir/x"
+
+# Rule sets (docs/rules-xiangqi.md §5): under none the same plain distance, no rule cells, and
+# the hold a draw; a table of one set never answers for the other; gen into a directory of
+# the other set makes it again (saying so), or refuses with --keep-other-rules.
+"$mktb" gen --game xiangqi --rules none KRvKN --tables "$dir/none" > /dev/null || fail "gen --rules none"
+[ "$("$mktb" digest --game xiangqi KRvKN --tables "$dir/none")" = "${d1% rule=*}" ] \
+  || fail "the plain distance under none differs from check's"
+grep -q '"rule": "none: every endless line a draw"' "$dir/none/KRvKN.xq.json" || fail "the set in the statistics"
+out=$("$mktb" probe "$hold" --rules none --tables "$dir/none") || fail "probe --rules none"
+echo "$out" | grep -q "^Black to move: draw (Xiangqi; rules none: every endless line a draw)" || fail "none's answer: $out"
+"$mktb" probe "$hold" --rules none --json --tables "$dir/none" | grep -q '"rule_set":"none"' || fail "rule_set in JSON"
+expect_error 1 "follows the rules none, not check" "$mktb" probe "$hold" --tables "$dir/none"
+expect_error 1 "follows the rules check, not none" "$mktb" probe "$hold" --rules none --tables "$dir/t1"
+"$mktb" probe "9/9/4k4/9/9/9/9/9/9/R2K5 w - - 0 1" --rules none --tables "$dir/t1" > /dev/null \
+  || fail "an armless ending answers under every set"
+expect_error 1 "follows the rules none; not replaced (--keep-other-rules)" \
+  "$mktb" gen --game xiangqi KRvKN --keep-other-rules --tables "$dir/none"
+out=$("$mktb" gen --game xiangqi KRvKN --tables "$dir/none" 2>&1 >/dev/null) || fail "gen over none"
+echo "$out" | grep -q "KRvKN in $dir/none follows the rules none; generating it again under check" || fail "no note: $out"
+[ "$("$mktb" digest --game xiangqi KRvKN --tables "$dir/none")" = "$d1" ] || fail "made again under check"
 expect_error 1 "needs about" "$mktb" gen --game xiangqi KRAABBvKAABB --memory 1000000 --tables "$dir/y"
 [ -e "$dir/y" ] && [ -n "$(ls "$dir/y")" ] && fail "a refused run wrote something"
 

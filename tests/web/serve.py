@@ -694,6 +694,52 @@ with tempfile.TemporaryDirectory() as makruk_dir, tempfile.TemporaryDirectory() 
     check("the same Xiangqi table in two directories refused", run.returncode == 2
           and "same Xiangqi table (KRvK)" in run.stderr, run.stderr)
 
+# 9c. Xiangqi's rule sets side by side (docs/rules-xiangqi.md §5): a directory of check and one of
+# none, each holding KRvKN and its children; a request names its set (`rules=`, check when it
+# does not) and is answered from that directory. The hold of docs/rules-xiangqi.md §5 is won for
+# Red under check (Black holds only by checking forever) and a draw under none.
+with tempfile.TemporaryDirectory() as check_dir, tempfile.TemporaryDirectory() as none_dir:
+    for rules, where in (("check", check_dir), ("none", none_dir)):
+        subprocess.run([mktb, "gen", "--game", "xiangqi", "--rules", rules, "KRvKN", "--tables", where],
+                       capture_output=True, check=True, timeout=300)
+    hold = "9/4k4/9/9/8R/9/9/5n3/9/5K3_b_-_-_0_1"
+    server, port = start_server(check_dir, "--tables", none_dir)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        status, answer = api(f"/api/probe?fen={hold}")
+        check("rule sets: check by default", status == 200 and answer.get("rule_set") == "check"
+              and answer.get("rule_result") == "loss", answer)
+        status, answer = api(f"/api/probe?fen={hold}&rules=none")
+        check("rule sets: none from its directory", status == 200 and answer.get("rule_set") == "none"
+              and answer.get("category") == "draw" and "rule_result" not in answer, answer)
+        status, answer = api(f"/api/probe?fen={hold}&rules=asian")
+        check("rule sets: an unknown set refused", status == 400 and "none or check" in answer["error"], answer)
+        status, answer = api("/api/probe?fen=8/8/8/4k3/8/8/8/R3K3_w_-_-_0_1&rules=none")
+        check("rule sets: rules= is Xiangqi's", status == 400 and "Xiangqi's repetition rules" in answer["error"], answer)
+        status, rules = api("/api/rules")
+        check("rule sets: both offered", status == 200
+              and [r["rules"] for r in rules.get("xiangqi", [])] == ["check", "none"], rules)
+    finally:
+        server.terminate()
+        server.communicate(timeout=20)
+    server, port = start_server(check_dir)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        status, answer = api(f"/api/probe?fen={hold}&rules=none")
+        check("rule sets: none not served, with how to make it", status == 404
+              and "no Xiangqi tables of the rules none are served (served: check" in answer["error"]
+              and answer.get("command") == "mktb gen --game xiangqi --rules none KRvKN", answer)
+        status, answer = api("/api/probe?fen=9/9/4k4/9/9/9/9/9/9/R2K5_w_-_-_0_1&rules=none")
+        check("rule sets: an armless ending answers under every set", status == 200
+              and answer.get("rule_set") == "none" and answer.get("category") == "win", answer)
+    finally:
+        server.terminate()
+        server.communicate(timeout=20)
+    run = subprocess.run([mktb, "serve", "--tables", check_dir, "--tables", check_dir],
+                         capture_output=True, text=True, timeout=30)
+    check("rule sets: the same set's table in two directories refused", run.returncode == 2
+          and "same Xiangqi table (KNvK) of the rules check" in run.stderr, run.stderr)
+
 # 8. Arguments the server refuses.
 for args, code, words in [
     (["--tables", "/nonexistent/mktb-tables"], 1, "is not a directory"),

@@ -318,4 +318,32 @@ constexpr PieceType piece_type_from_letter(char upper) {
     return NO_PIECE_TYPE;
 }
 
+// The repetition rules a table follows (docs/rules-xiangqi.md §5): chosen when it is generated,
+// named in its header and in every answer; a table of one rule set never answers for another.
+// None: every endless line a draw (the plain distance to mate alone). Check: perpetual check
+// loses, a mutual perpetual check draws. Where one side is armless the two are one (it never
+// checks, and the other never needs an endless line to win): such a table follows every set.
+enum class RuleSet : std::uint8_t { None, Check };
+struct RuleSetName {
+    RuleSet rules;
+    std::string_view name; // as `--rules` and `rules=` take it
+    std::string_view words; // for people
+};
+inline constexpr RuleSetName kRuleSets[] = {
+    { RuleSet::None, "none", "every endless line a draw" },
+    { RuleSet::Check, "check", "perpetual check loses (perpetual chase not modelled)" },
+};
+// What a table is made under, and a reader asks for, when nothing is said.
+inline constexpr RuleSet kDefaultRuleSet = RuleSet::Check;
+constexpr const RuleSetName& rule_set(RuleSet r) { return kRuleSets[int(r)]; }
+static_assert(rule_set(RuleSet::None).rules == RuleSet::None
+    && rule_set(RuleSet::Check).rules == RuleSet::Check);
+constexpr bool parse_rule_set(std::string_view name, RuleSet* out) {
+    for (const RuleSetName& r : kRuleSets)
+        if (r.name == name) return *out = r.rules, true;
+    return false;
+}
+// "none or check", for messages.
+inline constexpr std::string_view kRuleSetChoices = "none or check";
+
 } // namespace mktb::xq
