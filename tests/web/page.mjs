@@ -306,6 +306,17 @@ try {
   check('rule win: why there is no line', (await page.textContent('#line')).includes('No line to mate')
     && await page.isVisible('#line'), await page.textContent('#line'));
   check('rule win: the rule column shown', await page.isVisible('#moves thead th:nth-child(3)'));
+  // The rule set none, served from a directory of its own: the same position is a draw there,
+  // and the address keeps the choice.
+  check('rule sets: both offered', await page.isVisible('#xiangqi-rules')
+    && (await page.$$eval('#xiangqi-rule-set option', (os) => os.filter((o) => !o.disabled).map((o) => o.value).join())) === 'check,none');
+  await page.click('#xiangqi-rules summary');
+  await page.selectOption('#xiangqi-rule-set', 'none');
+  await waitVerdict('draw');
+  check('rule sets: none named', (await page.textContent('#pure')).includes('rule set none')
+    && (await page.getAttribute('#share', 'href')).includes('rules=none'), await page.textContent('#pure'));
+  await page.selectOption('#xiangqi-rule-set', 'check');
+  await waitVerdict('Red wins: Black can hold only by checking for ever, which the rules forbid (without the rule: a draw)');
   await page.selectOption('#game', 'makruk');
   await page.waitForFunction(() => document.querySelectorAll('#board rect[data-square]').length === 64);
 

@@ -130,12 +130,19 @@ function countParam() {
 
 // The rule options that differ from the defaults, as request parameters.
 function ruleParams() {
+  if (state.game === 'xiangqi') return xiangqiRuleParams(); // Makruk's options are not Xiangqi's
   const params = {};
   for (const name of Object.keys(RULES)) {
     const value = document.getElementById(`rule-${name}`).value;
     if (value !== RULES[name][0]) params[name] = value;
   }
   return params;
+}
+
+// Xiangqi's repetition rules (rules=), where another set than check is chosen.
+function xiangqiRuleParams() {
+  const set = $('xiangqi-rule-set').value;
+  return state.game === 'xiangqi' && set !== 'check' ? { rules: set } : {};
 }
 
 function query(params) {
@@ -208,6 +215,8 @@ function showAnswer(answer) {
     // only by checking forever loses.
     $('pure').textContent = answer.rules.includes('perpetual_check=loss')
       ? L('Xiangqi: stalemate loses; a side that can hold only by checking forever loses (perpetual chase not modelled).', 'หมากรุกจีน: อับถือว่าแพ้; ฝ่ายที่ยื้อได้ด้วยการรุกไม่หยุดเท่านั้นถือว่าแพ้ (ไม่รวมการไล่ไม่หยุด)')
+      : answer.rules.includes('perpetual_check=draw')
+      ? L('Xiangqi under the rule set none: stalemate loses; every endless line is a draw, perpetual check included.', 'หมากรุกจีนตามกติกา none: อับถือว่าแพ้; การเดินวนไม่สิ้นสุดทุกแบบเสมอ รวมถึงการรุกไม่หยุด')
       : L('Xiangqi: stalemate loses; with one side armless the perpetual-check rule changes nothing.', 'หมากรุกจีน: อับถือว่าแพ้; เมื่อฝ่ายหนึ่งไม่มีตัวรุก กติการุกไม่หยุดไม่เปลี่ยนผล');
     $('count-info').textContent = '';
   } else {
@@ -468,6 +477,7 @@ function drawPalette() {
   $('side-w-name').textContent = game().sides[0];
   $('side-b-name').textContent = game().sides[1];
   for (const id of ['count-fieldset', 'rules']) $(id).hidden = xiangqi;
+  $('xiangqi-rules').hidden = !xiangqi;
   $('letters-row').hidden = !xiangqi;
   $('game').value = state.game;
 }
@@ -566,6 +576,7 @@ function setup() {
     refresh();
   });
   $('count-value').addEventListener('change', () => refresh());
+  $('xiangqi-rule-set').addEventListener('change', () => refresh());
   $('fen-form').addEventListener('submit', (e) => {
     e.preventDefault();
     try {
@@ -594,6 +605,7 @@ function start() {
     const value = params.get(name);
     document.getElementById(`rule-${name}`).value = values.includes(value) ? value : values[0];
   }
+  $('xiangqi-rule-set').value = params.get('rules') === 'none' ? 'none' : 'check';
   const count = /^(pieces|board):(\d+)$/.exec(params.get('count') || '');
   if (count) {
     $('count-kind').value = count[1];
@@ -605,11 +617,20 @@ function start() {
 // The rule sets of the served tables (/api/rules): an option's other value is offered only
 // where a served directory was built under it, and the panel says how to make the others.
 async function showServedRules() {
-  let served = [];
+  let served = [], body = {};
   try {
-    served = (await (await fetch(`/api/rules${LANG === 'th' ? '?lang=th' : ''}`)).json()).served || [];
+    body = await (await fetch(`/api/rules${LANG === 'th' ? '?lang=th' : ''}`)).json();
+    served = body.served || [];
   } catch (e) {
     return; // the probes will say what is wrong
+  }
+  // Xiangqi's sets: each offered only where a directory of it is served.
+  const xiangqiSets = (body.xiangqi || []).map((set) => set.rules);
+  if (xiangqiSets.length) {
+    for (const option of $('xiangqi-rule-set').options) option.disabled = !xiangqiSets.includes(option.value);
+    $('xiangqi-rules-served').textContent = L(
+      `Served here: ${xiangqiSets.join(', ')}. Another set needs tables of its own (mktb gen --game xiangqi --rules none --tables DIR ...), served beside these.`,
+      `ที่เปิดอยู่ที่นี่: ${xiangqiSets.join(', ')} กติกาอื่นต้องใช้ตารางของตัวเอง (mktb gen --game xiangqi --rules none --tables DIR ...) แล้วเปิดคู่กับตารางเหล่านี้`);
   }
   if (!served.length) return;
   for (const name of Object.keys(RULES))
