@@ -165,7 +165,7 @@ int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
     // An ending with both sides armed is made under check by rank 0 alone (the perpetual-check
     // pass reads every cell); the others over every rank, each holding its share.
     const auto alone
-        = [&](const Material& m) { return xq::header_rule(m, o.rules) == xq::kRulePerpetualCheck; };
+        = [&](const Material& m) { return xq::has_rule_cells(xq::header_rule(m, o.rules)); };
     const auto need
         = [&](const Material& m) { return xq::memory_needed(m, alone(m) ? 1 : n, o.rules); };
     std::uint64_t allowed = o.memory ? o.memory : available_memory() / std::uint64_t(localRanks);

@@ -34,22 +34,25 @@ const char* category(int result) { return result > 0 ? "win" : result < 0 ? "los
 
 // A result only the rule gives, as the headline players read: the win or loss under the rules,
 // the plain result beside it.
-std::string rule_sentence(Color stm, int result, Lang lang) {
+std::string rule_sentence(Color stm, int result, xq::RuleSet rules, Lang lang) {
     const Color winner = result > 0 ? stm : ~stm;
+    const bool chase = rules == xq::RuleSet::Asian;
     if (lang == Lang::Th)
         return std::string(colour(winner, lang)) + "ชนะ: " + colour(~winner, lang)
-            + "ยื้อได้ด้วยการรุกไม่หยุดเท่านั้น ซึ่งกติกาห้าม (ถ้าไม่มีกติกานี้: เสมอ)";
+            + (chase ? "ยื้อได้ด้วยการรุกหรือไล่ไม่หยุดเท่านั้น" : "ยื้อได้ด้วยการรุกไม่หยุดเท่านั้น")
+            + " ซึ่งกติกาห้าม (ถ้าไม่มีกติกานี้: เสมอ)";
     return std::string(colour(winner)) + " wins: " + colour(~winner)
-        + " can hold only by checking for ever, which the rules forbid (without the rule: a "
-          "draw)";
+        + (chase ? " can hold only by checking or chasing for ever"
+                 : " can hold only by checking for ever")
+        + ", which the rules forbid (without the rule: a draw)";
 }
 
 int signed_plies(Value v) { return v.is_draw() ? 0 : v.is_win() ? v.plies : -v.plies; }
 
 } // namespace
 
-std::string xiangqi_sentence(Color stm, Value v, int result, Lang lang) {
-    return v.is_draw() && result ? rule_sentence(stm, result, lang) : sentence(stm, v, lang);
+std::string xiangqi_sentence(Color stm, Value v, int result, Lang lang, xq::RuleSet rules) {
+    return v.is_draw() && result ? rule_sentence(stm, result, rules, lang) : sentence(stm, v, lang);
 }
 
 std::optional<XAnswer> xiangqi_answer(const Prober& tables, const Position& pos) {
@@ -105,9 +108,10 @@ Json xiangqi_json(
     j["rule_set"] = std::string(xq::rule_set(a.rules).name);
     j["rules"] = !a.armed ? "stalemate=loss perpetual_check=plain(armless side) chase=not_modelled"
         : a.rules == xq::RuleSet::Check ? "stalemate=loss perpetual_check=loss chase=not_modelled"
+        : a.rules == xq::RuleSet::Asian ? "stalemate=loss perpetual_check=loss chase=loss"
                                         : "stalemate=loss perpetual_check=draw chase=draw";
     if (a.by_rule()) j["rule_result"] = category(a.result);
-    j["verdict"] = xiangqi_sentence(stm, a.value, a.result, lang);
+    j["verdict"] = xiangqi_sentence(stm, a.value, a.result, lang, a.rules);
     Json moves = Json::array();
     for (const XMove& x : a.moves) {
         Position after = pos;
@@ -158,9 +162,11 @@ Json xiangqi_json(
 std::string rules_text(const XAnswer& a) {
     if (!a.armed) return "the repetition rules change nothing where one side is armless";
     return "rules " + std::string(xq::rule_set(a.rules).name) + ": "
-        + (a.rules == xq::RuleSet::Check
-                ? "a side that checks forever loses; perpetual chase not modelled"
-                : "every endless line a draw");
+        + (a.rules == xq::RuleSet::Check        ? "a side that checks forever loses; perpetual "
+                                                  "chase not modelled"
+                : a.rules == xq::RuleSet::Asian ? "a side that checks or chases the same man "
+                                                  "forever loses"
+                                                : "every endless line a draw");
 }
 
 int xiangqi_probe(const std::string& dir, xq::RuleSet rules, std::string_view fen, bool json,
@@ -191,7 +197,8 @@ int xiangqi_probe(const std::string& dir, xq::RuleSet rules, std::string_view fe
         }
         const Color stm = pos.side_to_move();
         std::printf("%s\n%s to move: %s (Xiangqi; %s)\n", pos.fen().c_str(), colour(stm),
-            xiangqi_sentence(stm, a->value, a->result).c_str(), rules_text(*a).c_str());
+            xiangqi_sentence(stm, a->value, a->result, Lang::En, a->rules).c_str(),
+            rules_text(*a).c_str());
         if (!a->moves.empty())
             std::printf("moves (WXF, Chinese, UCI; best first, * keeps the best result):\n");
         for (const XMove& x : a->moves) {
@@ -200,7 +207,8 @@ int xiangqi_probe(const std::string& dir, xq::RuleSet rules, std::string_view fe
                 x.value == a->moves.front().value && x.result == a->moves.front().result ? '*'
                                                                                          : ' ',
                 wxf(pos, x.move).c_str(), chinese(pos, x.move).c_str(),
-                xq::move_to_uci(x.move).c_str(), xiangqi_sentence(stm, x.value, x.result).c_str());
+                xq::move_to_uci(x.move).c_str(),
+                xiangqi_sentence(stm, x.value, x.result, Lang::En, a->rules).c_str());
         }
         if (with_line) {
             const std::vector<xq::Move> line = xiangqi_line(tables, pos);

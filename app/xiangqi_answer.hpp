@@ -34,7 +34,8 @@ struct XAnswer {
 std::string rules_text(const XAnswer& a);
 // "Red mates in 12", "draw; under the perpetual-check rule Black wins (...)": the value for the
 // side to move `stm`, with what the rule changes.
-std::string xiangqi_sentence(Color stm, Value v, int result, Lang lang = Lang::En);
+std::string xiangqi_sentence(
+    Color stm, Value v, int result, Lang lang = Lang::En, xq::RuleSet rules = xq::kDefaultRuleSet);
 // nullopt when a table on the way is absent; throws TableError for a damaged one.
 std::optional<XAnswer> xiangqi_answer(const Prober& tables, const xq::Position& pos);
 // The moves that keep the result to mate (the winner's fastest, the loser's slowest); empty

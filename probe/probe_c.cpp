@@ -274,13 +274,16 @@ mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tableba
                 case MKTB_XIANGQI_RULES_NONE:
                     o.xiangqi_rules = xq::RuleSet::None;
                     break;
+                case MKTB_XIANGQI_RULES_ASIAN:
+                    o.xiangqi_rules = xq::RuleSet::Asian;
+                    break;
                 case MKTB_XIANGQI_RULES_CHECK:
                     o.xiangqi_rules = xq::RuleSet::Check;
                     break;
                 default:
                     return fail(MKTB_BAD_ARGUMENT,
                         "mktb_options.xiangqi_rules is " + std::to_string(options->xiangqi_rules)
-                            + ": one of MKTB_XIANGQI_RULES_DEFAULT, _NONE, _CHECK");
+                            + ": one of MKTB_XIANGQI_RULES_DEFAULT, _NONE, _CHECK, _ASIAN");
                 }
             }
         }

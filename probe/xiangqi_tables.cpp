@@ -26,12 +26,13 @@ std::unique_ptr<Entry> Files::open(
         = std::make_unique<Entry>(Entry { Table::open(path, table_key(m), cache, id), Index(m) });
     const std::uint32_t rule = e->table->rules();
     const bool armless = m.armless(RED) || m.armless(BLACK);
-    if (rule != kRulePlainArmless && rule != kRulePerpetualCheck && rule != kRulePlainNone)
+    if (rule < kRulePlainArmless || rule > kRuleAsian)
         throw TableError(path + ": built under Xiangqi rule " + std::to_string(rule)
             + ", which this reader does not know (it knows 1: the plain result, one side armless; "
-              "2: the perpetual-check rule; 3: none, every endless line a draw)");
+              "2: the perpetual-check rule; 3: none, every endless line a draw; 4: asian, "
+              "perpetual check and chase)");
     if ((rule == kRulePlainArmless) != armless
-        || e->table->has(kRuleResult) != (rule == kRulePerpetualCheck))
+        || e->table->has(kRuleResult) != has_rule_cells(rule))
         throw TableError(path + ": the header's rule " + std::to_string(rule)
             + " does not fit the ending (an ending with an armless side follows every rule set "
               "and has no rule cells; one with both sides armed names its rule set, and holds "
@@ -41,6 +42,7 @@ std::unique_ptr<Entry> Files::open(
 
 std::string_view rule_name(std::uint32_t rule) {
     return rule == kRulePerpetualCheck ? rule_set(RuleSet::Check).name
+        : rule == kRuleAsian           ? rule_set(RuleSet::Asian).name
         : rule == kRulePlainNone       ? rule_set(RuleSet::None).name
                                        : "every rule set";
 }

@@ -24,15 +24,19 @@ std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.x
 // side is armless (it never checks, and the other never needs to check forever): it answers
 // under any. Both sides armed: kRulePerpetualCheck (RuleSet::Check), beside the plain distance
 // to mate the result under the perpetual-check rule in cells of their own (kRuleResult), where
-// it differs from the plain one; kRulePlainNone (RuleSet::None), the plain distance alone.
+// it differs from the plain one; kRuleAsian (RuleSet::Asian), the same cells under check and
+// chase; kRulePlainNone (RuleSet::None), the plain distance alone.
 // This reader refuses values it does not know.
 inline constexpr std::uint32_t kRulePlainArmless = 1;
 inline constexpr std::uint32_t kRulePerpetualCheck = 2;
 inline constexpr std::uint32_t kRulePlainNone = 3;
+inline constexpr std::uint32_t kRuleAsian = 4;
 // The header's word of a table of an ending with both sides armed made under `rules`, and of
 // any ending.
 constexpr std::uint32_t armed_rule(RuleSet rules) {
-    return rules == RuleSet::Check ? kRulePerpetualCheck : kRulePlainNone;
+    return rules == RuleSet::Check ? kRulePerpetualCheck
+        : rules == RuleSet::Asian  ? kRuleAsian
+                                   : kRulePlainNone;
 }
 inline std::uint32_t header_rule(const Material& m, RuleSet rules) {
     return m.armless(RED) || m.armless(BLACK) ? kRulePlainArmless : armed_rule(rules);
@@ -43,6 +47,10 @@ constexpr bool follows(std::uint32_t rule, RuleSet rules) {
 }
 // The rule set of an armed table's header word ("check"), or "every rule set" (armless).
 std::string_view rule_name(std::uint32_t rule);
+// Whether a header word's table holds the rule's cells (check, asian).
+constexpr bool has_rule_cells(std::uint32_t rule) {
+    return rule == kRulePerpetualCheck || rule == kRuleAsian;
+}
 // The rule's cells take the table format's second metric slot (Makruk's Board: the slots are
 // per table, and a Xiangqi table is never read as a Makruk one).
 inline constexpr Metric kRuleResult = Metric(1);

@@ -44,14 +44,15 @@ public:
             return slot < g.names_[s].size() && g.names_[s][slot].back() == '+';
         }
         template<class F>
-        void edges(Color s, std::uint64_t slot, F&& f) const {
+        void edges(Color s, std::uint64_t slot, bool labels, F&& f) const {
             const auto it = g.edges_.find(g.names_[s][slot]);
             if (it == g.edges_.end()) return;
             for (const std::string& to : it->second) {
                 if (to == "red wins" || to == "black wins")
                     f(xq::Edge { false, 0, (to == "red wins") == (s == RED) ? -1 : 1 });
                 else
-                    f(xq::Edge { true, g.slot_of(to), 0 });
+                    f(xq::Edge {
+                        true, g.slot_of(cell(to)), 0, labels ? chased(to) : std::uint8_t(0) });
             }
         }
     };
@@ -60,7 +61,7 @@ public:
     void parents(Color s, std::uint64_t slot, F&& f) const {
         for (const auto& [from, to] : edges_)
             for (const std::string& t : to)
-                if (t == names_[s][slot]) f(slot_of(from));
+                if (cell(t) == names_[s][slot]) f(slot_of(from));
     }
 
     // The rule's result of a cell after the pass: +1 won, 0 drawn, -1 lost.
@@ -69,15 +70,31 @@ public:
         const std::uint8_t c = rule_[s][slot_of(name)];
         return c == xq::kRuleWon ? 1 : c == xq::kRuleLost ? -1 : 0;
     }
-    xq::RuleCounts run() {
+    // `asian`: the chases drawn count (the kinds each side's moves chase are the other's
+    // chaseable men); else the pass under check.
+    xq::RuleCounts run(bool asian = false) {
         for (Color s : { RED, BLACK }) rule_[s].assign(size(), 0xAA); // any content before
         std::uint8_t* const rule[2] = { rule_[RED].data(), rule_[BLACK].data() };
-        return xq::RulePass(*this, rule).run(nullptr);
+        std::array<std::uint8_t, 2> chaseable {};
+        if (asian)
+            for (const auto& [from, to] : edges_)
+                for (const std::string& t : to) chaseable[~side(from)] |= chased(t);
+        return xq::RulePass(*this, rule, chaseable).run(nullptr);
     }
 
 private:
     static Color side(const std::string& name) { return name[0] == 'r' ? RED : BLACK; }
     static std::string key(const std::string& name) { return name; }
+    // A move's end "b2~R": the cell b2, the move chasing the other side's chariot (the kinds'
+    // letters K A B N R C P after the '~').
+    static std::string cell(const std::string& to) { return to.substr(0, to.find('~')); }
+    static std::uint8_t chased(const std::string& to) {
+        std::uint8_t out = 0;
+        if (const auto at = to.find('~'); at != std::string::npos)
+            for (char c : to.substr(at + 1))
+                out |= std::uint8_t(1u << xq::piece_type_from_letter(c));
+        return out;
+    }
     void slot(const std::string& name) {
         auto& names = names_[side(name)];
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
@@ -162,4 +179,56 @@ TEST_CASE("Perpetual check: the rule's losses spread, and open a second round", 
     CHECK(g.result("b4") == -1);
     CHECK(g.result("r4+") == 1);
     CHECK(c.rounds >= 2);
+}
+
+// Under asian (docs/rules-xiangqi.md §5b, the shared rules' section 5b): "b~R" is a move into b
+// that chases the other side's chariot.
+TEST_CASE(
+    "Perpetual chase: the side that can hold only by chasing one man forever loses", "[rule]") {
+    Graph g({ { "b", { "r~R", "red wins" } }, { "r", { "b" } } });
+    g.run(true);
+    CHECK(g.result("b") == -1);
+    CHECK(g.result("r") == 1);
+    g.run(); // under check a chase is no offence
+    CHECK(g.result("b") == 0);
+}
+
+TEST_CASE("Perpetual chase: chasing two men by turns is no perpetual chase of one", "[rule]") {
+    Graph g({ { "b1", { "r1~R", "red wins" } }, { "r1", { "b2" } },
+        { "b2", { "r2~P", "red wins" } }, { "r2", { "b1" } } });
+    g.run(true);
+    CHECK(g.result("b1") == 0);
+    CHECK(g.result("b2") == 0);
+}
+
+TEST_CASE("Perpetual chase: check alternating with chase breaks neither rule (AXF D12)", "[rule]") {
+    Graph g({ { "b1", { "r1+", "red wins" } }, { "r1+", { "b2" } },
+        { "b2", { "r2~R", "red wins" } }, { "r2", { "b1" } } });
+    g.run(true);
+    CHECK(g.result("b1") == 0);
+    CHECK(g.result("b2") == 0);
+}
+
+TEST_CASE("Perpetual chase: a perpetual check met by a perpetual chase is drawn", "[rule]") {
+    // Black checks on every move; Red answers each check with a chase of Black's horse.
+    Graph g({ { "b", { "r+", "red wins" } }, { "r+", { "b~N", "black wins" } } });
+    g.run(true);
+    CHECK(g.result("b") == 0);
+    CHECK(g.result("r+") == 0);
+    g.run(); // under check Red's chases are no offence: Black's checks lose
+    CHECK(g.result("b") == -1);
+    CHECK(g.result("r+") == 1);
+}
+
+TEST_CASE(
+    "Perpetual chase: the checker loses to a side that checks and chases by turns", "[rule]") {
+    // Black checks on every move; Red checks, then chases, then checks: it breaks neither rule,
+    // so Black loses.
+    Graph g({ { "b1", { "r1+", "red wins" } }, { "r1+", { "b2+", "black wins" } },
+        { "b2+", { "r2+", "red wins" } }, { "r2+", { "b1~N", "black wins" } } });
+    g.run(true);
+    CHECK(g.result("b1") == -1);
+    CHECK(g.result("b2+") == -1);
+    CHECK(g.result("r1+") == 1);
+    CHECK(g.result("r2+") == 1);
 }

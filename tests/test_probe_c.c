@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
     check(mktb_available(tb, "KQvK") == MKTB_BAD_ARGUMENT, "no such material", __LINE__);
     {
         /* An options struct from an older header: only size and rules. */
-        mktb_options old = { 8, 0, 12345 };
+        mktb_options old = { 8, 0, 12345, 0 };
         mktb_tablebase* t = NULL;
         check(mktb_open(argv[1], &old, &t) == MKTB_OK && t, "shorter options", __LINE__);
         mktb_close(t);

@@ -95,3 +95,35 @@ TEST_CASE("Xiangqi perft matches fairy-stockfish", "[xiangqi][oracle][rules]") {
     CHECK(mates >= 1);
     CHECK(stalemates >= 1);
 }
+
+TEST_CASE("Xiangqi: what a move chases (docs/rules-xiangqi.md §5b), positions checked by hand",
+    "[xiangqi][rules]") {
+    const auto chased = [](const char* fen, const char* move) {
+        const xq::Position pos = xq::Position::from_fen(fen);
+        const xq::Move m = xq::parse_uci_move(pos, move);
+        REQUIRE(m != xq::MOVE_NONE);
+        return xq::chased_kinds(pos, m);
+    };
+    const unsigned horse = 1u << xq::HORSE, chariot = 1u << xq::CHARIOT,
+                   soldier = 1u << xq::SOLDIER;
+    // A chariot comes to attack a horse no black man guards: a chase.
+    CHECK(chased("3k5/9/9/9/9/2n6/9/9/9/R3K4 w - - 0 1", "a1a5") == horse);
+    // The horse guarded by its king (Kd10xd9 would take back): no chase.
+    CHECK(chased("3k5/3n5/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a1a9") == 0);
+    // ... and by a chariot on its file: no chase either.
+    CHECK(chased("3k5/2r6/9/9/9/2n6/9/9/9/R3K4 w - - 0 1", "a1a5") == 0);
+    // A horse on a chariot chases it even though the king guards it.
+    CHECK(chased("3k5/3r5/9/9/6N2/9/9/9/9/4K4 w - - 0 1", "g6e7") == chariot);
+    // A soldier on its own side of the river is no target; across it, it is.
+    CHECK(chased("3k5/9/9/2p6/9/9/9/9/9/R3K4 w - - 0 1", "a1a7") == 0);
+    CHECK(chased("3k5/9/9/9/9/9/2p6/9/9/R3K4 w - - 0 1", "a1a4") == soldier);
+    // An attack that stood before the move is not one the move makes.
+    CHECK(chased("3k5/9/9/9/9/R1n6/9/9/9/4K4 w - - 0 1", "e1e2") == 0);
+    // One the move uncovers is: the horse leaves the chariot's rank (the horse's own attack on
+    // the horse d5 is none: that horse could take back).
+    CHECK(chased("3k5/9/9/9/9/RN1n5/9/9/9/4K4 w - - 0 1", "b5c7") == horse);
+    // Two chariots: the one attacked takes back, so no chase.
+    CHECK(chased("3k5/9/9/9/9/4r4/9/9/9/R4K3 w - - 0 1", "a1a5") == 0);
+    // A capture chases nothing.
+    CHECK(chased("3k5/9/9/9/9/R1n6/9/9/9/4K4 w - - 0 1", "a5c5") == 0);
+}

@@ -108,7 +108,7 @@ public:
     // Both sides armed; and, under the rules check, the rule decides endless lines.
     bool armed() const { return !material_.armless(RED) && !material_.armless(BLACK); }
     bool rule_table() const {
-        return armed() && tables_.options().xiangqi_rules == xq::RuleSet::Check;
+        return armed() && tables_.options().xiangqi_rules != xq::RuleSet::None;
     }
 
 private:
@@ -460,8 +460,8 @@ private:
             if (!a || !a->by_rule()) continue;
             const Color c = k.pos.side_to_move();
             XItem item = make_item(k.pos, *a,
-                { xiangqi_sentence(c, a->value, a->result),
-                    xiangqi_sentence(c, a->value, a->result, Lang::Th) },
+                { xiangqi_sentence(c, a->value, a->result, Lang::En, a->rules),
+                    xiangqi_sentence(c, a->value, a->result, Lang::Th, a->rules) },
                 { std::string(side_name(c)) + " to move: win, draw or loss, and why?",
                     side_th(c) + "เดิน: ชนะ เสมอ หรือแพ้ เพราะอะไร?" });
             item.facts["theme"] = "rule";

@@ -185,7 +185,8 @@ private:
                 + std::string(o.default_value) + " var " + std::string(o.default_value) + " var "
                 + std::string(o.alternative));
         say("option name XiangqiRules type combo default "
-            + std::string(xq::rule_set(xq::kDefaultRuleSet).name) + " var check var none");
+            + std::string(xq::rule_set(xq::kDefaultRuleSet).name)
+            + " var check var none var asian");
         say("uciok");
         if (!engineError_.empty())
             say("info string no engine for positions outside the tables: " + engineError_);

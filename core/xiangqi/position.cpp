@@ -72,10 +72,6 @@ bool any_point(Points set, F&& f) {
     return false;
 }
 
-int popcount(Points set) {
-    return std::popcount(std::uint64_t(set)) + std::popcount(std::uint64_t(set >> 64));
-}
-
 } // namespace
 
 bool Position::in_check(Color c) const {

@@ -452,7 +452,7 @@ std::uint64_t memory_needed(const Material& m, int ranks, RuleSet rules) {
     // an eighth of a byte per slot over all ranks; a quarter allows for a part's overshoot and
     // the copy sent); the children's block cache and the rest (the children are read through
     // the cache: captures.hpp).
-    const bool rule = header_rule(m, rules) == kRulePerpetualCheck;
+    const bool rule = has_rule_cells(header_rule(m, rules));
     const std::uint64_t n = Index(m).size();
     const auto r = std::uint64_t(ranks);
     const std::uint64_t own = std::min(n, ((n + kUnit - 1) / kUnit + r - 1) / r * kUnit);
@@ -470,7 +470,7 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
     // 8-bit cells).
     const RuleSet rules = children.rules().value_or(kDefaultRuleSet);
     const std::uint32_t headerRule = header_rule(m, rules);
-    const bool rulePass = headerRule == kRulePerpetualCheck;
+    const bool rulePass = has_rule_cells(headerRule);
     OneRank oneRank;
     Ranks& ranks = over ? *over : oneRank;
     if (rulePass && ranks.size() > 1)
@@ -515,7 +515,8 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
         for (Color s : { RED, BLACK }) rule[s] = make_huge_array<std::uint8_t>(w.n);
         const std::uint8_t* const plain[COLOR_NB] = { w.val[RED], w.val[BLACK] };
         std::uint8_t* const cells[COLOR_NB] = { rule[RED].get(), rule[BLACK].get() };
-        const RuleCounts rc = perpetual_check(w.index, w.captures, plain, cells, progress);
+        const RuleCounts rc
+            = perpetual_check(w.index, w.captures, plain, cells, progress, rules == RuleSet::Asian);
         for (Color s : { RED, BLACK })
             stats.side[s].rule_wins = rc.won[s], stats.side[s].rule_losses = rc.lost[s];
         stats.rule_rounds = rc.rounds;

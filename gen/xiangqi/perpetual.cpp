@@ -28,8 +28,9 @@ public:
             if (g_.plain_[s][slot] == kNone) return false;
             return at(slot).in_check(s);
         }
+        // With `labels` (under asian), each quiet move's chase (chased_kinds).
         template<class F>
-        void edges(Color s, std::uint64_t slot, F&& f) {
+        void edges(Color s, std::uint64_t slot, bool labels, F&& f) {
             Position& pos = at(slot);
             pos.set_side_to_move(s);
             const Index& index = g_.index_;
@@ -40,7 +41,10 @@ public:
                     return;
                 }
                 bool mirrored;
-                f(Edge { true, from.moved(man, to, &mirrored), 0 });
+                const std::uint8_t chase = labels
+                    ? std::uint8_t(chased_kinds(pos, make_move(pl_.at[man], to)))
+                    : std::uint8_t(0);
+                f(Edge { true, from.moved(man, to, &mirrored), 0, chase });
             });
         }
 
@@ -79,10 +83,16 @@ private:
 
 RuleCounts perpetual_check(const Index& index, const Captures& captures,
     const std::uint8_t* const plain[COLOR_NB], std::uint8_t* const rule[COLOR_NB],
-    Progress* progress) {
+    Progress* progress, bool chase) {
     if (progress) progress->phase("perpetual check", 0);
     const BoardGraph graph(index, captures, plain);
-    return RulePass(graph, rule).run(progress);
+    // Under asian, the kinds of each side's men that a move may chase (not the king).
+    std::array<std::uint8_t, COLOR_NB> chaseable {};
+    if (chase)
+        for (Color c : { RED, BLACK })
+            for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt)
+                if (index.material().count[c][pt]) chaseable[c] |= std::uint8_t(1u << pt);
+    return RulePass(graph, rule, chaseable).run(progress);
 }
 
 } // namespace mktb::xq

@@ -18,6 +18,13 @@
 //                V to move: every move leads to a position won for O, or checks into Y.
 //              There V to move loses and O to move wins. In a mutual perpetual check (every move
 //              of both a check) O has no move that is no check: it stays drawn.
+// Under the rule set asian (perpetual chase forbidden too) V may also be a side that chases the
+// same man (a kind of O's men, as Edge::chase reports it) on every move: one perpetual(v, T) per
+// violation T (check, or chase of kind k), Z's cells being V's whose every move is of T or
+// leads to a position won for O. O then must not break the rules itself: it makes infinitely
+// often a move that is no check and, for each kind k of V's men, one that does not chase k (a
+// generalised Büchi condition: Z is cut by each condition's Y in turn until none cuts it).
+// Under check there is one T and one condition, the pass as above.
 // A round that decides nothing ends the pass; the rounds are the outer least fixed point (V
 // may first leave with a move that is no check, into a position decided in an earlier round).
 // Z's first approximation (V's cells whose every move is a check or leads to a position won for
@@ -28,6 +35,7 @@
 // depend on the order the cells are visited in: the bytes do not depend on the thread count.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <span>
@@ -51,9 +59,10 @@ struct RuleCounts {
 // `plain[s]`: the plain cells (kNone, 0 draw, plies + 1) of `index`'s ending for side s to move,
 // final. Writes `rule[s]` (n bytes each, any content before): a RuleCell per slot, kRulePlain
 // wherever the plain value is not a draw. `captures` gives the rule's results of the children.
+// `chase`: the rule set asian (perpetual chase forbidden too), else check.
 RuleCounts perpetual_check(const Index& index, const Captures& captures,
     const std::uint8_t* const plain[COLOR_NB], std::uint8_t* const rule[COLOR_NB],
-    Progress* progress);
+    Progress* progress, bool chase = false);
 
 // A move's end as a game graph reports it: a cell of the graph (side ~s to move, `slot`), or a
 // position outside it (a capture) with its result under the rule for its side to move.
@@ -61,6 +70,7 @@ struct Edge {
     bool inside;
     std::uint64_t slot; // inside
     int result; // outside: +1 won, 0 drawn, -1 lost
+    std::uint8_t chase = 0; // inside, for a pass that asks: the kinds it chases (bit per kind)
 };
 
 // The pass over a game graph G of two sides' cells, slots [0, g.size()):
@@ -69,13 +79,17 @@ struct Edge {
 //     a move into that cell was a check) and edges(s, slot, f) calling f(Edge) for each legal
 //     move of side s; a walker may assume its calls come in increasing slot order mostly;
 //   g.parents(s, slot, f): f(q) for each cell (~s, q) with a move into (s, slot).
+// `chaseable`: under asian, for each side the kinds of its men a move may chase (bit per kind;
+// each edge's Edge::chase then says which it does); all 0 under check.
 template<class G>
 class RulePass {
 public:
-    RulePass(const G& g, std::uint8_t* const rule[COLOR_NB])
+    RulePass(const G& g, std::uint8_t* const rule[COLOR_NB],
+        std::array<std::uint8_t, COLOR_NB> chaseable = {})
         : g_(g)
         , n_(g.size())
-        , rule_ { rule[RED], rule[BLACK] } {
+        , rule_ { rule[RED], rule[BLACK] }
+        , chaseable_(chaseable) {
         for (Color s : { RED, BLACK }) plain_[s] = g.plain(s);
     }
 
@@ -84,20 +98,21 @@ public:
         init();
         // The captures' results first (a child's rule may decide a drawn parent), then rounds.
         propagate(sweep(
-            3, [](Color, std::uint8_t) { return true; }, propagated));
+            3, [](Color, std::uint8_t) { return true; }, propagated, false));
         // Z's first approximation of each side, grown after each round from the cells decided.
         sweep(
-            3, [](Color, std::uint8_t) { return true; }, z0);
+            3, [](Color, std::uint8_t) { return true; }, z0, chases());
         for (;;) {
             ++counts.rounds;
             if (progress)
                 progress->phase("perpetual check, round " + std::to_string(counts.rounds), 0);
             std::uint64_t decided = 0;
-            for (Color v : { RED, BLACK }) {
-                const Cells d = propagate(perpetual(v));
-                decided += d.size();
-                grow_z0(d); // before the other side's Z is taken, as a sweep would find it
-            }
+            for (Color v : { RED, BLACK })
+                for (const Violation t : violations(v)) {
+                    const Cells d = propagate(perpetual(v, t));
+                    decided += d.size();
+                    grow_z0(d); // before the next Z is taken, as a sweep would find it
+                }
             if (!decided) break;
         }
         std::atomic<std::uint64_t> won[COLOR_NB] {}, lost[COLOR_NB] {};
@@ -112,7 +127,9 @@ public:
 
 private:
     // A rule cell while the pass works: its RuleCell in the low bits, then the working bits.
-    static constexpr std::uint8_t kResult = 3, kInCheck = 4, kZ = 8, kY = 16, kZ0 = 32;
+    // kZ0Chase: as kZ0 with "chases a man" for "checks" (under asian; the kind is asked later).
+    static constexpr std::uint8_t kResult = 3, kInCheck = 4, kZ = 8, kY = 16, kZ0 = 32,
+                                  kZ0Chase = 64;
     static constexpr int kMaxMoves = 192;
     using Cells = std::vector<std::uint64_t>; // slot * 2 + side to move
 
@@ -120,7 +137,23 @@ private:
         int result; // for the child's side to move: +1 won, 0 drawn, -1 lost
         std::uint8_t bits; // the child's rule cell (a move within the graph), 0 outside
         bool quiet; // a move within the graph (not a capture)
+        std::uint8_t chase; // the kinds the move chases (asian)
     };
+
+    // What a side breaks the rules with on every move: check (kind 0), or chasing a man of
+    // kind `kind`; for the side that must not break them, what one of its moves must not be.
+    struct Violation {
+        std::uint8_t kind; // 0: check, else the bit of the kind chased
+        bool of(const Child& c) const {
+            return c.quiet && (kind ? (c.chase & kind) : (c.bits & kInCheck));
+        }
+    };
+    // V's ways of breaking the rules: check, and under asian chasing each kind of O's men.
+    std::vector<Violation> violations(Color v) const {
+        std::vector<Violation> out { { 0 } };
+        for (unsigned k = chaseable_[~v]; k; k &= k - 1) out.push_back({ std::uint8_t(k & -k) });
+        return out;
+    }
 
     // propagate: won with a move to a position lost for its side to move, lost when every
     // move leads to a position won for its side to move. (Closures, not functions, as the
@@ -136,25 +169,34 @@ private:
     };
 
     // Z's condition for a cell of V (its side to move): every move a check (into a cell, not a
-    // capture) or into a position won for O.
+    // capture) or into a position won for O; and (kZ0Chase) every move a chase or into one.
     static constexpr auto z0
         = [](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
-        for (const Child& c : children)
-            if (c.result <= 0 && !(c.quiet && (c.bits & kInCheck))) return 0;
-        return kZ0;
+        std::uint8_t out = kZ0 | kZ0Chase;
+        for (const Child& c : children) {
+            if (c.result > 0) continue;
+            if (!(c.quiet && (c.bits & kInCheck))) out &= std::uint8_t(~kZ0);
+            if (!(c.quiet && c.chase)) out &= std::uint8_t(~kZ0Chase);
+        }
+        return out;
     };
+    bool chases() const { return chaseable_[RED] | chaseable_[BLACK]; }
+    std::uint8_t z0Bits() const {
+        return kZ0 | (chaseable_[RED] | chaseable_[BLACK] ? kZ0Chase : 0);
+    }
 
     // Z's first approximation after the cells `decided` were: their undecided parents not in it
     // yet, evaluated again.
     void grow_z0(const Cells& decided) const {
-        const auto out = [](Color, std::uint8_t b) { return !(b & kZ0); };
+        const std::uint8_t all = z0Bits();
+        const auto out = [all](Color, std::uint8_t b) { return (b & all) != all; };
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, decided.size(), 256),
             [&](const tbb::blocked_range<std::size_t>& r) {
                 auto w = g_.walker();
                 for (std::size_t i = r.begin(); i != r.end(); ++i) {
                     const Color ps = ~Color(decided[i] & 1);
                     parents(decided[i], [&](std::uint64_t q) {
-                        if (out(ps, bits(ps, q))) evaluate(w, ps, q, z0);
+                        if (out(ps, bits(ps, q))) evaluate(w, ps, q, z0, chases());
                     });
                 }
             });
@@ -180,16 +222,16 @@ private:
     // Adds the bits decide(s, bits, children) gives to cell (s, slot); true when this call
     // added them.
     template<class Walker, class Decide>
-    bool evaluate(Walker& w, Color s, std::uint64_t slot, Decide& decide) const {
+    bool evaluate(Walker& w, Color s, std::uint64_t slot, Decide& decide, bool labels) const {
         Child children[kMaxMoves];
         int k = 0;
-        w.edges(s, slot, [&](const Edge& e) {
+        w.edges(s, slot, labels, [&](const Edge& e) {
             if (k == kMaxMoves) throw std::logic_error("perpetual check: too many moves");
             if (!e.inside)
-                children[k++] = { e.result, 0, false };
+                children[k++] = { e.result, 0, false, 0 };
             else {
                 const std::uint8_t cb = bits(~s, e.slot);
-                children[k++] = { result(~s, e.slot, cb), cb, true };
+                children[k++] = { result(~s, e.slot, cb), cb, true, e.chase };
             }
         });
         const std::uint8_t a = decide(s, bits(s, slot), std::span<const Child>(children, k));
@@ -199,7 +241,7 @@ private:
     // Evaluates once every undecided cell of the sides in `sides` (a bit per side) that
     // want(s, bits) takes; returns those that changed.
     template<class Want, class Decide>
-    Cells sweep(unsigned sides, Want want, Decide decide) const {
+    Cells sweep(unsigned sides, Want want, Decide decide, bool labels) const {
         tbb::enumerable_thread_specific<Cells> changed;
         parallel_blocks(
             n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
@@ -208,7 +250,7 @@ private:
                 for (std::uint64_t slot = first; slot < last; ++slot)
                     for (Color s : { RED, BLACK })
                         if ((sides >> s & 1) && undecided(s, slot) && want(s, bits(s, slot))
-                            && evaluate(w, s, slot, decide))
+                            && evaluate(w, s, slot, decide, labels))
                             out.push_back(slot * 2 + s);
             });
         return flatten(changed);
@@ -242,11 +284,13 @@ private:
 
     // Evaluates each parent of `cell` that want() takes; those that change go to `out`.
     template<class Want, class Decide>
-    void reevaluate_parents(std::uint64_t cell, Cells& out, Want want, Decide decide) const {
+    void reevaluate_parents(
+        std::uint64_t cell, Cells& out, Want want, Decide decide, bool labels) const {
         auto w = g_.walker();
         const Color ps = ~Color(cell & 1);
         parents(cell, [&](std::uint64_t q) {
-            if (want(ps, bits(ps, q)) && evaluate(w, ps, q, decide)) out.push_back(q * 2 + ps);
+            if (want(ps, bits(ps, q)) && evaluate(w, ps, q, decide, labels))
+                out.push_back(q * 2 + ps);
         });
     }
 
@@ -285,44 +329,80 @@ private:
         Cells decided;
         spread(
             std::move(changed),
-            [&](std::uint64_t cell, Cells& out) { reevaluate_parents(cell, out, any, propagated); },
+            [&](std::uint64_t cell, Cells& out) {
+                reevaluate_parents(cell, out, any, propagated, false);
+            },
             &decided);
         return decided;
     }
 
-    // The cells where V must check forever or lose, decided; returns them.
-    Cells perpetual(Color v) const {
+    // The cells where V must break the rules by `t` forever or lose, decided; returns them.
+    Cells perpetual(Color v, Violation t) const {
         const Color o = ~v;
-        // Z: V's undecided cells that cannot leave with a move that is no check (or a capture)
-        // to a position not won for O (kZ0, grown round by round), as a list: the loop below
-        // visits Z and Y, never every cell.
+        // Z: V's undecided cells that cannot leave with a move that is not of t (or a capture)
+        // to a position not won for O (kZ0, grown round by round; for a chase, the cells of
+        // kZ0Chase that chase t's kind on every such move), as a list: the loop below visits Z
+        // and Y, never every cell.
+        const auto inZ = [t](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
+            for (const Child& c : children)
+                if (c.result <= 0 && !t.of(c)) return 0;
+            return kZ;
+        };
         tbb::enumerable_thread_specific<Cells> found;
-        each_cell([&](Color s, std::uint64_t slot, std::uint8_t& c) {
-            if (s == v && (c & kZ0) && undecided(s, slot)) {
-                c |= kZ;
-                found.local().push_back(slot);
-            }
-        });
+        parallel_blocks(
+            n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                auto w = g_.walker();
+                Cells& out = found.local();
+                for (std::uint64_t slot = first; slot < last; ++slot) {
+                    std::uint8_t& c = rule_[v][slot];
+                    if (!(c & (t.kind ? kZ0Chase : kZ0)) || !undecided(v, slot)) continue;
+                    if (!t.kind)
+                        c |= kZ;
+                    else if (!evaluate(w, v, slot, inZ, true))
+                        continue;
+                    out.push_back(slot);
+                }
+            });
         Cells z = flatten(found), y;
-        // V's cells in Z: every move leads to a position won for O, or checks into Y.
+        // V's cells in Z: every move leads to a position won for O, or is of t into Y.
         const auto vWant = [](Color, std::uint8_t b) { return (b & (kZ | kY)) == kZ; };
         const auto vDecide
-            = [](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
+            = [t](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
             for (const Child& c : children)
-                if (c.result <= 0 && !(c.quiet && (c.bits & kInCheck) && (c.bits & kY))) return 0;
+                if (c.result <= 0 && !(t.of(c) && (c.bits & kY))) return 0;
             return kY;
         };
-        for (;;) {
-            // Y's seeds: O's cells with a move that is no check into Z.
+        // O's conditions, taken in turn until none cuts Z: a move into Z that is no check, and
+        // under asian for each kind of V's men one that does not chase it.
+        std::vector<Violation> conditions { { 0 } };
+        for (unsigned k = chaseable_[v]; k; k &= k - 1)
+            conditions.push_back({ std::uint8_t(k & -k) });
+        for (std::size_t j = 0, uncut = 0;; j = (j + 1) % conditions.size()) {
+            const Violation innocent = conditions[j];
+            // Y's seeds: O's cells with a move into Z that is not of the condition's kind.
+            const auto seed
+                = [innocent](Color, std::uint8_t, std::span<const Child> children) -> std::uint8_t {
+                for (const Child& c : children)
+                    if (c.quiet && (c.bits & kZ) && !innocent.of(c)) return kY;
+                return 0;
+            };
             tbb::enumerable_thread_specific<Cells> seeds;
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, z.size(), 256),
                 [&](const tbb::blocked_range<std::size_t>& r) {
                     Cells& out = seeds.local();
-                    for (std::size_t i = r.begin(); i != r.end(); ++i)
-                        if (!(bits(v, z[i]) & kInCheck))
+                    auto w = g_.walker();
+                    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                        if (!innocent.kind) { // no check: a property of the cell entered
+                            if (!(bits(v, z[i]) & kInCheck))
+                                parents(z[i] * 2 + v, [&](std::uint64_t q) {
+                                    if (add(o, q, kY)) out.push_back(q * 2 + o);
+                                });
+                        } else // no chase of a kind: of the move, so each parent is asked
                             parents(z[i] * 2 + v, [&](std::uint64_t q) {
-                                if (add(o, q, kY)) out.push_back(q * 2 + o);
+                                if (!(bits(o, q) & kY) && evaluate(w, o, q, seed, true))
+                                    out.push_back(q * 2 + o);
                             });
+                    }
                 });
             y.clear();
             spread(
@@ -333,10 +413,11 @@ private:
                             if (add(o, q, kY)) out.push_back(q * 2 + o);
                         });
                     else
-                        reevaluate_parents(cell, out, vWant, vDecide);
+                        reevaluate_parents(cell, out, vWant, vDecide, t.kind != 0);
                 },
                 &y);
-            // Z less its cells outside Y; until none is dropped, Y found again from the rest.
+            // Z less its cells outside Y; until no condition cuts it, Y found again from the
+            // rest.
             const std::size_t before = z.size();
             std::erase_if(z, [&](std::uint64_t slot) {
                 std::uint8_t& c = rule_[v][slot];
@@ -344,7 +425,8 @@ private:
                 c &= std::uint8_t(~kZ);
                 return true;
             });
-            if (z.size() == before) break;
+            uncut = z.size() == before ? uncut + 1 : 0;
+            if (uncut == conditions.size()) break;
             for (std::uint64_t cell : y) rule_[cell & 1][cell >> 1] &= std::uint8_t(~kY);
         }
         // Y (Z within it): lost for V to move, won for O to move.
@@ -356,6 +438,7 @@ private:
                     c = std::uint8_t((c & ~(kZ | kY)) | (s == v ? kRuleLost : kRuleWon));
                 }
             });
+        // Cells Z lost along the way keep no kZ (cleared as they were cut).
         return y;
     }
 
@@ -363,6 +446,7 @@ private:
     std::uint64_t n_;
     const std::uint8_t* plain_[COLOR_NB];
     std::uint8_t* rule_[COLOR_NB];
+    std::array<std::uint8_t, COLOR_NB> chaseable_;
 };
 
 } // namespace mktb::xq

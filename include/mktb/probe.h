@@ -88,7 +88,8 @@ typedef struct mktb_options {
 enum {
     MKTB_XIANGQI_RULES_DEFAULT = 0,
     MKTB_XIANGQI_RULES_NONE = 1, /* every endless line a draw: the plain distance alone */
-    MKTB_XIANGQI_RULES_CHECK = 2 /* perpetual check loses; a mutual one draws */
+    MKTB_XIANGQI_RULES_CHECK = 2, /* perpetual check loses; a mutual one draws */
+    MKTB_XIANGQI_RULES_ASIAN = 3 /* perpetual check and perpetual chase lose (0.7) */
 };
 
 /* Fills *options with the defaults and its size. Thread-safe. */

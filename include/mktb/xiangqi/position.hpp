@@ -111,6 +111,15 @@ bool has_legal_move(const Position& pos);
 // Xiangqi has no draw by stalemate: no legal move loses, in check or not.
 std::uint64_t perft(Position& pos, int depth);
 
+// Perpetual chase (docs/rules-xiangqi.md §5b): the kinds of the opponent's men (bit pt set)
+// that the side to move's quiet move `m` chases: an attack the move creates (by the man moved, or
+// one it uncovers: a line opened, a screen made, a leg freed) with a man that chases (not the
+// king, not a soldier) on a man it could legally take that is not the king, a soldier only once
+// across the river: a chariot attacked by a horse or cannon always, two men of one kind only
+// where the one attacked cannot take back, every other man only where the other side has no
+// legal recapture on its point. 0 for a capture.
+unsigned chased_kinds(const Position& pos, Move m);
+
 // "a1".."i10"; UCI move text as Fairy-Stockfish writes it ("h3e3", "a10a9").
 std::string point_name(int p);
 std::string move_to_uci(Move m);

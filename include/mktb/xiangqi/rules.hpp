@@ -257,6 +257,9 @@ inline const detail::LeapList& unleaps(Color c, PieceType pt, int to) {
 // A set of points, one bit each (rank * 9 + file).
 __extension__ typedef unsigned __int128 Points; // (a GCC and Clang type: -Wpedantic knows it not)
 constexpr Points point_bit(int p) { return Points(1) << p; }
+constexpr int popcount(Points set) {
+    return std::popcount(std::uint64_t(set)) + std::popcount(std::uint64_t(set >> 64));
+}
 // Whether a set holds point p, read from the 64-bit word that holds its bit (no 128-bit shift:
 // the legality filters of the core and the generator ask this for every move).
 constexpr bool has_point(Points set, int p) {
@@ -321,9 +324,11 @@ constexpr PieceType piece_type_from_letter(char upper) {
 // The repetition rules a table follows (docs/rules-xiangqi.md §5): chosen when it is generated,
 // named in its header and in every answer; a table of one rule set never answers for another.
 // None: every endless line a draw (the plain distance to mate alone). Check: perpetual check
-// loses, a mutual perpetual check draws. Where one side is armless the two are one (it never
-// checks, and the other never needs an endless line to win): such a table follows every set.
-enum class RuleSet : std::uint8_t { None, Check };
+// loses, a mutual perpetual check draws. Asian: perpetual chase loses too (§5b: the same man
+// chased on every move; check alternating with chase breaks neither; both sides breaking the
+// rules draw). Where one side is armless they are one (it never checks, and the other never
+// needs an endless line to win): such a table follows every set.
+enum class RuleSet : std::uint8_t { None, Check, Asian };
 struct RuleSetName {
     RuleSet rules;
     std::string_view name; // as `--rules` and `rules=` take it
@@ -332,18 +337,20 @@ struct RuleSetName {
 inline constexpr RuleSetName kRuleSets[] = {
     { RuleSet::None, "none", "every endless line a draw" },
     { RuleSet::Check, "check", "perpetual check loses (perpetual chase not modelled)" },
+    { RuleSet::Asian, "asian", "perpetual check and perpetual chase lose" },
 };
 // What a table is made under, and a reader asks for, when nothing is said.
 inline constexpr RuleSet kDefaultRuleSet = RuleSet::Check;
 constexpr const RuleSetName& rule_set(RuleSet r) { return kRuleSets[int(r)]; }
 static_assert(rule_set(RuleSet::None).rules == RuleSet::None
-    && rule_set(RuleSet::Check).rules == RuleSet::Check);
+    && rule_set(RuleSet::Check).rules == RuleSet::Check
+    && rule_set(RuleSet::Asian).rules == RuleSet::Asian);
 constexpr bool parse_rule_set(std::string_view name, RuleSet* out) {
     for (const RuleSetName& r : kRuleSets)
         if (r.name == name) return *out = r.rules, true;
     return false;
 }
 // "none or check", for messages.
-inline constexpr std::string_view kRuleSetChoices = "none or check";
+inline constexpr std::string_view kRuleSetChoices = "none, check or asian";
 
 } // namespace mktb::xq
