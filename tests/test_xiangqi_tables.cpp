@@ -619,6 +619,13 @@ TEST_CASE("Xiangqi rule sets: none beside check, and a table of one never answer
     CHECK(mktb_xiangqi_probe_rule(tb, "9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1", &result) == MKTB_OK);
     CHECK(result == 0);
     mktb_close(tb);
+    c.xiangqi_rules = MKTB_XIANGQI_RULES_ASIAN;
+    REQUIRE(mktb_open(dir.c_str(), &c, &tb) == MKTB_OK);
+    CHECK(mktb_xiangqi_probe_rule(tb, "9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1", &result)
+        == MKTB_RULES_MISMATCH);
+    CHECK(std::string(mktb_last_error()).find("follows the rules none, not asian")
+        != std::string::npos);
+    mktb_close(tb);
     c.xiangqi_rules = 9;
     CHECK(mktb_open(dir.c_str(), &c, &tb) == MKTB_BAD_ARGUMENT);
     CHECK(std::string(mktb_last_error()).find("xiangqi_rules is 9") != std::string::npos);

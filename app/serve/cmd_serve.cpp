@@ -394,8 +394,11 @@ private:
         for (xq::RuleSet r : tables_.load()->xiangqi_rules())
             xiangqi.push_back({ { "rules", std::string(xq::rule_set(r).name) },
                 { "words",
-                    lang == Lang::Th ? (r == xq::RuleSet::Check ? "ฝ่ายที่รุกไม่หยุดแพ้ (ไม่รวมการไล่ไม่หยุด)"
-                                                                : "การเดินวนไม่สิ้นสุดทุกแบบเสมอ")
+                    lang == Lang::Th ? std::string(r == xq::RuleSet::Check
+                                               ? "ฝ่ายที่รุกไม่หยุดแพ้ (ไม่รวมการไล่ไม่หยุด)"
+                                               : r == xq::RuleSet::Asian
+                                               ? "ฝ่ายที่รุกหรือไล่ตัวเดิมไม่หยุดแพ้"
+                                               : "การเดินวนไม่สิ้นสุดทุกแบบเสมอ")
                                      : std::string(xq::rule_set(r).words) } });
         reply_json(res, 200, Json { { "served", std::move(served) }, { "xiangqi", xiangqi } });
     }

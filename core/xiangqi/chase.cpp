@@ -17,24 +17,53 @@ void for_each_point(Points set, F&& f) {
         f(64 + std::countr_zero(hi));
 }
 
+// Whether a man of colour c and kind pt on `a` reaches `t` by its kind's moves over the men on
+// `occupied` (a capture's geometry: what stands on `t` aside).
+bool reaches(Color c, PieceType pt, int a, int t, Points occupied) {
+    switch (pt) {
+    case CHARIOT:
+        return aligned(a, t) && !(between(a, t) & occupied);
+    case CANNON:
+        return aligned(a, t) && popcount(between(a, t) & occupied) == 1;
+    default: {
+        const auto& l = leaps(c, pt, a);
+        for (int i = 0; i < l.n; ++i)
+            if (l.leaps[i].to == t
+                && (l.leaps[i].block < 0 || !has_point(occupied, l.leaps[i].block)))
+                return true;
+        return false;
+    }
+    }
+}
+
 // Whether the man on `a` could take the man on `t` by its kind's moves (the side to move and its
 // king's safety aside).
 bool can_take(const Position& pos, int a, int t) {
     const Piece pc = pos.piece_on(a), victim = pos.piece_on(t);
     if (pc == NO_PIECE || victim == NO_PIECE || color_of(pc) == color_of(victim)) return false;
-    switch (type_of(pc)) {
-    case CHARIOT:
-        return aligned(a, t) && !(between(a, t) & pos.occupied());
-    case CANNON:
-        return aligned(a, t) && popcount(between(a, t) & pos.occupied()) == 1;
-    default: {
-        const auto& l = leaps(color_of(pc), type_of(pc), a);
-        for (int i = 0; i < l.n; ++i)
-            if (l.leaps[i].to == t && (l.leaps[i].block < 0 || pos.empty(l.leaps[i].block)))
-                return true;
-        return false;
-    }
-    }
+    return reaches(color_of(pc), type_of(pc), a, t, pos.occupied());
+}
+
+// Whether the quiet move from `from` to `to` of the side to move makes a new attack by a man that
+// may chase on a man that may be chased: on the board's sets alone, no position made (most moves
+// make none, and the rule pass asks of every move).
+bool attacks_anew(const Position& pos, int from, int to) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Points before = pos.occupied(), after = (before & ~point_bit(from)) | point_bit(to);
+    Points targets = 0;
+    for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt)
+        targets |= pos.pieces(make_piece(them, PieceType(pt)));
+    bool found = false;
+    for (int pt = ADVISOR; pt < SOLDIER && !found; ++pt) // the men that chase
+        for_each_point(pos.pieces(make_piece(us, PieceType(pt))), [&](int was) {
+            const int a = was == from ? to : was;
+            for_each_point(targets, [&](int t) {
+                found = found
+                    || (reaches(us, PieceType(pt), a, t, after)
+                        && !reaches(us, PieceType(pt), was, t, before));
+            });
+        });
+    return found;
 }
 
 // Whether the side to move of `pos` may legally take with the man on `a` the man on `t`.
@@ -48,7 +77,7 @@ bool may_take(const Position& pos, int a, int t) {
 unsigned chased_kinds(const Position& pos, Move m) {
     const Color us = pos.side_to_move(), them = ~us;
     const int from = from_pt(m), to = to_pt(m);
-    if (!pos.empty(to)) return 0; // a capture: no chase (it ends any cycle)
+    if (!pos.empty(to) || !attacks_anew(pos, from, to)) return 0; // a capture ends any cycle
     Position after = pos;
     after.do_move(m); // them to move
     Position ours = after; // as if we were to move again: what we could take

@@ -190,7 +190,8 @@ mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mk
 
 /* The result under the handle's repetition rules (mktb_options.xiangqi_rules; under check, the
  * default, a side that checks on every move of an endless line while the other does not loses,
- * perpetual chase not modelled; under none every endless line is a draw), for the side to move:
+ * perpetual chase not modelled; under asian perpetual chase loses too; under none every endless
+ * line is a draw), for the side to move:
  * *result = 1 won, 0 drawn, -1 lost. Where the plain distance is a mate it is its sign; only
  * a plain draw can be won or lost by the rule, and only where both sides are armed. The same
  * arguments and statuses as mktb_xiangqi_probe_fen. Thread-safe. (0.4) */

@@ -5,7 +5,7 @@
 # two games' tables kept apart, and a damaged Xiangqi table reported, never answered. Both sides
 # armed: the perpetual-check rule's result where only it decides (KRvKN, a position checked by
 # hand: test_xiangqi_tables.cpp), the same bytes on 1 and 2 threads, digests; the rule sets
-# none and check side by side.
+# none, check and asian side by side.
 set -u
 mktb=$1
 dir=$(mktemp -d /tmp/mktb-xiangqi-test.XXXXXX)
@@ -84,7 +84,7 @@ expect_error 2 "is Makruk's" "$mktb" gen --game xiangqi --men 4 --tables "$dir/x
 expect_error 2 "is the directory of the tables" "$mktb" pack --game xiangqi KRvKN --tables "$dir/t1" --out "$dir/t1"
 expect_error 2 "is Xiangqi's" "$mktb" gen --set one-attacker --tables "$dir/x"
 expect_error 2 "is Xiangqi's" "$mktb" gen KRvK --rules none --tables "$dir/x"
-expect_error 2 "takes none or check, not 'asian'" "$mktb" gen --game xiangqi --rules asian KRvK --tables "$dir/x"
+expect_error 2 "takes none, check or asian, not 'chinese'" "$mktb" gen --game xiangqi --rules chinese KRvK --tables "$dir/x"
 
 # Rule sets (docs/rules-xiangqi.md §5): under none the same plain distance, no rule cells, and
 # the hold a draw; a table of one set never answers for the other; gen into a directory of
@@ -105,6 +105,13 @@ expect_error 1 "follows the rules none; not replaced (--keep-other-rules)" \
 out=$("$mktb" gen --game xiangqi KRvKN --tables "$dir/none" 2>&1 >/dev/null) || fail "gen over none"
 echo "$out" | grep -q "KRvKN in $dir/none follows the rules none; generating it again under check" || fail "no note: $out"
 [ "$("$mktb" digest --game xiangqi KRvKN --tables "$dir/none")" = "$d1" ] || fail "made again under check"
+# asian: perpetual chase loses too. The position of xiangqitb's check-and-chase build that its
+# check-only build (and mktb's check) draws: Black's horse holds only by chasing.
+"$mktb" gen --game xiangqi --rules asian KNPvKN --tables "$dir/asian" > /dev/null || fail "gen --rules asian"
+"$mktb" verify --game xiangqi KNPvKN --tables "$dir/asian" | grep -q "^KNPvKN (Xiangqi): ok$" || fail "verify asian"
+out=$("$mktb" probe "9/4k1P2/9/9/8n/9/9/9/N8/3K5 w - - 0 1" --rules asian --tables "$dir/asian") || fail "probe asian"
+echo "$out" | grep -q "^Red to move: Red wins: Black can hold only by checking or chasing for ever" || fail "the chase: $out"
+expect_error 1 "follows the rules asian, not check" "$mktb" probe "9/4k1P2/9/9/8n/9/9/9/N8/3K5 w - - 0 1" --tables "$dir/asian"
 expect_error 1 "needs about" "$mktb" gen --game xiangqi KRAABBvKAABB --memory 1000000 --tables "$dir/y"
 [ -e "$dir/y" ] && [ -n "$(ls "$dir/y")" ] && fail "a refused run wrote something"
 

@@ -713,8 +713,11 @@ with tempfile.TemporaryDirectory() as check_dir, tempfile.TemporaryDirectory() a
         status, answer = api(f"/api/probe?fen={hold}&rules=none")
         check("rule sets: none from its directory", status == 200 and answer.get("rule_set") == "none"
               and answer.get("category") == "draw" and "rule_result" not in answer, answer)
+        status, answer = api(f"/api/probe?fen={hold}&rules=chinese")
+        check("rule sets: an unknown set refused", status == 400 and "none, check or asian" in answer["error"], answer)
         status, answer = api(f"/api/probe?fen={hold}&rules=asian")
-        check("rule sets: an unknown set refused", status == 400 and "none or check" in answer["error"], answer)
+        check("rule sets: a set not served", status == 404 and "served: check, none" in answer["error"]
+              and answer.get("command") == "mktb gen --game xiangqi --rules asian KRvKN", answer)
         status, answer = api("/api/probe?fen=8/8/8/4k3/8/8/8/R3K3_w_-_-_0_1&rules=none")
         check("rule sets: rules= is Xiangqi's", status == 400 and "Xiangqi's repetition rules" in answer["error"], answer)
         status, rules = api("/api/rules")

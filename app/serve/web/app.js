@@ -213,7 +213,9 @@ function showAnswer(answer) {
   if (xiangqi) {
     // The rules the table follows, in words: where both sides are armed, a side that can hold
     // only by checking forever loses.
-    $('pure').textContent = answer.rules.includes('perpetual_check=loss')
+    $('pure').textContent = answer.rules.includes('chase=loss')
+      ? L('Xiangqi under the Asian rules: stalemate loses; a side that can hold only by checking, or by chasing the same man, forever loses.', 'หมากรุกจีนตามกติกาเอเชีย: อับถือว่าแพ้; ฝ่ายที่ยื้อได้ด้วยการรุกหรือการไล่ตัวเดิมไม่หยุดเท่านั้นถือว่าแพ้')
+      : answer.rules.includes('perpetual_check=loss')
       ? L('Xiangqi: stalemate loses; a side that can hold only by checking forever loses (perpetual chase not modelled).', 'หมากรุกจีน: อับถือว่าแพ้; ฝ่ายที่ยื้อได้ด้วยการรุกไม่หยุดเท่านั้นถือว่าแพ้ (ไม่รวมการไล่ไม่หยุด)')
       : answer.rules.includes('perpetual_check=draw')
       ? L('Xiangqi under the rule set none: stalemate loses; every endless line is a draw, perpetual check included.', 'หมากรุกจีนตามกติกา none: อับถือว่าแพ้; การเดินวนไม่สิ้นสุดทุกแบบเสมอ รวมถึงการรุกไม่หยุด')
@@ -605,7 +607,7 @@ function start() {
     const value = params.get(name);
     document.getElementById(`rule-${name}`).value = values.includes(value) ? value : values[0];
   }
-  $('xiangqi-rule-set').value = params.get('rules') === 'none' ? 'none' : 'check';
+  $('xiangqi-rule-set').value = ['none', 'asian'].includes(params.get('rules')) ? params.get('rules') : 'check';
   const count = /^(pieces|board):(\d+)$/.exec(params.get('count') || '');
   if (count) {
     $('count-kind').value = count[1];
