@@ -391,15 +391,15 @@ private:
         }
         // Xiangqi's repetition rules, one entry per set served (a request's `rules`).
         Json xiangqi = Json::array();
+        const auto words = [lang](xq::RuleSet r) -> std::string {
+            if (lang != Lang::Th) return std::string(xq::rule_set(r).words);
+            return r == xq::RuleSet::Check ? "ฝ่ายที่รุกไม่หยุดแพ้ (ไม่รวมการไล่ไม่หยุด)"
+                : r == xq::RuleSet::Asian  ? "ฝ่ายที่รุกหรือไล่ตัวเดิมไม่หยุดแพ้"
+                                          : "การเดินวนไม่สิ้นสุดทุกแบบเสมอ";
+        };
         for (xq::RuleSet r : tables_.load()->xiangqi_rules())
-            xiangqi.push_back({ { "rules", std::string(xq::rule_set(r).name) },
-                { "words",
-                    lang == Lang::Th ? std::string(r == xq::RuleSet::Check
-                                               ? "ฝ่ายที่รุกไม่หยุดแพ้ (ไม่รวมการไล่ไม่หยุด)"
-                                               : r == xq::RuleSet::Asian
-                                               ? "ฝ่ายที่รุกหรือไล่ตัวเดิมไม่หยุดแพ้"
-                                               : "การเดินวนไม่สิ้นสุดทุกแบบเสมอ")
-                                     : std::string(xq::rule_set(r).words) } });
+            xiangqi.push_back(
+                { { "rules", std::string(xq::rule_set(r).name) }, { "words", words(r) } });
         reply_json(res, 200, Json { { "served", std::move(served) }, { "xiangqi", xiangqi } });
     }
 

@@ -222,7 +222,10 @@ Json write_xiangqi_ending(const XiangqiTeacher& t, const fs::path& dir) {
         page += "</table>\n<p>"
             + std::string(th ? "นับตำแหน่งโดยถือภาพสะท้อนซ้าย-ขวาเป็นตำแหน่งเดียวกัน ฝ่ายที่อับแพ้ "
                              : "Positions up to the left-right mirror; a stalemated side loses; ")
-            + (t.rule_table()
+            + (t.asian() ? (th ? "ฝ่ายที่รุกหรือไล่ตัวเดิมไม่หยุดแพ้ (กติกาเอเชีย)"
+                               : "a side that checks, or chases the same man, forever loses (the "
+                                 "Asian rules).")
+                    : t.rule_table()
                     ? (th ? "ฝ่ายที่รุกไม่หยุดแพ้ (ไม่รวมการไล่ไม่หยุด)"
                           : "a side that checks forever loses (perpetual chase is not modelled).")
                     : t.armed()

@@ -105,11 +105,12 @@ public:
     const xq::Material& material() const { return material_; }
     const std::array<XFigures, COLOR_NB>& figures() const { return figures_; }
     const std::vector<XTheme>& themes() const { return themes_; }
-    // Both sides armed; and, under the rules check, the rule decides endless lines.
+    // Both sides armed; and, under the rules check or asian, the rule decides endless lines.
     bool armed() const { return !material_.armless(RED) && !material_.armless(BLACK); }
     bool rule_table() const {
         return armed() && tables_.options().xiangqi_rules != xq::RuleSet::None;
     }
+    bool asian() const { return armed() && tables_.options().xiangqi_rules == xq::RuleSet::Asian; }
 
 private:
     struct Candidate {
@@ -448,13 +449,22 @@ private:
         add_hardest_first(soldier, std::move(sItems));
         push(std::move(soldier));
 
-        // Decided by the perpetual-check rule.
-        XTheme rule { "rule", { "Perpetual check loses", "รุกไม่หยุดแพ้" },
-            { "A draw without the rule, which the perpetual-check rule decides: the defender "
-              "could hold only by checking forever, and a side that checks forever loses.",
-                "เสมอถ้าไม่มีกติกา แต่กติการุกไม่หยุดตัดสิน: ฝ่ายรับยื้อได้ด้วยการรุกไม่หยุดเท่านั้น "
-                "และฝ่ายที่รุกไม่หยุดแพ้" },
-            {} };
+        // Decided by the perpetual-check rule (under asian, or the perpetual-chase rule).
+        XTheme rule = asian()
+            ? XTheme { "rule", { "Perpetual check and chase lose", "รุกหรือไล่ไม่หยุดแพ้" },
+                  { "A draw without the rules, which the Asian rules decide: the defender could "
+                    "hold only by checking, or chasing the same man, forever, and a side that "
+                    "does loses.",
+                      "เสมอถ้าไม่มีกติกา แต่กติกาเอเชียตัดสิน: ฝ่ายรับยื้อได้ด้วยการรุกหรือไล่ตัวเดิมไม่หยุดเท่านั้น "
+                      "และฝ่ายที่ทำเช่นนั้นแพ้" },
+                  {} }
+            : XTheme { "rule", { "Perpetual check loses", "รุกไม่หยุดแพ้" },
+                  { "A draw without the rule, which the perpetual-check rule decides: the "
+                    "defender could hold only by checking forever, and a side that checks "
+                    "forever loses.",
+                      "เสมอถ้าไม่มีกติกา แต่กติการุกไม่หยุดตัดสิน: ฝ่ายรับยื้อได้ด้วยการรุกไม่หยุดเท่านั้น "
+                      "และฝ่ายที่รุกไม่หยุดแพ้" },
+                  {} };
         for (const Candidate& k : rule_.kept) {
             const auto a = answer(k.pos);
             if (!a || !a->by_rule()) continue;
