@@ -91,6 +91,8 @@ PLAN = {
     "scripts/bench-xiangqi --xiangqitb DIR": f"the one-attacker set beside xiangqitb, {LONG}",
     "scripts/bench-xiangqi --xiangqitb DIR KRPvKR KRNvKR KRCvKR":
         f"three armed endings beside xiangqitb: 6 minutes, {LONG}",
+    "build/mktb gen --game xiangqi --rules asian KNPvKN KRPvKR":
+        "the asian pass timed: tests/cli/xiangqi.sh makes KNPvKN under asian",
     "mpirun -np N build/mktb-mpi gen --game xiangqi ENDING":
         "tests/mpi/run.sh runs it on 2 and 3 ranks against one process",
     "scripts/xiangqi-statistics tables": None,
