@@ -22,7 +22,8 @@ inline const Option kGameOption { "--game", "GAME", "makruk (the default) or xia
 // Xiangqi's rule set (docs/rules-xiangqi.md §5): gen makes tables under it, the readers answer
 // from tables of it.
 inline const Option kXiangqiRulesOption { "--rules", "NAME",
-    "Xiangqi's repetition rules: check (the default: perpetual check loses) or none (every "
+    "Xiangqi's repetition rules: asian (the default: perpetual check and chase lose), check "
+    "(perpetual check loses) or none (every "
     "endless line a draw)" };
 // Whether --game says xiangqi; false with an error printed when it names no game.
 bool game_is_xiangqi(const Args& a, bool* bad);

@@ -403,7 +403,7 @@ TEST_CASE("Xiangqi tables: the perpetual-check rule, by hand and by Fairy-Stockf
     const xq::Tablebase tb(tables());
     const xq::Tablebase::Entry* e = tb.table(material("KRvKN"));
     REQUIRE(e);
-    CHECK(e->table->rules() == xq::kRulePerpetualCheck);
+    CHECK(e->table->rules() == xq::kRuleAsian); // the default rule set
     CHECK(!tb.table(material("KRvKAABB"))->table->has(xq::kRuleResult));
     // Checked by hand: Black (Ke9, Nf3) can hold only by checking forever. Every move but Nh2+
     // loses at once to the chariot (the tables' plain mates, and Fairy-Stockfish's below); after
@@ -561,14 +561,17 @@ TEST_CASE("Xiangqi rule sets: none beside check, and a table of one never answer
         for (const Material& m : order) xq::generate(m, none, nullptr);
     }
     const xq::Tablebase none(dir, mktb::Tablebase::kDefaultCacheBytes, false, xq::RuleSet::None);
-    const xq::Tablebase check(tables()); // the default set: check
+    // The default set, asian: on KRvKN its rule cells are check's (no chase decides a 4-men
+    // armed ending: docs/rules-xiangqi.md §5b, as xiangqitb's builds have it).
+    const xq::Tablebase byDefault(tables());
     const xq::Tablebase::Entry* e = none.table(krkn);
     REQUIRE(e);
     // The header names the set; under none there are no rule cells (every endless line a draw).
     CHECK(e->table->rules() == xq::kRulePlainNone);
     CHECK(!e->table->has(xq::kRuleResult));
     // The plain distance is the rule sets' common part: its digest is the one recorded for the
-    // check table before rule sets existed (tests/golden/xiangqi-digests.txt).
+    // check table before rule sets existed (tests/golden/xiangqi-digests.txt), and so are the
+    // default set's rule cells.
     const xq::Tablebase asIs(dir, mktb::Tablebase::kDefaultCacheBytes, false, std::nullopt);
     CHECK(xq::digest(krkn, asIs) == "dtm=902dc08f9fe0d2c7");
     CHECK(xq::digest(krkn,
@@ -577,26 +580,26 @@ TEST_CASE("Xiangqi rule sets: none beside check, and a table of one never answer
     std::string report;
     CHECK(xq::verify(krkn, asIs, &report) == 0);
     // docs/rules-xiangqi.md §5's position, held only by checking forever: lost for Black under
-    // check, a draw under none (rules-xiangqi.md §5b: every endless line a draw).
+    // check and asian, a draw under none (every endless line a draw).
     const xq::Position hold = xq::Position::from_fen("9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1");
-    CHECK(*check.probe_result(hold) == -1);
+    CHECK(*byDefault.probe_result(hold) == -1);
     CHECK(*none.probe_result(hold) == 0);
     CHECK(none.probe(hold)->is_draw());
     // A table of one set asked under the other refuses by name; one with an armless side
     // answers under both.
-    const xq::Tablebase noneAsCheck(dir);
+    const xq::Tablebase noneAsDefault(dir);
     try {
-        (void)noneAsCheck.probe_result(hold);
-        FAIL("a table of the rules none answered under check");
+        (void)noneAsDefault.probe_result(hold);
+        FAIL("a table of the rules none answered under asian");
     } catch (const mktb::RulesError& error) {
-        CHECK(std::string(error.what()).find("follows the rules none, not check")
+        CHECK(std::string(error.what()).find("follows the rules none, not asian")
             != std::string::npos);
     }
-    const xq::Tablebase checkAsNone(
+    const xq::Tablebase defaultAsNone(
         tables(), mktb::Tablebase::kDefaultCacheBytes, false, xq::RuleSet::None);
-    CHECK_THROWS_AS(checkAsNone.probe_result(hold), mktb::RulesError);
+    CHECK_THROWS_AS(defaultAsNone.probe_result(hold), mktb::RulesError);
     const xq::Position krk = xq::Position::from_fen("9/9/4k4/9/9/9/9/9/9/R2K5 w - - 0 1");
-    CHECK(*noneAsCheck.probe(krk) == *checkAsNone.probe(krk));
+    CHECK(*noneAsDefault.probe(krk) == *defaultAsNone.probe(krk));
     // The C++ API: the options choose the set.
     mktb::ProbeOptions options;
     options.xiangqi_rules = xq::RuleSet::None;

@@ -84,7 +84,7 @@ typedef struct mktb_options {
 
 /* Xiangqi's repetition rules (docs/rules-xiangqi.md §5), mktb_options.xiangqi_rules: a table of
  * an ending with both sides armed made under other rules answers MKTB_RULES_MISMATCH, never
- * for these. 0 = the default (check). (0.7) */
+ * for these. 0 = the default (asian). (0.7) */
 enum {
     MKTB_XIANGQI_RULES_DEFAULT = 0,
     MKTB_XIANGQI_RULES_NONE = 1, /* every endless line a draw: the plain distance alone */
@@ -188,10 +188,10 @@ mktb_status mktb_rank_root(const mktb_tablebase* tb, const mktb_position* pos,
  * FEN that is not a legal Xiangqi position. Thread-safe. */
 mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mktb_dtm* out);
 
-/* The result under the handle's repetition rules (mktb_options.xiangqi_rules; under check, the
- * default, a side that checks on every move of an endless line while the other does not loses,
- * perpetual chase not modelled; under asian perpetual chase loses too; under none every endless
- * line is a draw), for the side to move:
+/* The result under the handle's repetition rules (mktb_options.xiangqi_rules; under check a
+ * side that checks on every move of an endless line while the other does not loses, perpetual
+ * chase not modelled; under asian, the default, perpetual chase loses too; under none every
+ * endless line is a draw), for the side to move:
  * *result = 1 won, 0 drawn, -1 lost. Where the plain distance is a mate it is its sign; only
  * a plain draw can be won or lost by the rule, and only where both sides are armed. The same
  * arguments and statuses as mktb_xiangqi_probe_fen. Thread-safe. (0.4) */

@@ -302,21 +302,21 @@ try {
   // beside it, and the line box says why there is no line to mate.
   const hold = '9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1';
   await page.goto(`${base}/?fen=${hold.replace(/ /g, '_')}`);
-  await waitVerdict('Red wins: Black can hold only by checking for ever, which the rules forbid (without the rule: a draw)');
+  await waitVerdict('Red wins: Black can hold only by checking or chasing for ever, which the rules forbid (without the rule: a draw)');
   check('rule win: why there is no line', (await page.textContent('#line')).includes('No line to mate')
     && await page.isVisible('#line'), await page.textContent('#line'));
   check('rule win: the rule column shown', await page.isVisible('#moves thead th:nth-child(3)'));
   // The rule set none, served from a directory of its own: the same position is a draw there,
   // and the address keeps the choice.
   check('rule sets: both offered', await page.isVisible('#xiangqi-rules')
-    && (await page.$$eval('#xiangqi-rule-set option', (os) => os.filter((o) => !o.disabled).map((o) => o.value).join())) === 'check,none');
+    && (await page.$$eval('#xiangqi-rule-set option', (os) => os.filter((o) => !o.disabled).map((o) => o.value).join())) === 'asian,none');
   await page.click('#xiangqi-rules summary');
   await page.selectOption('#xiangqi-rule-set', 'none');
   await waitVerdict('draw');
   check('rule sets: none named', (await page.textContent('#pure')).includes('rule set none')
     && (await page.getAttribute('#share', 'href')).includes('rules=none'), await page.textContent('#pure'));
-  await page.selectOption('#xiangqi-rule-set', 'check');
-  await waitVerdict('Red wins: Black can hold only by checking for ever, which the rules forbid (without the rule: a draw)');
+  await page.selectOption('#xiangqi-rule-set', 'asian');
+  await waitVerdict('Red wins: Black can hold only by checking or chasing for ever, which the rules forbid (without the rule: a draw)');
   await page.selectOption('#game', 'makruk');
   await page.waitForFunction(() => document.querySelectorAll('#board rect[data-square]').length === 64);
 

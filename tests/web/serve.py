@@ -692,10 +692,10 @@ with tempfile.TemporaryDirectory() as makruk_dir, tempfile.TemporaryDirectory() 
     run = subprocess.run([mktb, "serve", "--tables", xiangqi_dir, "--tables", xiangqi_dir],
                          capture_output=True, text=True, timeout=30)
     check("the same Xiangqi table in two directories refused", run.returncode == 2
-          and "same Xiangqi table (KRvK) of the rules check" in run.stderr, run.stderr)
+          and "same Xiangqi table (KRvK) of the rules asian" in run.stderr, run.stderr)
 
 # 9c. Xiangqi's rule sets side by side (docs/rules-xiangqi.md §5): a directory of check and one of
-# none, each holding KRvKN and its children; a request names its set (`rules=`, check when it
+# none, each holding KRvKN and its children; a request names its set (`rules=`, asian when it
 # does not) and is answered from that directory. The hold of docs/rules-xiangqi.md §5 is won for
 # Red under check (Black holds only by checking forever) and a draw under none. Both directories
 # hold KRvK and KNvK (armless: every set's), which is no clash; two of one set are (9b).
@@ -707,17 +707,17 @@ with tempfile.TemporaryDirectory() as check_dir, tempfile.TemporaryDirectory() a
     server, port = start_server(check_dir, "--tables", none_dir)
     base = f"http://127.0.0.1:{port}"
     try:
-        status, answer = api(f"/api/probe?fen={hold}")
-        check("rule sets: check by default", status == 200 and answer.get("rule_set") == "check"
+        status, answer = api(f"/api/probe?fen={hold}&rules=check")
+        check("rule sets: check from its directory", status == 200 and answer.get("rule_set") == "check"
               and answer.get("rule_result") == "loss", answer)
         status, answer = api(f"/api/probe?fen={hold}&rules=none")
         check("rule sets: none from its directory", status == 200 and answer.get("rule_set") == "none"
               and answer.get("category") == "draw" and "rule_result" not in answer, answer)
         status, answer = api(f"/api/probe?fen={hold}&rules=chinese")
         check("rule sets: an unknown set refused", status == 400 and "none, check or asian" in answer["error"], answer)
-        status, answer = api(f"/api/probe?fen={hold}&rules=asian")
-        check("rule sets: a set not served", status == 404 and "served: check, none" in answer["error"]
-              and answer.get("command") == "mktb gen --game xiangqi --rules asian KRvKN", answer)
+        status, answer = api(f"/api/probe?fen={hold}")
+        check("rule sets: the default (asian) not served", status == 404 and "served: check, none" in answer["error"]
+              and answer.get("rule_set") == "asian" and answer.get("command") == "mktb gen --game xiangqi KRvKN", answer)
         status, answer = api("/api/probe?fen=8/8/8/4k3/8/8/8/R3K3_w_-_-_0_1&rules=none")
         check("rule sets: rules= is Xiangqi's", status == 400 and "Xiangqi's repetition rules" in answer["error"], answer)
         status, rules = api("/api/rules")

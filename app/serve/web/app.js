@@ -139,10 +139,10 @@ function ruleParams() {
   return params;
 }
 
-// Xiangqi's repetition rules (rules=), where another set than check is chosen.
+// Xiangqi's repetition rules (rules=), where another set than asian (the default) is chosen.
 function xiangqiRuleParams() {
   const set = $('xiangqi-rule-set').value;
-  return state.game === 'xiangqi' && set !== 'check' ? { rules: set } : {};
+  return state.game === 'xiangqi' && set !== 'asian' ? { rules: set } : {};
 }
 
 function query(params) {
@@ -607,7 +607,7 @@ function start() {
     const value = params.get(name);
     document.getElementById(`rule-${name}`).value = values.includes(value) ? value : values[0];
   }
-  $('xiangqi-rule-set').value = ['none', 'asian'].includes(params.get('rules')) ? params.get('rules') : 'check';
+  $('xiangqi-rule-set').value = ['none', 'check'].includes(params.get('rules')) ? params.get('rules') : 'asian';
   const count = /^(pieces|board):(\d+)$/.exec(params.get('count') || '');
   if (count) {
     $('count-kind').value = count[1];

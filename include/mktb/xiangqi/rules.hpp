@@ -339,8 +339,9 @@ inline constexpr RuleSetName kRuleSets[] = {
     { RuleSet::Check, "check", "perpetual check loses (perpetual chase not modelled)" },
     { RuleSet::Asian, "asian", "perpetual check and perpetual chase lose" },
 };
-// What a table is made under, and a reader asks for, when nothing is said.
-inline constexpr RuleSet kDefaultRuleSet = RuleSet::Check;
+// What a table is made under, and a reader asks for, when nothing is said: the Asian rules, as
+// players, federations and the largest Xiangqi database play.
+inline constexpr RuleSet kDefaultRuleSet = RuleSet::Asian;
 constexpr const RuleSetName& rule_set(RuleSet r) { return kRuleSets[int(r)]; }
 static_assert(rule_set(RuleSet::None).rules == RuleSet::None
     && rule_set(RuleSet::Check).rules == RuleSet::Check
