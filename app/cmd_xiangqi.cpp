@@ -162,7 +162,7 @@ int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
         return ranks ? ranks->reduce(std::uint64_t(speaks && yes), Ranks::Op::Max) != 0 : yes;
     };
     const int n = ranks ? ranks->size() : 1;
-    // An ending with both sides armed is made under check by rank 0 alone (the perpetual-check
+    // An ending with both sides armed is made under check or asian by rank 0 alone (the rule
     // pass reads every cell); the others over every rank, each holding its share.
     const auto alone
         = [&](const Material& m) { return xq::has_rule_cells(xq::header_rule(m, o.rules)); };
