@@ -314,10 +314,8 @@ int probe_command(const Args& a) {
     const std::string& fen = a.operands().empty() ? kNoFen : a.operands()[0];
     const CountRules& rules = a.rules();
     xq::RuleSet xiangqiRules = xq::kDefaultRuleSet;
-    if (a.has("--rules") && !xq::parse_rule_set(a.text("--rules"), &xiangqiRules))
-        return fail(json, kExitBadInput,
-            "--rules takes " + std::string(xq::kRuleSetChoices) + ", not '" + a.text("--rules")
-                + "'");
+    if (const std::string e = read_rule_set(a, &xiangqiRules); !e.empty())
+        return fail(json, kExitBadInput, e);
     if (fen.empty() == epd.empty()) {
         if (json) return fail(json, kExitBadInput, "give one FEN or --epd FILE");
         return usage_error(a, "give one FEN or --epd FILE");

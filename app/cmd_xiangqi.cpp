@@ -90,9 +90,9 @@ bool read_x(const Args& a, XOptions& o) {
     if (offers("--threads") && a.has("--threads"))
         o.threads = std::make_unique<tbb::global_control>(
             tbb::global_control::max_allowed_parallelism, std::size_t(a.number("--threads", 1)));
-    if (offers("--rules") && a.has("--rules") && !xq::parse_rule_set(a.text("--rules"), &o.rules)) {
-        std::fprintf(stderr, "mktb %s: --rules takes %s, not '%s'\n", cmd.c_str(),
-            std::string(xq::kRuleSetChoices).c_str(), a.text("--rules").c_str());
+    if (const std::string e = offers("--rules") ? read_rule_set(a, &o.rules) : std::string();
+        !e.empty()) {
+        std::fprintf(stderr, "mktb %s: %s\n", cmd.c_str(), e.c_str());
         return false;
     }
     o.keepOtherRules = offers("--keep-other-rules") && a.flag("--keep-other-rules");

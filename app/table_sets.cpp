@@ -36,9 +36,7 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
                     + std::string(xq::rule_name(rule)) + ", others "
                     + std::string(xq::rule_name(*xiangqiRule)) + "); keep one directory per set";
             xiangqiRule = rule;
-            out.xiangqi_rules = rule == xq::kRulePlainNone ? xq::RuleSet::None
-                : rule == xq::kRuleAsian                   ? xq::RuleSet::Asian
-                                                           : xq::RuleSet::Check;
+            out.xiangqi_rules = *xq::rule_set_of(rule);
         }
         out.xiangqi_endings.push_back(m);
     }

@@ -4,6 +4,7 @@
 
 #include <string_view>
 
+#include "mktb/xiangqi/rules.hpp"
 #include "options.hpp"
 #include "ranks.hpp"
 
@@ -25,6 +26,12 @@ inline const Option kXiangqiRulesOption { "--rules", "NAME",
     "Xiangqi's repetition rules: asian (the default: perpetual check and chase lose), check "
     "(perpetual check loses) or none (every "
     "endless line a draw)" };
+// Reads --rules of `a` into *rules (left as it is when absent); the error, naming the sets, for
+// a name no set has, else empty.
+inline std::string read_rule_set(const Args& a, xq::RuleSet* rules) {
+    if (!a.has("--rules") || xq::parse_rule_set(a.text("--rules"), rules)) return {};
+    return "--rules takes " + xq::rule_set_choices() + ", not '" + a.text("--rules") + "'";
+}
 // Whether --game says xiangqi; false with an error printed when it names no game.
 bool game_is_xiangqi(const Args& a, bool* bad);
 

@@ -268,23 +268,16 @@ mktb_status mktb_open(const char* dir, const mktb_options* options, mktb_tableba
                 && options->cache_bytes)
                 o.cache_bytes = std::size_t(options->cache_bytes);
             if (options->size >= offsetof(mktb_options, xiangqi_rules) + sizeof(uint32_t)) {
-                switch (options->xiangqi_rules) {
-                case MKTB_XIANGQI_RULES_DEFAULT:
-                    break;
-                case MKTB_XIANGQI_RULES_NONE:
-                    o.xiangqi_rules = xq::RuleSet::None;
-                    break;
-                case MKTB_XIANGQI_RULES_ASIAN:
-                    o.xiangqi_rules = xq::RuleSet::Asian;
-                    break;
-                case MKTB_XIANGQI_RULES_CHECK:
-                    o.xiangqi_rules = xq::RuleSet::Check;
-                    break;
-                default:
+                // MKTB_XIANGQI_RULES_X is xq::RuleSet::X + 1; 0 keeps the default.
+                static_assert(MKTB_XIANGQI_RULES_NONE == int(xq::RuleSet::None) + 1
+                    && MKTB_XIANGQI_RULES_CHECK == int(xq::RuleSet::Check) + 1
+                    && MKTB_XIANGQI_RULES_ASIAN == int(xq::RuleSet::Asian) + 1);
+                const std::uint32_t r = options->xiangqi_rules;
+                if (r > MKTB_XIANGQI_RULES_ASIAN)
                     return fail(MKTB_BAD_ARGUMENT,
-                        "mktb_options.xiangqi_rules is " + std::to_string(options->xiangqi_rules)
+                        "mktb_options.xiangqi_rules is " + std::to_string(r)
                             + ": one of MKTB_XIANGQI_RULES_DEFAULT, _NONE, _CHECK, _ASIAN");
-                }
+                if (r) o.xiangqi_rules = xq::RuleSet(r - 1);
             }
         }
         std::error_code ec;

@@ -41,10 +41,8 @@ std::unique_ptr<Entry> Files::open(
 }
 
 std::string_view rule_name(std::uint32_t rule) {
-    return rule == kRulePerpetualCheck ? rule_set(RuleSet::Check).name
-        : rule == kRuleAsian           ? rule_set(RuleSet::Asian).name
-        : rule == kRulePlainNone       ? rule_set(RuleSet::None).name
-                                       : "every rule set";
+    const std::optional<RuleSet> r = rule_set_of(rule);
+    return r ? rule_set(*r).name : "every rule set";
 }
 
 Tablebase::Tablebase(

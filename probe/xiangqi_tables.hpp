@@ -45,7 +45,13 @@ inline std::uint32_t header_rule(const Material& m, RuleSet rules) {
 constexpr bool follows(std::uint32_t rule, RuleSet rules) {
     return rule == kRulePlainArmless || rule == armed_rule(rules);
 }
-// The rule set of an armed table's header word ("check"), or "every rule set" (armless).
+// The rule set of an armed table's header word, nullopt for an armless one's (every set).
+constexpr std::optional<RuleSet> rule_set_of(std::uint32_t rule) {
+    for (const RuleSetName& r : kRuleSets)
+        if (armed_rule(r.rules) == rule) return r.rules;
+    return std::nullopt;
+}
+// Its name ("check"), or "every rule set".
 std::string_view rule_name(std::uint32_t rule);
 // Whether a header word's table holds the rule's cells (check, asian).
 constexpr bool has_rule_cells(std::uint32_t rule) {

@@ -324,10 +324,8 @@ int xiangqi_teach(const Args& a) {
     const int perTheme = int(a.number("--per-theme", 4));
     if (a.has("--men")) return usage_error(a, "--men is Makruk's: name the Xiangqi endings");
     ProbeOptions options;
-    if (a.has("--rules") && !xq::parse_rule_set(a.text("--rules"), &options.xiangqi_rules))
-        return usage_error(a,
-            "--rules takes " + std::string(xq::kRuleSetChoices) + ", not '" + a.text("--rules")
-                + "'");
+    if (const std::string e = read_rule_set(a, &options.xiangqi_rules); !e.empty())
+        return usage_error(a, e);
     if (a.operands().empty()) return usage_error(a, "give the Xiangqi endings");
     std::vector<xq::Material> materials;
     for (const std::string& n : a.operands()) {

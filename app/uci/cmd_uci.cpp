@@ -184,9 +184,10 @@ private:
             say("option name " + std::string(o.name) + " type combo default "
                 + std::string(o.default_value) + " var " + std::string(o.default_value) + " var "
                 + std::string(o.alternative));
+        std::string sets;
+        for (const xq::RuleSetName& r : xq::kRuleSets) sets += " var " + std::string(r.name);
         say("option name XiangqiRules type combo default "
-            + std::string(xq::rule_set(xq::kDefaultRuleSet).name)
-            + " var check var none var asian");
+            + std::string(xq::rule_set(xq::kDefaultRuleSet).name) + sets);
         say("uciok");
         if (!engineError_.empty())
             say("info string no engine for positions outside the tables: " + engineError_);
@@ -214,8 +215,8 @@ private:
         }
         if (lower(name) == "xiangqirules") { // ours alone: the engine plays its own rules
             if (!xq::parse_rule_set(lower(value), &xiangqiRules_))
-                say("info string XiangqiRules takes " + std::string(xq::kRuleSetChoices) + ", not '"
-                    + value + "'");
+                say("info string XiangqiRules takes " + xq::rule_set_choices() + ", not '" + value
+                    + "'");
             return;
         }
         if (lower(name) == "multipv") {

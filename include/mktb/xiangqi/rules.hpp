@@ -15,6 +15,8 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <iterator>
+#include <string>
 #include <string_view>
 
 #include "mktb/types.hpp"
@@ -351,7 +353,15 @@ constexpr bool parse_rule_set(std::string_view name, RuleSet* out) {
         if (r.name == name) return *out = r.rules, true;
     return false;
 }
-// "none or check", for messages.
-inline constexpr std::string_view kRuleSetChoices = "none, check or asian";
+// "none, check or asian": the names of kRuleSets, for messages.
+inline std::string rule_set_choices() {
+    std::string out;
+    for (std::size_t i = 0; i < std::size(kRuleSets); ++i)
+        out += (i == 0                                 ? ""
+                       : i + 1 == std::size(kRuleSets) ? " or "
+                                                       : ", ")
+            + std::string(kRuleSets[i].name);
+    return out;
+}
 
 } // namespace mktb::xq
