@@ -288,8 +288,8 @@ private:
         xq::RuleSet rules = xq::kDefaultRuleSet;
         if (req.has_param("rules") && !xq::parse_rule_set(req.get_param_value("rules"), &rules))
             return reply_error(res, 400,
-                "rules takes " + xq::rule_set_choices() + ", not '"
-                    + req.get_param_value("rules") + "'",
+                "rules takes " + xq::rule_set_choices() + ", not '" + req.get_param_value("rules")
+                    + "'",
                 lang);
         const TableSet* s = tables.find(xq::Material::of(pos), rules);
         const xq::Material m = xq::Material::of(pos).canonical();
