@@ -240,11 +240,17 @@ int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
             // is made again, saying so, or refused with --keep-other-rules).
             const std::string path = xq::table_path(o.tables, m);
             const std::optional<std::uint32_t> found = table_rules(path);
-            if (agree(found && xq::follows(*found, o.rules))) {
+            if (agree(found && *found == xq::header_rule(m, o.rules))) {
                 if (shown) progress.skip_job(k);
                 continue;
             }
-            if (found && speaks) {
+            if (found && speaks && xq::follows(*found, o.rules)) {
+                if (shown) progress.finish();
+                std::fprintf(stderr,
+                    "mktb gen: %s in %s holds the rule's results without their distances; "
+                    "generating it again\n",
+                    m.name().c_str(), o.tables.c_str());
+            } else if (found && speaks) {
                 const std::string other = m.name() + " in " + o.tables + " follows the rules "
                     + std::string(xq::rule_name(*found));
                 if (o.keepOtherRules)
@@ -333,8 +339,25 @@ int xiangqi_pack(const Args& a) {
     for (const Material& m : order) {
         try {
             const DirectoryLock lock(out);
-            const PackedTable p = pack_table(
-                xq::table_path(o.tables, m), xq::table_path(out, m), xq::table_key(m), pack);
+            const std::string from = xq::table_path(o.tables, m), to = xq::table_path(out, m);
+            if (const auto rule = table_rules(from); rule && xq::has_rule_plies(*rule)) {
+                // The rule's distance of a loser depends on which of its moves stay in its
+                // cycle (docs/rules-xiangqi.md §5c), which a one-ply search cannot tell: both
+                // sides kept, the file copied whole.
+                const std::string tmp = to + ".tmp";
+                std::filesystem::copy_file(
+                    from, tmp, std::filesystem::copy_options::overwrite_existing);
+                std::filesystem::rename(tmp, to);
+                const std::uint64_t bytes = std::filesystem::file_size(to);
+                before += bytes, after += bytes;
+                if (std::filesystem::exists(stats_path(o.tables, m)))
+                    std::filesystem::copy_file(stats_path(o.tables, m), stats_path(out, m),
+                        std::filesystem::copy_options::overwrite_existing);
+                std::printf("%-14s both sides kept (the rule's distances) %12llu bytes\n",
+                    m.name().c_str(), (unsigned long long)bytes);
+                continue;
+            }
+            const PackedTable p = pack_table(from, to, xq::table_key(m), pack);
             if (std::filesystem::exists(stats_path(o.tables, m)))
                 std::filesystem::copy_file(stats_path(o.tables, m), stats_path(out, m),
                     std::filesystem::copy_options::overwrite_existing);

@@ -31,7 +31,7 @@ std::string open_one(const std::string& dir, std::size_t cache_bytes, TableSet& 
             continue;
         }
         if (const std::uint32_t rule = e->table->rules(); rule != xq::kRulePlainArmless) {
-            if (xiangqiRule && rule != *xiangqiRule)
+            if (xiangqiRule && xq::rule_set_of(rule) != xq::rule_set_of(*xiangqiRule))
                 return dir + " holds Xiangqi tables of different rule sets (" + m.name() + ": "
                     + std::string(xq::rule_name(rule)) + ", others "
                     + std::string(xq::rule_name(*xiangqiRule)) + "); keep one directory per set";

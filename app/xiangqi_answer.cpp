@@ -33,26 +33,69 @@ const char* category(Value v) { return v.is_win() ? "win" : v.is_loss() ? "loss"
 const char* category(int result) { return result > 0 ? "win" : result < 0 ? "loss" : "draw"; }
 
 // A result only the rule gives, as the headline players read: the win or loss under the rules,
-// the plain result beside it.
-std::string rule_sentence(Color stm, int result, xq::RuleSet rules, Lang lang) {
+// when the loser has no other way left (the rule's distance, in the moves of the side to move
+// as a mate's are counted), the plain result beside it.
+std::string rule_sentence(Color stm, int result, xq::RuleSet rules, Lang lang, int plies) {
     const Color winner = result > 0 ? stm : ~stm;
     const bool chase = rules == xq::RuleSet::Asian;
+    const int moves = (plies + 1) / 2;
     if (lang == Lang::Th)
         return std::string(colour(winner, lang)) + "ชนะ: " + colour(~winner, lang)
-            + (chase ? "ยื้อได้ด้วยการรุกหรือไล่ไม่หยุดเท่านั้น" : "ยื้อได้ด้วยการรุกไม่หยุดเท่านั้น")
-            + " ซึ่งกติกาห้าม (ถ้าไม่มีกติกานี้: เสมอ)";
+            + (chase ? "ยื้อได้ด้วยการรุกหรือไล่ไม่หยุดเท่านั้น" : "ยื้อได้ด้วยการรุกไม่หยุดเท่านั้น") + " ซึ่งกติกาห้าม"
+            + (plies < 0 ? ""
+                    : plies == 0 ? " และตอนนี้ไม่เหลือทางอื่นแล้ว"
+                                 : " อีก " + std::to_string(moves) + " ตาจะไม่เหลือทางอื่น")
+            + " (ถ้าไม่มีกติกานี้: เสมอ)";
     return std::string(colour(winner)) + " wins: " + colour(~winner)
         + (chase ? " can hold only by checking or chasing for ever"
                  : " can hold only by checking for ever")
-        + ", which the rules forbid (without the rule: a draw)";
+        + ", which the rules forbid"
+        + (plies < 0         ? ""
+                : plies == 0 ? ", and has no other way left"
+                             : "; in " + std::to_string(moves) + (moves == 1 ? " move" : " moves")
+                    + " it has no other way left")
+        + " (without the rule: a draw)";
 }
 
 int signed_plies(Value v) { return v.is_draw() ? 0 : v.is_win() ? v.plies : -v.plies; }
 
+// How a rule line ends: the position that repeats, and how the loser broke the rules on every
+// move of that cycle (checks, or under asian chases, or both by turns), in words.
+std::string repetition_note(
+    const Position& start, const XRuleLine& line, Color loser, xq::RuleSet rules, Lang lang) {
+    Position p = start;
+    bool checks = true, chases = true, either = true;
+    for (std::size_t i = 0; i < line.moves.size(); ++i) {
+        const xq::Move mv = line.moves[i];
+        const bool chase = rules == xq::RuleSet::Asian && xq::chased_kinds(p, mv) != 0;
+        const bool mover = p.side_to_move() == loser && int(i) >= line.repeats_from;
+        p.do_move(mv);
+        if (!mover) continue;
+        checks &= p.in_check();
+        chases &= chase;
+        either &= p.in_check() || chase;
+    }
+    const std::string n = std::to_string(line.moves.size()), k = std::to_string(line.repeats_from);
+    const bool th = lang == Lang::Th;
+    const std::string how = checks ? (th ? "รุก" : " checked")
+        : chases                   ? (th ? "ไล่" : " chased")
+                                   : (th ? "รุกหรือไล่" : " checked or chased");
+    if (th)
+        return "ตำแหน่งหลังตาที่ " + n + " ซ้ำกับหลังตาที่ " + k
+            + (either ? std::string(": ") + colour(loser, lang) + how + "ทุกตาในระหว่างนั้น จึงแพ้ตามกติกา"
+                      : std::string());
+    return "The position after ply " + n + " repeats the one after ply " + k
+        + (either ? std::string(": ") + colour(loser) + how
+                    + " on every move between, and loses by the rule"
+                  : std::string());
+}
+
 } // namespace
 
-std::string xiangqi_sentence(Color stm, Value v, int result, Lang lang, xq::RuleSet rules) {
-    return v.is_draw() && result ? rule_sentence(stm, result, rules, lang) : sentence(stm, v, lang);
+std::string xiangqi_sentence(
+    Color stm, Value v, int result, Lang lang, xq::RuleSet rules, int rule_plies) {
+    return v.is_draw() && result ? rule_sentence(stm, result, rules, lang, rule_plies)
+                                 : sentence(stm, v, lang);
 }
 
 std::optional<XAnswer> xiangqi_answer(const Prober& tables, const Position& pos) {
@@ -64,21 +107,68 @@ std::optional<XAnswer> xiangqi_answer(const Prober& tables, const Position& pos)
     const xq::Material m = xq::Material::of(pos);
     a.rules = tables.options().xiangqi_rules;
     a.armed = !m.armless(xq::RED) && !m.armless(BLACK);
+    if (a.by_rule()) a.rule_plies = *tables.rule_plies(pos);
     Position p = pos;
     for (xq::Move mv : xq::legal_moves(pos)) {
         const auto u = p.do_move(mv);
         const std::optional<Value> child = tables.dtm(p);
         const std::optional<Wdl> result = child ? tables.rule_wdl(p) : std::nullopt;
+        const std::optional<int> plies
+            = child && child->is_draw() && int(*result) ? tables.rule_plies(p) : std::optional(-1);
         p.undo_move(mv, u);
-        if (!child) return std::nullopt;
+        if (!child || !plies) return std::nullopt;
         a.moves.push_back(
-            { mv, child->parent(), u.captured != xq::NO_PIECE, *child, -int(*result) });
+            { mv, child->parent(), u.captured != xq::NO_PIECE, *child, -int(*result), *plies });
     }
     std::stable_sort(a.moves.begin(), a.moves.end(), [](const XMove& x, const XMove& y) {
-        return x.result != y.result ? x.result > y.result
-                                    : preference(x.value) > preference(y.value);
+        return better(XiangqiMove { x.move, x.value, x.result, x.rule_plies },
+            XiangqiMove { y.move, y.value, y.result, y.rule_plies });
     });
     return a;
+}
+
+XRuleLine xiangqi_rule_line(const Prober& tables, Position pos) {
+    XRuleLine line;
+    std::vector<std::string> seen; // the boards and sides to move so far (FEN less counters)
+    const auto key = [](const Position& p) {
+        const std::string f = p.fen();
+        return f.substr(0, f.find(' ', f.find(' ') + 1));
+    };
+    for (int ply = 0; ply < 400; ++ply) {
+        const std::optional<XAnswer> a = xiangqi_answer(tables, pos);
+        if (!a || !a->by_rule() || a->rule_plies < 0 || a->moves.empty()) break;
+        seen.push_back(key(pos));
+        // The move that keeps the rule's distance: to a child one ply nearer (the winner's
+        // least; the loser's, where it has one, the longest way the table counted); at 0 the
+        // loser's best (a move that keeps the rule's result, into its cycle). Of the winner's
+        // equal moves one that gives no check: the cycle shown is then the loser's alone.
+        const XMove* chosen = nullptr;
+        for (const XMove& x : a->moves) {
+            if (x.result != a->result || !x.value.is_draw()) continue;
+            if (a->result < 0 && a->rule_plies == 0) {
+                chosen = &x;
+                break;
+            }
+            if (x.rule_plies != a->rule_plies - 1) continue;
+            Position after = pos;
+            after.do_move(x.move);
+            if (!chosen || (a->result > 0 && !after.in_check() && [&] {
+                    Position c = pos;
+                    c.do_move(chosen->move);
+                    return c.in_check();
+                }()))
+                chosen = &x;
+        }
+        if (!chosen) break;
+        line.moves.push_back(chosen->move);
+        pos.do_move(chosen->move);
+        const auto at = std::find(seen.begin(), seen.end(), key(pos));
+        if (at != seen.end()) {
+            line.repeats_from = int(at - seen.begin());
+            break;
+        }
+    }
+    return line;
 }
 
 std::vector<xq::Move> xiangqi_line(const Prober& tables, Position pos) {
@@ -111,7 +201,12 @@ Json xiangqi_json(
         : a.rules == xq::RuleSet::Asian ? "stalemate=loss perpetual_check=loss chase=loss"
                                         : "stalemate=loss perpetual_check=draw chase=draw";
     if (a.by_rule()) j["rule_result"] = category(a.result);
-    j["verdict"] = xiangqi_sentence(stm, a.value, a.result, lang, a.rules);
+    // The rule's distance, signed as "dtm" and "mate_in" are (docs/rules-xiangqi.md §5c).
+    if (a.by_rule() && a.rule_plies >= 0) {
+        j["rule_distance"] = a.result > 0 ? a.rule_plies : -a.rule_plies;
+        j["rule_in"] = a.result > 0 ? (a.rule_plies + 1) / 2 : -(a.rule_plies / 2);
+    }
+    j["verdict"] = xiangqi_sentence(stm, a.value, a.result, lang, a.rules, a.rule_plies);
     Json moves = Json::array();
     for (const XMove& x : a.moves) {
         Position after = pos;
@@ -123,17 +218,21 @@ Json xiangqi_json(
             { "checkmate", none && after.in_check() }, { "stalemate", none && !after.in_check() },
             // The position after the move, for its side to move, as Makruk's answer gives it.
             { "category", category(x.after) }, { "dtm", signed_plies(x.after) },
-            { "best", x.value == a.moves.front().value && x.result == a.moves.front().result },
+            { "best", x.keeps(a.moves.front()) },
             { "text", { { "pure", value_text(x.value, lang) } } } });
         // Like "category", for the side to move after the move (x.result is the mover's).
         if (x.value.is_draw() && x.result) moves.back()["rule_result"] = category(-x.result);
+        if (x.value.is_draw() && x.result && x.rule_plies >= 0)
+            moves.back()["rule_distance"] = x.result < 0 ? x.rule_plies : -x.rule_plies;
     }
     j["moves"] = moves;
     if (with_line) {
         // The moves, and each step to walk through with the position after it.
         Json line = Json::array(), inWxf = Json::array(), steps = Json::array();
         Position p = pos;
-        for (xq::Move mv : xiangqi_line(tables, pos)) {
+        const XRuleLine ruleLine = a.by_rule() ? xiangqi_rule_line(tables, pos)
+                                               : XRuleLine { xiangqi_line(tables, pos) };
+        for (xq::Move mv : ruleLine.moves) {
             line.push_back(xq::move_to_uci(mv));
             inWxf.push_back(wxf(p, mv));
             const std::string inChinese = chinese(p, mv);
@@ -144,8 +243,12 @@ Json xiangqi_json(
         j["line"] = line;
         j["line_wxf"] = inWxf;
         j["line_steps"] = steps;
-        // A result only the rule gives has no line to mate (the tables hold no distance for
-        // it): why there is none, in words.
+        if (ruleLine.repeats_from >= 0) {
+            j["line_repeats_from"] = ruleLine.repeats_from;
+            j["line_note"]
+                = repetition_note(pos, ruleLine, a.result > 0 ? ~stm : stm, a.rules, lang);
+        }
+        // A result only the rule gives, from a table without its distances: no line, and why.
         if (line.empty() && a.by_rule()) {
             const Color winner = a.result > 0 ? stm : ~stm;
             j["line_none"] = lang == Lang::Th
@@ -197,21 +300,23 @@ int xiangqi_probe(const std::string& dir, xq::RuleSet rules, std::string_view fe
         }
         const Color stm = pos.side_to_move();
         std::printf("%s\n%s to move: %s (Xiangqi; %s)\n", pos.fen().c_str(), colour(stm),
-            xiangqi_sentence(stm, a->value, a->result, Lang::En, a->rules).c_str(),
+            xiangqi_sentence(stm, a->value, a->result, Lang::En, a->rules, a->rule_plies).c_str(),
             rules_text(*a).c_str());
         if (!a->moves.empty())
             std::printf("moves (WXF, Chinese, UCI; best first, * keeps the best result):\n");
         for (const XMove& x : a->moves) {
             // The Chinese notation is four characters of two columns each.
-            std::printf("  %c %-6s %s  %-6s %s\n",
-                x.value == a->moves.front().value && x.result == a->moves.front().result ? '*'
-                                                                                         : ' ',
+            std::printf("  %c %-6s %s  %-6s %s\n", x.keeps(a->moves.front()) ? '*' : ' ',
                 wxf(pos, x.move).c_str(), chinese(pos, x.move).c_str(),
                 xq::move_to_uci(x.move).c_str(),
-                xiangqi_sentence(stm, x.value, x.result, Lang::En, a->rules).c_str());
+                xiangqi_sentence(stm, x.value, x.result, Lang::En, a->rules,
+                    x.rule_plies < 0 ? -1 : x.rule_plies + 1)
+                    .c_str());
         }
         if (with_line) {
-            const std::vector<xq::Move> line = xiangqi_line(tables, pos);
+            const XRuleLine ruleLine = a->by_rule() ? xiangqi_rule_line(tables, pos)
+                                                    : XRuleLine { xiangqi_line(tables, pos) };
+            const std::vector<xq::Move>& line = ruleLine.moves;
             if (line.empty())
                 std::printf(a->by_rule() ? "line: none (no forced mate: the rule decides)\n"
                                          : "line: none (no forced mate)\n");
@@ -226,6 +331,11 @@ int xiangqi_probe(const std::string& dir, xq::RuleSet rules, std::string_view fe
                 }
                 std::printf(
                     "line:%s\n     %s\n     %s\n", wxfs.c_str(), chineses.c_str(), ucis.c_str());
+                if (ruleLine.repeats_from >= 0)
+                    std::printf("%s\n",
+                        repetition_note(
+                            pos, ruleLine, a->result > 0 ? ~stm : stm, a->rules, Lang::En)
+                            .c_str());
             }
         }
         return kExitOk;

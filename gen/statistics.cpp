@@ -128,6 +128,7 @@ std::string TableStats::to_json() const {
         if (rule_rounds) {
             j["rule_wins"] = s.rule_wins;
             j["rule_losses"] = s.rule_losses;
+            j["rule_longest_plies"] = s.rule_longest_plies;
         }
         j["win_in_moves"] = wins;
         j["loss_in_moves"] = losses;

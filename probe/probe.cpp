@@ -72,6 +72,19 @@ std::optional<Wdl> Prober::rule_wdl(const xq::Position& pos) const {
     return Wdl(*r);
 }
 
+std::optional<int> Prober::rule_plies(const xq::Position& pos) const {
+    return xiangqi_->probe_rule_plies(pos);
+}
+
+bool better(const XiangqiMove& a, const XiangqiMove& b) {
+    if (a.result != b.result) return a.result > b.result;
+    if (a.value != b.value) return preference(a.value) > preference(b.value);
+    // Both decided by the rules alone: the winner's shorter way, the loser's longer one (the
+    // position after the move is the other side's: its distance is odd where the mover wins).
+    if (a.rule_plies < 0 || b.rule_plies < 0) return false;
+    return a.result > 0 ? a.rule_plies < b.rule_plies : a.rule_plies > b.rule_plies;
+}
+
 std::optional<std::vector<XiangqiMove>> Prober::rank_root(const xq::Position& pos) const {
     std::vector<XiangqiMove> out;
     xq::Position p = pos;
@@ -79,14 +92,15 @@ std::optional<std::vector<XiangqiMove>> Prober::rank_root(const xq::Position& po
         const auto u = p.do_move(m);
         const std::optional<Value> child = xiangqi_->probe(p);
         const std::optional<int> result = child ? xiangqi_->probe_result(p) : std::nullopt;
+        const std::optional<int> plies = child && child->is_draw() && *result
+            ? xiangqi_->probe_rule_plies(p)
+            : std::optional(-1);
         p.undo_move(m, u);
-        if (!child) return std::nullopt;
-        out.push_back({ m, child->parent(), -*result });
+        if (!child || !plies) return std::nullopt;
+        out.push_back({ m, child->parent(), -*result, *plies });
     }
-    std::stable_sort(out.begin(), out.end(), [](const XiangqiMove& a, const XiangqiMove& b) {
-        return a.result != b.result ? a.result > b.result
-                                    : preference(a.value) > preference(b.value);
-    });
+    std::stable_sort(out.begin(), out.end(),
+        [](const XiangqiMove& a, const XiangqiMove& b) { return better(a, b); });
     return out;
 }
 

@@ -414,6 +414,16 @@ mktb_status mktb_xiangqi_probe_wdl(
 mktb_status mktb_xiangqi_probe_rule(const mktb_tablebase* tb, const char* fen, int32_t* result) {
     return one_answer(tb, fen, result, kRuleWdl, [](Wdl w) { return std::int32_t(w); });
 }
+const auto kRulePlies = [](const Prober& p, const auto& pos) { return p.rule_plies(pos); };
+const auto kPlies = [](int plies) { return std::int32_t(plies); };
+mktb_status mktb_xiangqi_probe_rule_plies(
+    const mktb_tablebase* tb, const char* fen, int32_t* plies) {
+    return one_answer(tb, fen, plies, kRulePlies, kPlies);
+}
+mktb_status mktb_xiangqi_probe_rule_plies_position(
+    const mktb_tablebase* tb, const mktb_xiangqi_position* pos, int32_t* plies) {
+    return one_answer(tb, pos, plies, kRulePlies, kPlies);
+}
 mktb_status mktb_xiangqi_probe_rule_wdl(
     const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_wdl* out) {
     return one_answer(tb, pos, out, kRuleWdl, kWdlOf);

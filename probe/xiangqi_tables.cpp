@@ -26,11 +26,12 @@ std::unique_ptr<Entry> Files::open(
         = std::make_unique<Entry>(Entry { Table::open(path, table_key(m), cache, id), Index(m) });
     const std::uint32_t rule = e->table->rules();
     const bool armless = m.armless(RED) || m.armless(BLACK);
-    if (rule < kRulePlainArmless || rule > kRuleAsian)
+    const std::uint32_t set = rule & ~kRulePlies;
+    if (set < kRulePlainArmless || set > kRuleAsian || (rule != set && !has_rule_cells(rule)))
         throw TableError(path + ": built under Xiangqi rule " + std::to_string(rule)
             + ", which this reader does not know (it knows 1: the plain result, one side armless; "
               "2: the perpetual-check rule; 3: none, every endless line a draw; 4: asian, "
-              "perpetual check and chase)");
+              "perpetual check and chase; 16 added to 2 or 4: with the rule's distances)");
     if ((rule == kRulePlainArmless) != armless
         || e->table->has(kRuleResult) != has_rule_cells(rule))
         throw TableError(path + ": the header's rule " + std::to_string(rule)
@@ -108,8 +109,20 @@ int Tablebase::result(const Entry& e, Color stm, std::uint64_t slot) {
     const Value v = e.table->value(Metric::Dtm, stm, slot);
     if (!v.is_draw()) return v.is_win() ? 1 : -1;
     if (!e.table->has(kRuleResult)) return 0;
+    return rule_cell_result(e.table->value(kRuleResult, stm, slot).cell());
+}
+
+std::optional<int> Tablebase::probe_rule_plies(const Position& pos) const {
+    const Entry* e = table(Material::of(pos).canonical());
+    if (!e) return std::nullopt;
+    const auto [slot, stm] = locate(*e, pos);
+    return e->table->stores(stm) ? rule_plies(*e, stm, slot) : -1;
+}
+
+int Tablebase::rule_plies(const Entry& e, Color stm, std::uint64_t slot) {
+    if (!has_rule_plies(e.table->rules())) return -1;
     const unsigned cell = e.table->value(kRuleResult, stm, slot).cell();
-    return cell == kRuleWon ? 1 : cell == kRuleLost ? -1 : 0;
+    return cell ? int(cell) - 1 : -1;
 }
 
 std::optional<int> Tablebase::probe_result(const Position& pos) const {

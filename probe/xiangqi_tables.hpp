@@ -25,44 +25,54 @@ std::string table_path(const std::string& dir, const Material& m); // DIR/KRvK.x
 // under any. Both sides armed: kRulePerpetualCheck (RuleSet::Check), beside the plain distance
 // to mate the result under the perpetual-check rule in cells of their own (kRuleResult), where
 // it differs from the plain one; kRuleAsian (RuleSet::Asian), the same cells under check and
-// chase; kRulePlainNone (RuleSet::None), the plain distance alone.
+// chase; kRulePlainNone (RuleSet::None), the plain distance alone. With kRulePlies (written
+// since the rule's distances, §5c) the rule's cells hold the distance too; without it (tables
+// made before), the result alone.
 // This reader refuses values it does not know.
 inline constexpr std::uint32_t kRulePlainArmless = 1;
 inline constexpr std::uint32_t kRulePerpetualCheck = 2;
 inline constexpr std::uint32_t kRulePlainNone = 3;
 inline constexpr std::uint32_t kRuleAsian = 4;
+inline constexpr std::uint32_t kRulePlies = 16;
 // The header's word of a table of an ending with both sides armed made under `rules`, and of
 // any ending.
 constexpr std::uint32_t armed_rule(RuleSet rules) {
-    return rules == RuleSet::Check ? kRulePerpetualCheck
-        : rules == RuleSet::Asian  ? kRuleAsian
+    return rules == RuleSet::Check ? kRulePerpetualCheck | kRulePlies
+        : rules == RuleSet::Asian  ? kRuleAsian | kRulePlies
                                    : kRulePlainNone;
 }
 inline std::uint32_t header_rule(const Material& m, RuleSet rules) {
     return m.armless(RED) || m.armless(BLACK) ? kRulePlainArmless : armed_rule(rules);
 }
-// Whether a table whose header says `rule` answers under `rules`.
+// Whether a table whose header says `rule` answers under `rules` (with distances or without).
 constexpr bool follows(std::uint32_t rule, RuleSet rules) {
-    return rule == kRulePlainArmless || rule == armed_rule(rules);
+    return rule == kRulePlainArmless || (rule | kRulePlies) == (armed_rule(rules) | kRulePlies);
 }
 // The rule set of an armed table's header word, nullopt for an armless one's (every set).
 constexpr std::optional<RuleSet> rule_set_of(std::uint32_t rule) {
     for (const RuleSetName& r : kRuleSets)
-        if (armed_rule(r.rules) == rule) return r.rules;
+        if (rule != kRulePlainArmless && follows(rule, r.rules)) return r.rules;
     return std::nullopt;
 }
 // Its name ("check"), or "every rule set".
 std::string_view rule_name(std::uint32_t rule);
-// Whether a header word's table holds the rule's cells (check, asian).
+// Whether a header word's table holds the rule's cells (check, asian), and their distances.
 constexpr bool has_rule_cells(std::uint32_t rule) {
-    return rule == kRulePerpetualCheck || rule == kRuleAsian;
+    const std::uint32_t set = rule & ~kRulePlies;
+    return set == kRulePerpetualCheck || set == kRuleAsian;
+}
+constexpr bool has_rule_plies(std::uint32_t rule) {
+    return has_rule_cells(rule) && (rule & kRulePlies);
 }
 // The rule's cells take the table format's second metric slot (Makruk's Board: the slots are
 // per table, and a Xiangqi table is never read as a Makruk one).
 inline constexpr Metric kRuleResult = Metric(1);
-// A rule cell: the plain value stands (a draw stays a draw), or the side to move loses or wins
-// only because of the rule (the plain analysis calls the position drawn).
+// A rule cell: 0, the plain value stands (a draw stays a draw); else the side to move loses or
+// wins only because of the rule (the plain analysis calls the position drawn), in the rule's
+// distance plus one plies: odd, lost (the loser's distances are even), even, won. A table
+// without kRulePlies holds 1 (lost) and 2 (won) alone.
 enum RuleCell : std::uint8_t { kRulePlain = 0, kRuleLost = 1, kRuleWon = 2 };
+constexpr int rule_cell_result(unsigned cell) { return !cell ? 0 : cell & 1 ? -1 : 1; }
 TableKey table_key(const Material& canonical);
 
 // A table and its Index (the index is Xiangqi's: Table knows Makruk's only).
@@ -114,8 +124,15 @@ public:
     // The result under the perpetual-check rule, for the side to move: +1 won, 0 drawn, -1 lost
     // (the plain result wherever the rule changes nothing); nullopt when the table is absent.
     std::optional<int> probe_result(const Position& pos) const;
+    // The rule's distance (docs/rules-xiangqi.md §5c) where the rule decides the result, else
+    // -1 (and where the table predates the distances, or is packed without this side to move);
+    // nullopt when the table is absent.
+    std::optional<int> probe_rule_plies(const Position& pos) const;
     // The same, of a slot of a table that stores side `stm` (a full table stores both).
     static int result(const Entry& e, Color stm, std::uint64_t slot);
+    // The rule's distance in plies of such a slot (docs/rules-xiangqi.md §5c), where the rule
+    // decides its result and the table holds distances; else -1.
+    static int rule_plies(const Entry& e, Color stm, std::uint64_t slot);
     // The table's slot and side to move of a position (colours exchanged where its material is
     // the canonical one's mirror image).
     static std::pair<std::uint64_t, Color> locate(const Entry& e, const Position& pos);

@@ -48,9 +48,12 @@ public:
             const auto it = g.edges_.find(g.names_[s][slot]);
             if (it == g.edges_.end()) return;
             for (const std::string& to : it->second) {
-                if (to == "red wins" || to == "black wins")
-                    f(xq::Edge { false, 0, (to == "red wins") == (s == RED) ? -1 : 1 });
-                else
+                if (to.starts_with("red wins") || to.starts_with("black wins")) {
+                    // "red wins@3": won for Red by the rule, at 3 plies (its side to move's).
+                    const auto at = to.find('@');
+                    f(xq::Edge { false, 0, to.starts_with("red wins") == (s == RED) ? -1 : 1, 0,
+                        at == std::string::npos ? -1 : std::stoi(to.substr(at + 1)) });
+                } else
                     f(xq::Edge {
                         true, g.slot_of(cell(to)), 0, labels ? chased(to) : std::uint8_t(0) });
             }
@@ -70,16 +73,22 @@ public:
         const std::uint8_t c = rule_[s][slot_of(name)];
         return c == xq::kRuleWon ? 1 : c == xq::kRuleLost ? -1 : 0;
     }
+    // The rule's distance of a cell the rule decided, in plies.
+    int plies(const char* name) const { return plies_[side(name)][slot_of(name)] & xq::kNoPlies; }
     // `asian`: the chases drawn count (the kinds each side's moves chase are the other's
-    // chaseable men); else the pass under check.
+    // chaseable men); else the pass under check. With the rule's distances.
     xq::RuleCounts run(bool asian = false) {
-        for (Color s : { RED, BLACK }) rule_[s].assign(size(), 0xAA); // any content before
+        for (Color s : { RED, BLACK }) {
+            rule_[s].assign(size(), 0xAA); // any content before
+            plies_[s].assign(size(), 0xAAAA);
+        }
         std::uint8_t* const rule[2] = { rule_[RED].data(), rule_[BLACK].data() };
+        std::uint16_t* const plies[2] = { plies_[RED].data(), plies_[BLACK].data() };
         std::array<std::uint8_t, 2> chaseable {};
         if (asian)
             for (const auto& [from, to] : edges_)
                 for (const std::string& t : to) chaseable[~side(from)] |= chased(t);
-        return xq::RulePass(*this, rule, chaseable).run(nullptr);
+        return xq::RulePass(*this, rule, chaseable, plies).run(nullptr);
     }
 
 private:
@@ -109,6 +118,7 @@ private:
     std::map<std::string, std::vector<std::string>> edges_;
     std::vector<std::uint8_t> plain_[2];
     std::vector<std::uint8_t> rule_[2];
+    std::vector<std::uint16_t> plies_[2];
 };
 
 } // namespace
@@ -231,4 +241,63 @@ TEST_CASE(
     CHECK(g.result("b2+") == -1);
     CHECK(g.result("r1+") == 1);
     CHECK(g.result("r2+") == 1);
+}
+
+// The rule's distance (docs/rules-xiangqi.md §5c): plies until the loser stands in its cycle,
+// able to leave it only into a loss or by breaking the rule again (0), the winner taking the
+// shortest way there, the loser the longest; a capture's child brings its own. Each figure
+// below is counted by hand on the drawing.
+
+TEST_CASE("Rule distance: 0 in the cycle, and counted from it", "[rule]") {
+    // b must check (r+) or lose; r1 and r4 enter b, r2 enters b3, which must enter r4. b0 takes
+    // the longer of r1 (1 ply to b) and r2 (3 plies: b3, r4, b); r0 the shorter of b0 and b3.
+    Graph g({ { "b", { "r+", "red wins" } }, { "r+", { "b" } }, { "r1", { "b" } },
+        { "r4", { "b" } }, { "b3", { "r4" } }, { "r2", { "b3" } }, { "b0", { "r1", "r2" } },
+        { "r0", { "b0", "b3" } } });
+    const xq::RuleCounts c = g.run();
+    REQUIRE(g.result("b") == -1);
+    REQUIRE(g.result("r0") == 1);
+    CHECK(g.plies("b") == 0);
+    CHECK(g.plies("r+") == 1);
+    CHECK(g.plies("r1") == 1);
+    CHECK(g.plies("r4") == 1);
+    CHECK(g.plies("b3") == 2);
+    CHECK(g.plies("r2") == 3);
+    CHECK(g.plies("b0") == 4);
+    CHECK(g.plies("r0") == 3);
+    CHECK(c.longest == 4);
+}
+
+TEST_CASE("Rule distance: a way out of the cycle into another counts and so does a capture's child",
+    "[rule]") {
+    // bA holds only by checking (rA+), from the first round; bB by checking (rB+) or by the
+    // quiet move to rX, which enters bA: bB is 2 plies from a cycle it cannot leave.
+    Graph g({ { "bA", { "rA+", "red wins" } }, { "rA+", { "bA" } }, { "rX", { "bA" } },
+        { "bB", { "rB+", "rX" } }, { "rB+", { "bB" } },
+        // bC: a check into its cycle, or a capture into a position Red wins by the rule at 3
+        // plies; r0: a capture into a position Black loses by the rule at 2 plies, or bC.
+        { "bC", { "rC+", "red wins@3" } }, { "rC+", { "bC" } }, { "r0", { "red wins@2", "bC" } } });
+    g.run();
+    REQUIRE(g.result("bB") == -1);
+    CHECK(g.plies("bA") == 0);
+    CHECK(g.plies("rX") == 1);
+    CHECK(g.plies("bB") == 2);
+    CHECK(g.plies("rB+") == 3);
+    CHECK(g.plies("bC") == 4);
+    CHECK(g.plies("rC+") == 5);
+    CHECK(g.plies("r0") == 3);
+}
+
+TEST_CASE("Rule distance: a chase's cycle is left by a move that chases no more", "[rule]") {
+    // Under asian Black holds only by chasing Red's chariot (b1~R, r1 chased back to b, ...):
+    // b's other move, no chase, enters rY, which sends it to bZ, where it must check or lose.
+    Graph g({ { "b", { "r1~R", "rY", "red wins" } }, { "r1", { "b" } }, { "rY", { "bZ" } },
+        { "bZ", { "rZ+", "red wins" } }, { "rZ+", { "bZ" } } });
+    g.run(true);
+    REQUIRE(g.result("b") == -1);
+    REQUIRE(g.result("bZ") == -1);
+    CHECK(g.plies("bZ") == 0);
+    CHECK(g.plies("rY") == 1);
+    CHECK(g.plies("b") == 2); // leaving by rY: 2 plies to bZ; chasing on: its cycle
+    CHECK(g.plies("r1") == 3);
 }

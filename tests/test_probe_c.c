@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
     check(options.size == sizeof options && options.rules == 0 && options.cache_bytes == 0,
         "default options", __LINE__);
     options.cache_bytes = 1u << 20; /* a 1 MiB cache */
-    check(mktb_version() == MKTB_VERSION && MKTB_VERSION == 0x000700, "version", __LINE__);
-    check(strcmp(MKTB_PROJECT_VERSION_TEXT, "0.7.0") == 0, "one version", __LINE__);
+    check(mktb_version() == MKTB_VERSION && MKTB_VERSION == 0x000800, "version", __LINE__);
+    check(strcmp(MKTB_PROJECT_VERSION_TEXT, "0.8.0") == 0, "one version", __LINE__);
     check(mktb_open(argv[1], &options, &tb) == MKTB_OK && tb, "open", __LINE__);
     /* The tables present: every ending up to 4 men, written either way round. */
     check(mktb_largest(tb) == 4, "largest: 4 men", __LINE__);

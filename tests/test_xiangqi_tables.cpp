@@ -385,7 +385,7 @@ TEST_CASE("Xiangqi tables: the perpetual-check rule, by hand and by Fairy-Stockf
     const xq::Tablebase tb(tables());
     const xq::Tablebase::Entry* e = tb.table(material("KRvKN"));
     REQUIRE(e);
-    CHECK(e->table->rules() == xq::kRuleAsian); // the default rule set
+    CHECK(e->table->rules() == (xq::kRuleAsian | xq::kRulePlies)); // the default rule set
     CHECK(!tb.table(material("KRvKAABB"))->table->has(xq::kRuleResult));
     // Checked by hand: Black (Ke9, Nf3) can hold only by checking forever. Every move but Nh2+
     // loses at once to the chariot (the tables' plain mates, and Fairy-Stockfish's below); after
@@ -394,6 +394,8 @@ TEST_CASE("Xiangqi tables: the perpetual-check rule, by hand and by Fairy-Stockf
     const xq::Position hold = xq::Position::from_fen("9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1");
     CHECK(tb.probe(hold)->is_draw());
     CHECK(*tb.probe_result(hold) == -1);
+    // Its rule's distance (docs/rules-xiangqi.md §5c): Black can only check or lose now (0).
+    CHECK(*tb.probe_rule_plies(hold) == 0);
     for (xq::Move mv : xq::legal_moves(hold)) {
         xq::Position after = hold;
         after.do_move(mv);
@@ -405,6 +407,7 @@ TEST_CASE("Xiangqi tables: the perpetual-check rule, by hand and by Fairy-Stockf
         CHECK(after.in_check());
         CHECK(tb.probe(after)->is_draw());
         CHECK(*tb.probe_result(after) == 1);
+        CHECK(*tb.probe_rule_plies(after) == 1); // Kf2, and Black is back where it must check
         const auto replies = xq::legal_moves(after);
         REQUIRE(replies.size == 1);
         CHECK(xq::move_to_uci(*replies.begin()) == "f1f2");
@@ -414,6 +417,19 @@ TEST_CASE("Xiangqi tables: the perpetual-check rule, by hand and by Fairy-Stockf
     std::int32_t result = 0;
     REQUIRE(mktb_xiangqi_probe_rule(api, hold.fen().c_str(), &result) == MKTB_OK);
     CHECK(result == -1);
+    // The rule's distance from C, through the FEN and the structure: 0 (by hand, above).
+    std::int32_t plies = 7;
+    REQUIRE(mktb_xiangqi_probe_rule_plies(api, hold.fen().c_str(), &plies) == MKTB_OK);
+    CHECK(plies == 0);
+    mktb_xiangqi_position sp {};
+    REQUIRE(mktb_xiangqi_position_from_fen(hold.fen().c_str(), &sp) == MKTB_OK);
+    plies = 7;
+    REQUIRE(mktb_xiangqi_probe_rule_plies_position(api, &sp, &plies) == MKTB_OK);
+    CHECK(plies == 0);
+    // A plain mate has none: after Ke8, Red mates in 7.
+    REQUIRE(mktb_xiangqi_probe_rule_plies(api, "9/9/4k4/9/8R/9/9/5n3/9/5K3 w - - 1 2", &plies)
+        == MKTB_OK);
+    CHECK(plies == -1);
     REQUIRE(mktb_xiangqi_probe_rule(api, "9/4k4/9/9/9/9/9/9/9/3KRR3 b - - 0 1", &result)
         == MKTB_NO_TABLE);
     mktb_close(api);

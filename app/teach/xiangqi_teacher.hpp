@@ -195,8 +195,7 @@ private:
     static std::vector<xq::Move> best_moves(const XAnswer& a) {
         std::vector<xq::Move> out;
         for (const XMove& x : a.moves)
-            if (x.result == a.moves.front().result && x.value == a.moves.front().value)
-                out.push_back(x.move);
+            if (x.keeps(a.moves.front())) out.push_back(x.move);
         return out;
     }
 
@@ -205,6 +204,7 @@ private:
         item.pos = pos;
         item.best = best_moves(a);
         if (a.value.is_win() || a.value.is_loss()) item.line = xiangqi_line(tables_, pos);
+        if (a.by_rule()) item.line = xiangqi_rule_line(tables_, pos).moves;
         item.claim = std::move(claim);
         item.task = std::move(task);
         item.facts = { { "fen", pos.fen() },
@@ -470,8 +470,8 @@ private:
             if (!a || !a->by_rule()) continue;
             const Color c = k.pos.side_to_move();
             XItem item = make_item(k.pos, *a,
-                { xiangqi_sentence(c, a->value, a->result, Lang::En, a->rules),
-                    xiangqi_sentence(c, a->value, a->result, Lang::Th, a->rules) },
+                { xiangqi_sentence(c, a->value, a->result, Lang::En, a->rules, a->rule_plies),
+                    xiangqi_sentence(c, a->value, a->result, Lang::Th, a->rules, a->rule_plies) },
                 { std::string(side_name(c)) + " to move: win, draw or loss, and why?",
                     side_th(c) + "เดิน: ชนะ เสมอ หรือแพ้ เพราะอะไร?" });
             item.facts["theme"] = "rule";

@@ -308,9 +308,10 @@ private:
     }
 
     // Xiangqi from the tables: every move with its line and score, best first (the result
-    // under the perpetual-check rule, then the plain distance). A mate score only where a mate
-    // is forced (the plain distance); a result only the rule decides scores as a decisive
-    // advantage, never as a mate; nullopt when the tables do not cover the position.
+    // under the repetition rules, then the plain distance). A mate score only where a mate is
+    // forced (the plain distance); a result only the rules decide scores as a decisive
+    // advantage less its rule's distance (docs/rules-xiangqi.md §5c), never as a mate, with the
+    // line to the repetition; nullopt when the tables do not cover the position.
     std::optional<std::vector<XChoice>> xiangqi_choose() const {
         const xq::Material m = xq::Material::of(xpos_);
         const TableSet* set = valid_ ? tables_.find(m, xiangqiRules_) : nullptr;
@@ -331,7 +332,10 @@ private:
                 c.score = x.value.is_win() ? "mate " + std::to_string((plies + 1) / 2)
                                            : "mate -" + std::to_string(plies / 2);
             } else if (x.result) {
-                c.score = x.result > 0 ? "cp 5000" : "cp -5000";
+                // Below every mate, nearer the shorter the rule's distance (the move included).
+                for (xq::Move r : xiangqi_rule_line(*set->prober, next).moves) c.pv.push_back(r);
+                const int plies = x.rule_plies < 0 ? 0 : x.rule_plies + 1;
+                c.score = "cp " + std::to_string(x.result > 0 ? 5000 - plies : plies - 5000);
             }
             out.push_back(c);
         }

@@ -60,6 +60,17 @@ public:
         const auto [e, slot, childStm] = locate(pl, mover, to, victim, stm);
         return Tablebase::result(*e, childStm, slot);
     }
+    // The same with the rule's distance (-1 where the rule does not decide it). A child whose
+    // table holds the rule's results without their distances is refused.
+    std::pair<int, int> rule(const Placement& pl, int mover, int to, int victim, Color stm) const {
+        const auto [e, slot, childStm] = locate(pl, mover, to, victim, stm);
+        const int r = Tablebase::result(*e, childStm, slot);
+        const int plies = Tablebase::rule_plies(*e, childStm, slot);
+        if (r && plies < 0 && e->table->value(Metric::Dtm, childStm, slot).is_draw())
+            throw TableError("the Xiangqi table of " + e->index.material().name()
+                + " holds the rule's results without their distances: generate it again");
+        return { r, plies };
+    }
 
 private:
     struct Place {

@@ -446,17 +446,17 @@ SideStats side_stats(const Work& w, const T* cells, std::uint64_t& longestSlot) 
 
 std::uint64_t memory_needed(const Material& m, int ranks, RuleSet rules) {
     // A cell per side of the rank's slots (the largest share); where both sides are armed, the
-    // rule's cell per side beside it; a bit per slot and side (which positions have a capture,
-    // then the output's don't-care masks, whole on every rank); the level masks (4 words per
-    // side and 1,024 slots); over ranks, the updates held, sent and received (their budget is
-    // an eighth of a byte per slot over all ranks; a quarter allows for a part's overshoot and
-    // the copy sent); the children's block cache and the rest (the children are read through
-    // the cache: captures.hpp).
+    // rule's cell per side beside it and its distance (2 bytes); a bit per slot and side (which
+    // positions have a capture, then the output's don't-care masks, whole on every rank); the level
+    // masks (4 words per side and 1,024 slots); over ranks, the updates held, sent and received
+    // (their budget is an eighth of a byte per slot over all ranks; a quarter allows for a part's
+    // overshoot and the copy sent); the children's block cache and the rest (the children are read
+    // through the cache: captures.hpp).
     const bool rule = has_rule_cells(header_rule(m, rules));
     const std::uint64_t n = Index(m).size();
     const auto r = std::uint64_t(ranks);
     const std::uint64_t own = std::min(n, ((n + kUnit - 1) / kUnit + r - 1) / r * kUnit);
-    const std::uint64_t bytes = (rule ? 4 : 2) * own + n / 4 + n / 16 + (ranks > 1 ? n / 4 : 0)
+    const std::uint64_t bytes = (rule ? 8 : 2) * own + n / 4 + n / 16 + (ranks > 1 ? n / 4 : 0)
         + (std::uint64_t(128) << 20);
     // An upper bound: KCPABvKAABB peaked 1 % below it (4.07 GB; the writer's buffers, the heap).
     return bytes + bytes / 20;
@@ -511,15 +511,44 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
             + std::to_string(kMaxPlies) + ")");
     for (Color s : { RED, BLACK }) finish(w, s, wide);
     HugeArray<std::uint8_t> rule[COLOR_NB];
+    HugeArray<std::uint16_t> rulePlies[COLOR_NB];
+    bool wideRule = false;
     if (rulePass) {
-        for (Color s : { RED, BLACK }) rule[s] = make_huge_array<std::uint8_t>(w.n);
+        for (Color s : { RED, BLACK }) {
+            rule[s] = make_huge_array<std::uint8_t>(w.n);
+            rulePlies[s] = make_huge_array<std::uint16_t>(w.n);
+        }
         const std::uint8_t* const plain[COLOR_NB] = { w.val[RED], w.val[BLACK] };
         std::uint8_t* const cells[COLOR_NB] = { rule[RED].get(), rule[BLACK].get() };
-        const RuleCounts rc
-            = perpetual_check(w.index, w.captures, plain, cells, progress, rules == RuleSet::Asian);
+        std::uint16_t* const plies[COLOR_NB] = { rulePlies[RED].get(), rulePlies[BLACK].get() };
+        const RuleCounts rc = perpetual_check(
+            w.index, w.captures, plain, cells, progress, rules == RuleSet::Asian, plies);
         for (Color s : { RED, BLACK })
             stats.side[s].rule_wins = rc.won[s], stats.side[s].rule_losses = rc.lost[s];
         stats.rule_rounds = rc.rounds;
+        // The rule's cells: 0 where the plain value stands, else the distance plus one, in 16
+        // bits where one is over 254 (the cells' 8 bits keep 255 for "read 16").
+        wideRule = rc.longest + 1 > 254;
+        for (Color s : { RED, BLACK }) {
+            std::atomic<int> sideLongest = -1;
+            parallel_blocks(
+                w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                    int top = -1;
+                    for (std::uint64_t slot = first; slot < last; ++slot) {
+                        const unsigned c = rule[s][slot] == kRulePlain
+                            ? 0
+                            : (rulePlies[s][slot] & kNoPlies) + 1u;
+                        top = std::max(top, int(c) - 1);
+                        if (wideRule)
+                            rulePlies[s][slot] = std::uint16_t(c);
+                        else
+                            rule[s][slot] = std::uint8_t(c);
+                    }
+                    for (int l = sideLongest.load();
+                         top > l && !sideLongest.compare_exchange_weak(l, top);) { }
+                });
+            stats.side[s].rule_longest_plies = sideLongest;
+        }
         stats.phase_seconds.emplace_back("perpetual_check", since(t));
     }
     t = std::chrono::steady_clock::now();
@@ -548,6 +577,7 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
         }
         sides[s].rule_wins = stats.side[s].rule_wins;
         sides[s].rule_losses = stats.side[s].rule_losses;
+        sides[s].rule_longest_plies = stats.side[s].rule_longest_plies;
         stats.side[s] = sides[s];
     }
     if (progress) progress->phase("output", 0);
@@ -563,9 +593,14 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
     const std::span<const std::uint8_t> cells[COLOR_NB] = { bytes(RED), bytes(BLACK) };
     writer.add(Metric::Dtm, wide ? 2 : 1, cells, dontCare);
     if (rulePass) {
+        const auto ruleBytes = [&](Color s) {
+            return wideRule
+                ? std::span(reinterpret_cast<const std::uint8_t*>(rulePlies[s].get()), 2 * w.n)
+                : std::span<const std::uint8_t>(rule[s].get(), w.n);
+        };
         const std::span<const std::uint8_t> ruleCells[COLOR_NB]
-            = { { rule[RED].get(), w.n }, { rule[BLACK].get(), w.n } };
-        writer.add(kRuleResult, 1, ruleCells, dontCare);
+            = { ruleBytes(RED), ruleBytes(BLACK) };
+        writer.add(kRuleResult, wideRule ? 2 : 1, ruleCells, dontCare);
     }
     writer.commit();
     stats.rule = headerRule == kRulePlainArmless

@@ -31,6 +31,18 @@
 // O) only grows as cells are decided: a child's result goes from drawn to won or lost and never
 // back, and a child lost for O decides its parent. So it is found by one sweep before the first
 // round and after that only among the parents of the cells decided since (kZ0).
+// After the rounds, where asked, one more phase:
+//   distance   the rule's distance of each cell it decided (docs/rules-xiangqi.md §5c): in
+//              plies, until the loser stands in a cycle it cannot leave but into a loss or by
+//              breaking the rule again (0 there), the winner taking the shortest way, the loser
+//              the longest. A cell of a perpetual(v, t)'s Y is in the cycle of t; a move of t
+//              into a cell of a cycle of t stays in it, every other move into a position won for
+//              the other side leaves it. Least values first (a bucket per distance): a winner's
+//              cell takes its least lost child plus one, a loser's the most of its won children
+//              plus one (moves that stay in its cycle not counted, moves into plain losses
+//              neither: a loss by the rule ranks above a plain one), once all are known.
+//              Every cell's children that decide it were decided before it, so every cell gets
+//              a distance; a winner's is odd and a loser's even.
 // Invariant: results are only added, and each phase computes a fixed point, which does not
 // depend on the order the cells are visited in: the bytes do not depend on the thread count.
 #pragma once
@@ -38,6 +50,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <tbb/blocked_range.h>
@@ -54,15 +67,23 @@ namespace mktb::xq {
 struct RuleCounts {
     std::uint64_t won[COLOR_NB] {}, lost[COLOR_NB] {}; // per side to move: decided by the rule
     int rounds = 0;
+    int longest = -1; // the longest rule's distance in plies (with distances), -1 for none
 };
+
+// A rule's distance while the pass works: the cycle's tag (0 none, else the violation's number
+// plus one) in the top bits, the plies below, kNoPlies until known.
+inline constexpr unsigned kPliesBits = 13;
+inline constexpr std::uint16_t kNoPlies = (1u << kPliesBits) - 1;
 
 // `plain[s]`: the plain cells (kNone, 0 draw, plies + 1) of `index`'s ending for side s to move,
 // final. Writes `rule[s]` (n bytes each, any content before): a RuleCell per slot, kRulePlain
 // wherever the plain value is not a draw. `captures` gives the rule's results of the children.
-// `chase`: the rule set asian (perpetual chase forbidden too), else check.
+// `chase`: the rule set asian (perpetual chase forbidden too), else check. `plies`, where
+// given: n cells each, the rule's distance of each cell the rule decides (any content before;
+// the others' left as kNoPlies).
 RuleCounts perpetual_check(const Index& index, const Captures& captures,
     const std::uint8_t* const plain[COLOR_NB], std::uint8_t* const rule[COLOR_NB],
-    Progress* progress, bool chase = false);
+    Progress* progress, bool chase = false, std::uint16_t* const plies[COLOR_NB] = nullptr);
 
 // A move's end as a game graph reports it: a cell of the graph (side ~s to move, `slot`), or a
 // position outside it (a capture) with its result under the rule for its side to move.
@@ -71,6 +92,7 @@ struct Edge {
     std::uint64_t slot; // inside
     int result; // outside: +1 won, 0 drawn, -1 lost
     std::uint8_t chase = 0; // inside, for a pass that asks: the kinds it chases (bit per kind)
+    int plies = -1; // outside, a result the rule decided: its distance (else -1)
 };
 
 // The pass over a game graph G of two sides' cells, slots [0, g.size()):
@@ -80,15 +102,18 @@ struct Edge {
 //     move of side s; a walker may assume its calls come in increasing slot order mostly;
 //   g.parents(s, slot, f): f(q) for each cell (~s, q) with a move into (s, slot).
 // `chaseable`: under asian, for each side the kinds of its men a move may chase (bit per kind;
-// each edge's Edge::chase then says which it does); all 0 under check.
+// each edge's Edge::chase then says which it does); all 0 under check. `plies`: where the
+// rule's distances are asked, their cells (as perpetual_check's).
 template<class G>
 class RulePass {
 public:
     RulePass(const G& g, std::uint8_t* const rule[COLOR_NB],
-        std::array<std::uint8_t, COLOR_NB> chaseable = {})
+        std::array<std::uint8_t, COLOR_NB> chaseable = {},
+        std::uint16_t* const plies[COLOR_NB] = nullptr)
         : g_(g)
         , n_(g.size())
         , rule_ { rule[RED], rule[BLACK] }
+        , plies_ { plies ? plies[RED] : nullptr, plies ? plies[BLACK] : nullptr }
         , chaseable_(chaseable) {
         for (Color s : { RED, BLACK }) plain_[s] = g.plain(s);
     }
@@ -107,14 +132,17 @@ public:
             if (progress)
                 progress->phase("perpetual check, round " + std::to_string(counts.rounds), 0);
             std::uint64_t decided = 0;
-            for (Color v : { RED, BLACK })
-                for (const Violation t : violations(v)) {
-                    const Cells d = propagate(perpetual(v, t));
+            for (Color v : { RED, BLACK }) {
+                const std::vector<Violation> ts = violations(v);
+                for (std::size_t i = 0; i < ts.size(); ++i) {
+                    const Cells d = propagate(perpetual(v, ts[i], int(i)));
                     decided += d.size();
                     grow_z0(d); // before the next Z is taken, as a sweep would find it
                 }
+            }
             if (!decided) break;
         }
+        if (plies_[RED]) counts.longest = distances(progress);
         std::atomic<std::uint64_t> won[COLOR_NB] {}, lost[COLOR_NB] {};
         each_cell([&](Color s, std::uint64_t, std::uint8_t& c) {
             c &= kResult;
@@ -315,11 +343,141 @@ private:
             n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
                 auto w = g_.walker();
                 for (std::uint64_t slot = first; slot < last; ++slot)
-                    for (Color s : { RED, BLACK })
+                    for (Color s : { RED, BLACK }) {
                         rule_[s][slot] = !plain_[s][slot] && w.in_check(s, slot)
                             ? kInCheck
                             : std::uint8_t(kRulePlain);
+                        if (plies_[s]) plies_[s][slot] = kNoPlies;
+                    }
             });
+    }
+
+    // distance: the rule's distance of every cell the rounds decided (see the top); returns
+    // the longest.
+    int distances(Progress* progress) const {
+        if (progress) progress->phase("perpetual check, distances", 0);
+        const auto plies = [this](Color s, std::uint64_t slot) {
+            return unsigned(std::atomic_ref(plies_[s][slot]).load(std::memory_order_relaxed))
+                & kNoPlies;
+        };
+        // A cell's distance from its children, those known being the ones of at most `known`
+        // plies (-1: none yet); nullopt while one it needs is not known.
+        const auto value
+            = [&](auto& w, Color s, std::uint64_t slot, int known) -> std::optional<unsigned> {
+            const bool won = (rule_[s][slot] & kResult) == kRuleWon;
+            const unsigned tag = plies_[s][slot] >> kPliesBits;
+            const Violation t = tag ? violations(s)[tag - 1] : Violation { 0 };
+            unsigned best = won ? kNoPlies : 0;
+            bool ready = true;
+            w.edges(s, slot, !won && tag && t.kind, [&](const Edge& e) {
+                // The children that count: for a winner a position lost for its side to move
+                // (a plain loss at 0: it is left only into a loss), for a loser one won for it
+                // by the rule.
+                unsigned p;
+                if (!e.inside) {
+                    if (won ? e.result >= 0 : e.result <= 0 || e.plies < 0) return;
+                    p = e.plies < 0 ? 0 : unsigned(e.plies);
+                } else {
+                    const std::uint8_t cb = bits(~s, e.slot);
+                    const int r = result(~s, e.slot, cb);
+                    if ((won ? r >= 0 : r <= 0) || plain_[~s][e.slot]) return;
+                    if (!won && tag && (plies_[~s][e.slot] >> kPliesBits) == tag
+                        && t.of({ r, cb, true, e.chase }))
+                        return; // stays in the cycle
+                    p = plies(~s, e.slot);
+                    if (p == kNoPlies || int(p) > known) {
+                        ready = false;
+                        return;
+                    }
+                }
+                best = won ? std::min(best, p + 1) : std::max(best, p + 1);
+            });
+            if (won) return best == kNoPlies ? std::nullopt : std::optional(best);
+            return ready ? std::optional(best) : std::nullopt;
+        };
+        std::vector<Cells> bucket(1);
+        // Puts cell (s, slot) at `p` plies when that is below what it holds; one caller wins.
+        const auto offer = [&](Color s, std::uint64_t slot, unsigned p,
+                               std::vector<std::pair<unsigned, std::uint64_t>>& out) {
+            if (p >= kNoPlies)
+                throw std::logic_error("perpetual check: a rule's distance over "
+                    + std::to_string(kNoPlies - 1) + " plies");
+            std::atomic_ref cell(plies_[s][slot]);
+            std::uint16_t old = cell.load(std::memory_order_relaxed);
+            while ((old & kNoPlies) > p)
+                if (cell.compare_exchange_weak(
+                        old, std::uint16_t((old & ~kNoPlies) | p), std::memory_order_relaxed)) {
+                    out.emplace_back(p, slot * 2 + s);
+                    return;
+                }
+        };
+        const auto file
+            = [&](tbb::enumerable_thread_specific<std::vector<std::pair<unsigned, std::uint64_t>>>&
+                      parts) {
+                  for (auto& part : parts)
+                      for (const auto& [p, cell] : part) {
+                          if (bucket.size() <= p) bucket.resize(p + 1);
+                          bucket[p].push_back(cell);
+                      }
+              };
+        // The cells known from their captures alone (a winner's capture into a loss, a loser
+        // whose every counted move is a capture or none, in its cycle).
+        {
+            tbb::enumerable_thread_specific<std::vector<std::pair<unsigned, std::uint64_t>>> out;
+            parallel_blocks(
+                n_, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
+                    auto w = g_.walker();
+                    auto& o = out.local();
+                    for (std::uint64_t slot = first; slot < last; ++slot)
+                        for (Color s : { RED, BLACK })
+                            if (!plain_[s][slot] && (rule_[s][slot] & kResult) != kRulePlain)
+                                if (const auto p = value(w, s, slot, -1)) offer(s, slot, *p, o);
+                });
+            file(out);
+        }
+        // Least distances first: a cell of p plies is final once bucket p is reached.
+        for (unsigned p = 0; p < bucket.size(); ++p) {
+            Cells cells = std::move(bucket[p]);
+            tbb::enumerable_thread_specific<std::vector<std::pair<unsigned, std::uint64_t>>> out;
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, cells.size(), 256),
+                [&](const tbb::blocked_range<std::size_t>& r) {
+                    auto w = g_.walker();
+                    auto& o = out.local();
+                    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                        const Color s = Color(cells[i] & 1);
+                        if (plies(s, cells[i] >> 1) != p) continue; // since bettered
+                        // A winner's parent of a loser's cell, or a loser's of a winner's.
+                        const Color ps = ~s;
+                        const std::uint8_t want = (rule_[s][cells[i] >> 1] & kResult) == kRuleLost
+                            ? kRuleWon
+                            : kRuleLost;
+                        g_.parents(s, cells[i] >> 1, [&](std::uint64_t q) {
+                            if (plain_[ps][q] || (rule_[ps][q] & kResult) != want
+                                || plies(ps, q) <= p)
+                                return;
+                            if (want == kRuleWon)
+                                offer(ps, q, p + 1, o);
+                            else if (const auto v = value(w, ps, q, int(p)))
+                                offer(ps, q, *v, o);
+                        });
+                    }
+                });
+            file(out);
+        }
+        std::atomic<std::uint64_t> missing = 0;
+        std::atomic<int> longest = -1;
+        each_cell([&](Color s, std::uint64_t slot, std::uint8_t& c) {
+            if (plain_[s][slot] || (c & kResult) == kRulePlain) return;
+            const int p = int(plies(s, slot));
+            if (p == kNoPlies)
+                ++missing;
+            else
+                for (int l = longest.load(); p > l && !longest.compare_exchange_weak(l, p);) { }
+        });
+        if (missing)
+            throw std::logic_error("perpetual check: " + std::to_string(missing.load())
+                + " cells decided by the rule without a distance");
+        return longest.load();
     }
 
     // The rule's results spread from `changed` (cells just decided) to their ancestors;
@@ -336,8 +494,9 @@ private:
         return decided;
     }
 
-    // The cells where V must break the rules by `t` forever or lose, decided; returns them.
-    Cells perpetual(Color v, Violation t) const {
+    // The cells where V must break the rules by `t` (violations(v)[tag]) forever or lose,
+    // decided (and, with distances, put in the cycle of t); returns them.
+    Cells perpetual(Color v, Violation t, int tag) const {
         const Color o = ~v;
         // Z: V's undecided cells that cannot leave with a move that is not of t (or a capture)
         // to a position not won for O (kZ0, grown round by round; for a chase, the cells of
@@ -436,6 +595,8 @@ private:
                     const Color s = Color(y[i] & 1);
                     std::uint8_t& c = rule_[s][y[i] >> 1];
                     c = std::uint8_t((c & ~(kZ | kY)) | (s == v ? kRuleLost : kRuleWon));
+                    if (plies_[s])
+                        plies_[s][y[i] >> 1] = std::uint16_t((tag + 1) << kPliesBits | kNoPlies);
                 }
             });
         // Cells Z lost along the way keep no kZ (cleared as they were cut).
@@ -446,6 +607,7 @@ private:
     std::uint64_t n_;
     const std::uint8_t* plain_[COLOR_NB];
     std::uint8_t* rule_[COLOR_NB];
+    std::uint16_t* plies_[COLOR_NB];
     std::array<std::uint8_t, COLOR_NB> chaseable_;
 };
 

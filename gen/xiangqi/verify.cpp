@@ -7,7 +7,10 @@
 // has every move to a position won for the other side (the checks a side must give forever
 // lead to positions the other side wins), a draw neither; the rule's results only where the
 // plain analysis draws. That is the rule's local consistency: which endless lines it decides
-// (the fixed points of perpetual.cpp) is tested on hand-checked positions.
+// (the fixed points of perpetual.cpp) is tested on hand-checked positions. The rule's distances
+// likewise: a winner's is its least lost child's plus one, a loser's above 0 has a child won
+// by the rule at one ply less (whether a loser's other moves stay in its cycle is the pass's
+// to say, tested on drawn graphs).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -74,6 +77,12 @@ std::uint64_t verify(
                     // as stored cells, captures' as values.
                     int best = std::numeric_limits<int>::min();
                     int bestResult = -1; // under the rule, for the side to move
+                    // Where the rule decides it, its distance: a winner's least lost child's
+                    // plus one; a loser's children won by the rule, one at one ply less.
+                    const int plies
+                        = rule && stored.is_draw() ? Tablebase::rule_plies(*self, s, slot) : -1;
+                    int leastLost = std::numeric_limits<int>::max();
+                    bool reached = plies <= 0;
                     // First every move's child slot, its cell asked for (quiet moves: the
                     // children lie anywhere in this table, a cache miss each), then the values:
                     // the misses overlap instead of following one another.
@@ -99,17 +108,24 @@ std::uint64_t verify(
                                 ? successor_preference(
                                     *self->table, Metric::Dtm, ~s, cells, wide, c.slot)
                                 : preference(captures.value(pl, c.man, to, c.victim, s).parent()));
-                        if (rule)
-                            bestResult = std::max(bestResult,
-                                -(c.victim < 0 ? Tablebase::result(*self, ~s, c.slot)
-                                               : captures.result(pl, c.man, to, c.victim, s)));
+                        if (!rule) continue;
+                        const auto [r, p] = c.victim < 0
+                            ? std::pair(Tablebase::result(*self, ~s, c.slot),
+                                Tablebase::rule_plies(*self, ~s, c.slot))
+                            : captures.rule(pl, c.man, to, c.victim, s);
+                        bestResult = std::max(bestResult, -r);
+                        if (plies < 0) continue;
+                        if (r < 0) leastLost = std::min(leastLost, p < 0 ? 0 : p);
+                        if (r > 0 && p == plies - 1) reached = true;
                     }
                     // No legal move: mated or stalemated, lost either way (spec §4).
                     const Value expected
                         = moves.size ? from_preference(best) : Value::mate_in_plies(0);
                     const int storedResult = rule ? Tablebase::result(*self, s, slot) : 0;
+                    const bool pliesOk
+                        = plies < 0 || (storedResult > 0 ? plies == leastLost + 1 : reached);
                     const bool ruleOk = !rule
-                        || (stored.is_draw() ? storedResult == bestResult
+                        || (stored.is_draw() ? storedResult == bestResult && pliesOk
                                              : storedResult == (stored.is_win() ? 1 : -1));
                     if (expected == stored && ruleOk) continue;
                     if (bad.fetch_add(1) < 5 && report) {
@@ -118,8 +134,13 @@ std::uint64_t verify(
                             + (expected != stored ? ": stored " + describe(stored)
                                         + ", its moves give " + describe(expected)
                                                   : ": stored " + std::to_string(storedResult)
-                                        + " under the perpetual-check rule, its moves give "
-                                        + std::to_string(bestResult))
+                                        + (plies >= 0 ? " at " + std::to_string(plies) + " plies"
+                                                      : std::string())
+                                        + " under the rule, its moves give "
+                                        + std::to_string(bestResult)
+                                        + (plies >= 0 && storedResult > 0
+                                                ? " at " + std::to_string(leastLost + 1)
+                                                : std::string()))
                             + "\n";
                     }
                 }
@@ -157,7 +178,13 @@ std::string digest(const Material& m, const Tablebase& tables) {
             });
         // The side a packed table lacks: its values as a probe finds them (a one-ply search).
         const auto cell = [&](Color s, std::uint64_t slot) -> unsigned {
-            if (t.stores(s)) return t.value(metric, s, slot).cell();
+            if (t.stores(s)) {
+                const unsigned c = t.value(metric, s, slot).cell();
+                if (metric == Metric::Dtm) return c;
+                // The rule's result alone (the digests were recorded before its distances).
+                const int r = rule_cell_result(c);
+                return r > 0 ? kRuleWon : r < 0 ? kRuleLost : kRulePlain;
+            }
             Placement pl;
             index.decode(slot, pl);
             const Position pos = index.position(pl, s);

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define MKTB_VERSION_MAJOR 0
-#define MKTB_VERSION_MINOR 7
+#define MKTB_VERSION_MINOR 8
 #define MKTB_VERSION_PATCH 0
 /* 0xMMmmpp: major, minor, patch. */
 #define MKTB_VERSION (MKTB_VERSION_MAJOR << 16 | MKTB_VERSION_MINOR << 8 | MKTB_VERSION_PATCH)
@@ -197,6 +197,15 @@ mktb_status mktb_xiangqi_probe_fen(const mktb_tablebase* tb, const char* fen, mk
  * arguments and statuses as mktb_xiangqi_probe_fen. Thread-safe. (0.4) */
 mktb_status mktb_xiangqi_probe_rule(const mktb_tablebase* tb, const char* fen, int32_t* result);
 
+/* Where only the repetition rules decide the result (the plain distance is a draw): the rule's
+ * distance in plies (docs/rules-xiangqi.md section 5c), until the loser stands where it can
+ * leave the cycle of its checks or chases only into a loss or by breaking the rule again; even
+ * where the side to move loses, odd where it wins. *plies = -1 elsewhere, and for a table made
+ * before the distances. The same arguments and statuses as mktb_xiangqi_probe_fen.
+ * Thread-safe. (0.8) */
+mktb_status mktb_xiangqi_probe_rule_plies(
+    const mktb_tablebase* tb, const char* fen, int32_t* plies);
+
 /* A Xiangqi move: points numbered rank * 9 + file from a1 (0) to i10 (89). */
 typedef struct mktb_xiangqi_move {
     uint8_t from, to;
@@ -240,6 +249,9 @@ mktb_status mktb_xiangqi_probe_wdl(
 /* As mktb_xiangqi_probe_rule: the result under the perpetual-check rule. */
 mktb_status mktb_xiangqi_probe_rule_wdl(
     const mktb_tablebase* tb, const mktb_xiangqi_position* pos, mktb_wdl* out);
+/* As mktb_xiangqi_probe_rule_plies. (0.8) */
+mktb_status mktb_xiangqi_probe_rule_plies_position(
+    const mktb_tablebase* tb, const mktb_xiangqi_position* pos, int32_t* plies);
 /* As mktb_xiangqi_rank_root. */
 mktb_status mktb_xiangqi_rank_root_position(const mktb_tablebase* tb,
     const mktb_xiangqi_position* pos, mktb_xiangqi_move* moves, size_t capacity, size_t* count);

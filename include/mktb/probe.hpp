@@ -65,12 +65,14 @@ struct TablePosition {
     std::uint64_t board = 0; // the table's board number: both sides to move of a board share it
 };
 
-// A legal Xiangqi move with its value for the mover, the move included (a mating move: 1), and
-// its result under the perpetual-check rule for the mover (+1 won, 0 drawn, -1 lost).
+// A legal Xiangqi move with its value for the mover, the move included (a mating move: 1), its
+// result under the repetition rules for the mover (+1 won, 0 drawn, -1 lost) and, where only
+// the rules decide it, the rule's distance of the position it leads to (Prober::rule_plies).
 struct XiangqiMove {
     xq::Move move = xq::MOVE_NONE;
     Value value;
     int result = 0;
+    int rule_plies = -1;
 };
 
 // Which answer best_moves() keeps: the pure game value, or the result under the count.
@@ -134,13 +136,19 @@ public:
     // whether the table of `m` is there; the plain distance to mate (stalemate a loss; every
     // endless line a draw) and its result; the result under the perpetual-check rule (the
     // plain result wherever the rule changes nothing, as where one side is armless); and every
-    // legal move with its value, best first (by the rule's result, then the plain value).
-    // Counting options do not apply. nullopt when a table on the way is absent. Lock-free
-    // available(); every member thread-safe, as for Makruk.
+    // legal move with its value, best first (by the rule's result, then the plain value, then
+    // the rule's distance: a plain win above any the rules alone give). Where only the rules
+    // decide a position (the plain analysis draws it), rule_plies gives the rule's distance
+    // (docs/rules-xiangqi.md §5c): the plies until the loser stands where it can leave the
+    // cycle of its checks or chases only into a loss, or by breaking the rule again; even for
+    // the side to move losing, odd winning; -1 elsewhere, and for a table made before the
+    // distances. Counting options do not apply. nullopt when a table on the way is absent.
+    // Lock-free available(); every member thread-safe, as for Makruk.
     bool available(const xq::Material& m) const;
     std::optional<Value> dtm(const xq::Position& pos) const;
     std::optional<Wdl> wdl(const xq::Position& pos) const;
     std::optional<Wdl> rule_wdl(const xq::Position& pos) const;
+    std::optional<int> rule_plies(const xq::Position& pos) const;
     std::optional<std::vector<XiangqiMove>> rank_root(const xq::Position& pos) const;
 
 private:
@@ -154,5 +162,7 @@ private:
 // True when `a` is a better counted answer than `b` for the side they belong to: a better
 // result, then a faster counted win or a slower counted loss.
 bool better(const CountedValue& a, const CountedValue& b);
+// True when `a` is a better Xiangqi move than `b` for the mover: rank_root's order.
+bool better(const XiangqiMove& a, const XiangqiMove& b);
 
 } // namespace mktb

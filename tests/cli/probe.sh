@@ -21,7 +21,7 @@ status() { # status WHAT EXPECTED ACTUAL
 # that does not exist is named as such (not "generate them").
 "$mktb" --version > "$scratch/version" 2>&1
 status "--version" 0 $?
-expect "--version" "mktb 0.7.0 (Makruk and Xiangqi" "$scratch/version"
+expect "--version" "mktb 0.8.0 (Makruk and Xiangqi" "$scratch/version"
 "$mktb" prbe > "$scratch/misspelt" 2>&1
 status "misspelt command" 2 $?
 expect "misspelt command" "unknown command 'prbe' (did you mean 'probe'?)" "$scratch/misspelt"

@@ -46,14 +46,25 @@ cmp -s "$dir/t1/KRvKN.xq.mktb" "$dir/t2/KRvKN.xq.mktb" || fail "KRvKN differs be
 "$mktb" verify --game xiangqi KRvKN --tables "$dir/t1" | grep -q "^KRvKN (Xiangqi): ok$" || fail "verify KRvKN"
 hold="9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1"
 out=$("$mktb" probe "$hold" --tables "$dir/t1") || fail "probe the hold"
-echo "$out" | grep -q "Black to move: Red wins: Black can hold only by checking or chasing for ever, which the rules forbid (without the rule: a draw)" \
+echo "$out" | grep -q "Black to move: Red wins: Black can hold only by checking or chasing for ever, which the rules forbid, and has no other way left (without the rule: a draw)" \
   || fail "the rule's result in words: $out"
 out=$("$mktb" probe "$hold" --json --tables "$dir/t1") || fail "probe --json the hold"
 echo "$out" | grep -q '"category":"draw","dtm":0' || fail "plain draw in JSON: $out"
 echo "$out" | grep -q '"rule_result":"loss"' || fail "rule_result in JSON: $out"
 echo "$out" | grep -q 'perpetual_check=loss' || fail "the rule named in JSON: $out"
-"$mktb" probe "$hold" --json --line --tables "$dir/t1" | grep -q '"line_none":"No line to mate: ' \
-  || fail "a rule win's line: why there is none"
+# The rule's distance (docs/rules-xiangqi.md §5c), by hand: Black can only check (Nh2+) or lose
+# now (0); after Nh2+ Red's one move Kf2 brings it back (1). The line: the checks until the
+# position repeats, Black checking on every move between.
+"$mktb" probe "$hold" --json --line --tables "$dir/t1" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+m = {x["uci"]: x for x in j["moves"]}["f3h2"]
+ok = (j["rule_distance"] == 0 and m["rule_distance"] == 1 and j["line"][:2] == ["f3h2", "f1f2"]
+      and j["line_note"].endswith("Black checked on every move between, and loses by the rule")
+      and "line_none" not in j)
+sys.exit(0 if ok else 1)' || fail "a rule win's distance and line"
+"$mktb" probe "$hold" --line --tables "$dir/t1" | grep -q "^The position after ply [0-9]* repeats the one after ply [0-9]*: Black checked on every move between" \
+  || fail "a rule win's line in text"
 # A move's rule_result reads from the side to move after it, as its category does (docs/api.md):
 # after Nh2+, the check that keeps Black going, Red is to move and wins by the rule.
 echo "$out" | python3 -c '
@@ -66,7 +77,9 @@ echo "$d1" | grep -q "^KRvKN dtm=[0-9a-f]\{16\} rule=[0-9a-f]\{16\}$" || fail "d
 [ "$d1" = "$("$mktb" digest --game xiangqi KNvKR --tables "$dir/t2")" ] || fail "digests differ"
 # pack: one side kept; the other answered by a one-ply search, to the same values and words.
 "$mktb" pack --game xiangqi KRvKN --tables "$dir/t1" --out "$dir/packed" > "$dir/pack.out" || fail "pack"
-grep -q "^KRvKN .* to move kept" "$dir/pack.out" || fail "pack output: $(cat "$dir/pack.out")"
+# An armed table keeps both sides: a loser's rule distance needs its cycle, not one ply.
+grep -q "^KRvKN  *both sides kept (the rule's distances)" "$dir/pack.out" || fail "pack output: $(cat "$dir/pack.out")"
+grep -q "^KRvK  *Red to move kept" "$dir/pack.out" || fail "pack output: $(cat "$dir/pack.out")"
 [ "$d1" = "$("$mktb" digest --game xiangqi KRvKN --tables "$dir/packed")" ] || fail "packed digest differs"
 [ "$("$mktb" probe "$hold" --json --tables "$dir/packed")" = "$out" ] || fail "packed probe differs"
 

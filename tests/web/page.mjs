@@ -298,12 +298,12 @@ try {
   expected = null;
   await page.screenshot({ path: `${outDir}/page-xiangqi.png`, fullPage: false });
   // A win only the perpetual-check rule gives (KRvKN, checked by hand: Black can hold only by
-  // checking, every move but Nh2+ loses): headlined as the win under the rules, the plain draw
-  // beside it, and the line box says why there is no line to mate.
+  // checking, every move but Nh2+ loses, and has no other way now): headlined as the win under
+  // the rules, the plain draw beside it, and the line of checks until the position repeats.
   const hold = '9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1';
   await page.goto(`${base}/?fen=${hold.replace(/ /g, '_')}`);
-  await waitVerdict('Red wins: Black can hold only by checking or chasing for ever, which the rules forbid (without the rule: a draw)');
-  check('rule win: why there is no line', (await page.textContent('#line')).includes('No line to mate')
+  await waitVerdict('Red wins: Black can hold only by checking or chasing for ever, which the rules forbid, and has no other way left (without the rule: a draw)');
+  check('rule win: the line to the repetition', (await page.textContent('#line')).includes('Black checked on every move between, and loses by the rule')
     && await page.isVisible('#line'), await page.textContent('#line'));
   check('rule win: the rule column shown', await page.isVisible('#moves thead th:nth-child(3)'));
   // The rule set none, served from a directory of its own: the same position is a draw there,
@@ -316,7 +316,7 @@ try {
   check('rule sets: none named', (await page.textContent('#pure')).includes('rule set none')
     && (await page.getAttribute('#share', 'href')).includes('rules=none'), await page.textContent('#pure'));
   await page.selectOption('#xiangqi-rule-set', 'asian');
-  await waitVerdict('Red wins: Black can hold only by checking or chasing for ever, which the rules forbid (without the rule: a draw)');
+  await waitVerdict('Red wins: Black can hold only by checking or chasing for ever, which the rules forbid, and has no other way left (without the rule: a draw)');
   await page.selectOption('#game', 'makruk');
   await page.waitForFunction(() => document.querySelectorAll('#board rect[data-square]').length === 64);
 

@@ -8,8 +8,9 @@ KCAvK and every ending they convert into (13 tables). From each, random legal po
 (`mktb teach` finds them); for each position `mktb probe
 --json --line` is the reference, and
 - the HTTP API (`mktb serve`, /api/probe?fen=...&line=1) returns the same JSON;
-- the C API (PROBE_FENS, C code: mktb_xiangqi_probe_fen, _probe_rule, _rank_root) gives the
-  same result, distance and rule result, and every move's value for its mover;
+- the C API (PROBE_FENS, C code: mktb_xiangqi_probe_fen, _probe_rule, _probe_rule_plies,
+  _rank_root) gives the same result, distance, rule result and rule's distance, and every
+  move's value for its mover;
 - `mktb uci` (UCI_Variant xiangqi) plays one of the moves the answer marks best, with the score
   that says the same: `mate N` for the side to move's mate in N, `mate -N` when mated in N, `cp 0`
   for a draw, a large centipawn score of the rule's sign where only the rule decides;
@@ -148,20 +149,21 @@ try:
     same = 0
     for fen, line in zip(fens, out):
         a, f = answers[fen], line.split()
-        wdl, plies, rule, n = int(f[0]), int(f[1]), int(f[2]), int(f[3])
+        wdl, plies, rule, rule_plies, n = int(f[0]), int(f[1]), int(f[2]), int(f[3]), int(f[4])
         ok = (wdl == {"win": 1, "draw": 0, "loss": -1}[a["category"]]
               and (plies == -1 if wdl == 0 else plies == abs(a["dtm"]))
               and rule == {"win": 1, "loss": -1}.get(a.get("rule_result"), wdl)
+              and rule_plies == (abs(a["rule_distance"]) if "rule_distance" in a else -1)
               and n == len(a["moves"]))
         values = {}
-        for m in f[4:]:
+        for m in f[5:]:
             uci, w, p = m.rsplit(":", 2)
             values[uci] = (int(w), int(p))
         for m in a["moves"]:
             after = {"win": -1, "draw": 0, "loss": 1}[m["category"]]  # for the mover
             ok = ok and values.get(m["uci"]) == (after, -1 if after == 0 else abs(m["dtm"]) + 1)
         best = [m["uci"] for m in a["moves"] if m["best"]]
-        ok = ok and (not best or f[4].rsplit(":", 2)[0] in best)
+        ok = ok and (not best or f[5].rsplit(":", 2)[0] in best)
         check(f"C API {fen}", ok, (line[:200], a["verdict"]))
         same += ok
     check("C API: a line per position", len(out) == len(fens), len(out))

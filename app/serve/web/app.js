@@ -206,7 +206,7 @@ function showAnswer(answer) {
   if (!state.stepping) {
     const fields = answer.fen.split(' ');
     const rootFen = answer.count && answer.count.running ? `${fields[0]} ${fields[1]} - ${answer.count.limit} ${answer.count.ply} 1` : answer.fen;
-    state.line = { rootFen, rootSide: fields[1], steps: answer.line_steps || [], at: -1 };
+    state.line = { rootFen, rootSide: fields[1], steps: answer.line_steps || [], at: -1, note: answer.line_note };
   }
   state.stepping = false;
   showLine();
@@ -301,6 +301,13 @@ function showLine() {
     if (!white) n++;
     white = !white;
   });
+  // Where only the rules decide, the line ends where a position repeats: the answer says so.
+  if (line.note) {
+    const item = document.createElement('li');
+    item.className = 'note';
+    item.textContent = line.note;
+    list.appendChild(item);
+  }
   $('line-back').disabled = line.at < 0;
   $('line-forward').disabled = line.at >= line.steps.length - 1;
 }
