@@ -297,6 +297,62 @@ TEST_CASE("Xiangqi tables: verify finds a wrong cell", "[xiangqi][gen]") {
     CHECK(report.find(fen + ": stored draw, its moves give ") != std::string::npos);
 }
 
+TEST_CASE("Xiangqi tables: verify finds a wrong rule's distance", "[xiangqi][gen]") {
+    // KRvKN's cells copied into a file of their own, one rule's distance made 2 plies longer
+    // (the result it stands for unchanged): verify names the position.
+    const Material m = material("KRvKN");
+    const xq::Tablebase source(tables());
+    const xq::Tablebase::Entry* e = source.table(m);
+    REQUIRE(e);
+    REQUIRE(xq::has_rule_plies(e->table->rules()));
+    e->table->make_resident();
+    const std::uint64_t n = e->index.size();
+    std::vector<std::uint8_t> cells[2][mktb::COLOR_NB]; // [metric][side]
+    for (int metric : { 0, 1 })
+        for (Color c : { xq::RED, mktb::BLACK }) {
+            const std::uint8_t* resident = e->table->resident_cells(mktb::Metric(metric), c);
+            REQUIRE(resident);
+            cells[metric][c].assign(resident, resident + n);
+        }
+    // The first position Red wins only by the rule.
+    std::uint64_t slot = 0;
+    for (xq::Placement pl; slot < n; ++slot)
+        if (e->index.decode(slot, pl) && e->index.position(pl, xq::RED).validity_error().empty()
+            && cells[1][xq::RED][slot] && cells[1][xq::RED][slot] % 2 == 0)
+            break;
+    REQUIRE(slot < n);
+    cells[1][xq::RED][slot] += 2;
+    const std::string dir = mktb::test::temp_dir("xiangqi-verify-rule");
+    for (const Material& child : xq::with_descendants(m))
+        if (!(child == m))
+            std::filesystem::copy_file(xq::table_path(tables(), child), xq::table_path(dir, child),
+                std::filesystem::copy_options::overwrite_existing);
+    mktb::TableWriter::DontCare none;
+    for (Color c : { xq::RED, mktb::BLACK }) none[c].assign((n + 63) / 64, 0);
+    {
+        mktb::TableWriter w(xq::table_key(m), e->table->rules(), xq::table_path(dir, m), 2);
+        for (int metric : { 0, 1 }) {
+            const std::span<const std::uint8_t> spans[mktb::COLOR_NB]
+                = { { cells[metric][xq::RED].data(), n },
+                      { cells[metric][mktb::BLACK].data(), n } };
+            w.add(mktb::Metric(metric), 1, spans, none);
+        }
+        w.commit();
+    }
+    std::string report;
+    CHECK(xq::verify(m,
+              xq::Tablebase(dir, mktb::Tablebase::kDefaultCacheBytes, false, std::nullopt), &report)
+        > 0);
+    xq::Placement pl;
+    e->index.decode(slot, pl);
+    const std::string fen = e->index.position(pl, xq::RED).fen();
+    INFO(report);
+    CHECK(report.find(fen + ": stored 1 at " + std::to_string(cells[1][xq::RED][slot] - 1)
+              + " plies under the rule, its moves give 1 at "
+              + std::to_string(cells[1][xq::RED][slot] - 3))
+        != std::string::npos);
+}
+
 TEST_CASE("Xiangqi tables: the known results of the literature", "[xiangqi][gen]") {
     // shared/notes/anchors.md §9. With Red (the attacker) to move:
     // a chariot beats two advisors, two elephants, advisor + two elephants, two advisors + one

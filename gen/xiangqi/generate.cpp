@@ -549,7 +549,8 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
                 });
             stats.side[s].rule_longest_plies = sideLongest;
         }
-        stats.phase_seconds.emplace_back("perpetual_check", since(t));
+        stats.phase_seconds.emplace_back("perpetual_check", since(t) - rc.distance_seconds);
+        stats.phase_seconds.emplace_back("rule_distance", rc.distance_seconds);
     }
     t = std::chrono::steady_clock::now();
 

@@ -49,6 +49,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -68,6 +69,7 @@ struct RuleCounts {
     std::uint64_t won[COLOR_NB] {}, lost[COLOR_NB] {}; // per side to move: decided by the rule
     int rounds = 0;
     int longest = -1; // the longest rule's distance in plies (with distances), -1 for none
+    double distance_seconds = 0; // of the pass, the distance phase's
 };
 
 // A rule's distance while the pass works: the cycle's tag (0 none, else the violation's number
@@ -142,7 +144,12 @@ public:
             }
             if (!decided) break;
         }
-        if (plies_[RED]) counts.longest = distances(progress);
+        if (plies_[RED]) {
+            const auto start = std::chrono::steady_clock::now();
+            counts.longest = distances(progress);
+            counts.distance_seconds
+                = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
         std::atomic<std::uint64_t> won[COLOR_NB] {}, lost[COLOR_NB] {};
         each_cell([&](Color s, std::uint64_t, std::uint8_t& c) {
             c &= kResult;
@@ -356,16 +363,19 @@ private:
     // the longest.
     int distances(Progress* progress) const {
         if (progress) progress->phase("perpetual check, distances", 0);
-        const auto plies = [this](Color s, std::uint64_t slot) {
-            return unsigned(std::atomic_ref(plies_[s][slot]).load(std::memory_order_relaxed))
-                & kNoPlies;
+        // A cell's plies and its cycle's tag (which never changes in this phase, but shares
+        // the word other threads write).
+        const auto word = [this](Color s, std::uint64_t slot) {
+            return unsigned(std::atomic_ref(plies_[s][slot]).load(std::memory_order_relaxed));
         };
+        const auto plies = [&](Color s, std::uint64_t slot) { return word(s, slot) & kNoPlies; };
+        const auto tagOf = [&](Color s, std::uint64_t slot) { return word(s, slot) >> kPliesBits; };
         // A cell's distance from its children, those known being the ones of at most `known`
         // plies (-1: none yet); nullopt while one it needs is not known.
         const auto value
             = [&](auto& w, Color s, std::uint64_t slot, int known) -> std::optional<unsigned> {
             const bool won = (rule_[s][slot] & kResult) == kRuleWon;
-            const unsigned tag = plies_[s][slot] >> kPliesBits;
+            const unsigned tag = tagOf(s, slot);
             const Violation t = tag ? violations(s)[tag - 1] : Violation { 0 };
             unsigned best = won ? kNoPlies : 0;
             bool ready = true;
@@ -381,8 +391,7 @@ private:
                     const std::uint8_t cb = bits(~s, e.slot);
                     const int r = result(~s, e.slot, cb);
                     if ((won ? r >= 0 : r <= 0) || plain_[~s][e.slot]) return;
-                    if (!won && tag && (plies_[~s][e.slot] >> kPliesBits) == tag
-                        && t.of({ r, cb, true, e.chase }))
+                    if (!won && tag && tagOf(~s, e.slot) == tag && t.of({ r, cb, true, e.chase }))
                         return; // stays in the cycle
                     p = plies(~s, e.slot);
                     if (p == kNoPlies || int(p) > known) {
