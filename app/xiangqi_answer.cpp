@@ -143,6 +143,7 @@ XRuleLine xiangqi_rule_line(const Prober& tables, Position pos) {
         // loser's best (a move that keeps the rule's result, into its cycle). Of the winner's
         // equal moves one that gives no check: the cycle shown is then the loser's alone.
         const XMove* chosen = nullptr;
+        bool chosenChecks = true;
         for (const XMove& x : a->moves) {
             if (x.result != a->result || !x.value.is_draw()) continue;
             if (a->result < 0 && a->rule_plies == 0) {
@@ -152,12 +153,11 @@ XRuleLine xiangqi_rule_line(const Prober& tables, Position pos) {
             if (x.rule_plies != a->rule_plies - 1) continue;
             Position after = pos;
             after.do_move(x.move);
-            if (!chosen || (a->result > 0 && !after.in_check() && [&] {
-                    Position c = pos;
-                    c.do_move(chosen->move);
-                    return c.in_check();
-                }()))
+            const bool checks = after.in_check();
+            if (!chosen || (a->result > 0 && chosenChecks && !checks)) {
                 chosen = &x;
+                chosenChecks = checks;
+            }
         }
         if (!chosen) break;
         line.moves.push_back(chosen->move);
