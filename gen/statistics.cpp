@@ -129,6 +129,7 @@ std::string TableStats::to_json() const {
             j["rule_wins"] = s.rule_wins;
             j["rule_losses"] = s.rule_losses;
             j["rule_longest_plies"] = s.rule_longest_plies;
+            j["rule_longest_fen"] = s.rule_longest_fen;
         }
         j["win_in_moves"] = wins;
         j["loss_in_moves"] = losses;

@@ -25,6 +25,7 @@ struct SideStats {
     // Xiangqi with both sides armed: of the plain draws, those the rule wins and loses.
     std::uint64_t rule_wins = 0, rule_losses = 0;
     int rule_longest_plies = -1; // the longest of their rule's distances (-1: none)
+    std::string rule_longest_fen; // one position that has it (the lowest slot)
     int longest_plies = -1; // longest mate, for either side, in plies (-1: no mate)
     std::string longest_fen; // one position that attains it (the lowest slot)
     std::map<int, std::uint64_t> win_moves, loss_moves; // histogram: mate in N moves -> positions

@@ -529,25 +529,35 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
         // The rule's cells: 0 where the plain value stands, else the distance plus one, in 16
         // bits where one is over 254 (the cells' 8 bits keep 255 for "read 16").
         wideRule = rc.longest + 1 > 254;
+        // The longest distance of each side and the lowest slot that has it, as one key:
+        // (plies + 1) above the slot's complement, the largest key the one wanted.
+        constexpr unsigned kSlotBits = 40;
+        const std::uint64_t slotMask = (std::uint64_t(1) << kSlotBits) - 1;
         for (Color s : { RED, BLACK }) {
-            std::atomic<int> sideLongest = -1;
+            std::atomic<std::uint64_t> longest = 0;
             parallel_blocks(
                 w.n, nullptr, "", [&](std::uint64_t, std::uint64_t first, std::uint64_t last) {
-                    int top = -1;
+                    std::uint64_t top = 0;
                     for (std::uint64_t slot = first; slot < last; ++slot) {
                         const unsigned c = rule[s][slot] == kRulePlain
                             ? 0
                             : (rulePlies[s][slot] & kNoPlies) + 1u;
-                        top = std::max(top, int(c) - 1);
+                        top = std::max(top, std::uint64_t(c) << kSlotBits | (slotMask - slot));
                         if (wideRule)
                             rulePlies[s][slot] = std::uint16_t(c);
                         else
                             rule[s][slot] = std::uint8_t(c);
                     }
-                    for (int l = sideLongest.load();
-                         top > l && !sideLongest.compare_exchange_weak(l, top);) { }
+                    for (std::uint64_t l = longest.load();
+                         top > l && !longest.compare_exchange_weak(l, top);) { }
                 });
-            stats.side[s].rule_longest_plies = sideLongest;
+            const std::uint64_t key = longest;
+            stats.side[s].rule_longest_plies = int(key >> kSlotBits) - 1;
+            if (key >> kSlotBits) {
+                Placement pl;
+                w.index.decode(slotMask - (key & slotMask), pl);
+                stats.side[s].rule_longest_fen = w.index.position(pl, s).fen();
+            }
         }
         stats.phase_seconds.emplace_back("perpetual_check", since(t) - rc.distance_seconds);
         stats.phase_seconds.emplace_back("rule_distance", rc.distance_seconds);
@@ -579,6 +589,7 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
         sides[s].rule_wins = stats.side[s].rule_wins;
         sides[s].rule_losses = stats.side[s].rule_losses;
         sides[s].rule_longest_plies = stats.side[s].rule_longest_plies;
+        sides[s].rule_longest_fen = stats.side[s].rule_longest_fen;
         stats.side[s] = sides[s];
     }
     if (progress) progress->phase("output", 0);
