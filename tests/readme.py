@@ -93,6 +93,8 @@ PLAN = {
         f"three armed endings beside xiangqitb: 6 minutes, {LONG}",
     "build/mktb gen --game xiangqi --rules asian KNPvKN KRPvKR":
         "the asian pass timed: tests/cli/xiangqi.sh makes KNPvKN under asian",
+    "build/mktb gen --game xiangqi KNPvKN KRPvKR":
+        "the rule's distances timed: tests/cli/xiangqi.sh makes KNPvKN with them and verifies it",
     "mpirun -np N build/mktb-mpi gen --game xiangqi ENDING":
         "tests/mpi/run.sh runs it on 2 and 3 ranks against one process",
     "scripts/xiangqi-statistics tables": None,
