@@ -234,11 +234,9 @@ bool read(const Args& a, Options& o) {
     return true;
 }
 
-// What is on disk where a table would be written. A table of the current format and rules is
-// Current only when its whole-file checksum holds: a damaged one (a run killed or a disk
-// filled while it was copied in, two writers) is made again, never taken as done.
-enum class OnDisk { None, NotAFile, OldFormat, OtherRules, Packed, Damaged, Current };
-OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* found = nullptr) {
+} // namespace
+
+OnDisk on_disk(const std::string& path, Game game, std::uint32_t rules, std::uint32_t* found) {
     std::error_code ec;
     const auto type = std::filesystem::symlink_status(path, ec).type();
     if (type == std::filesystem::file_type::not_found) return OnDisk::None;
@@ -248,11 +246,12 @@ OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* 
     if (!in.read(reinterpret_cast<char*>(&h), sizeof h))
         return in.gcount() ? OnDisk::OldFormat : OnDisk::None;
     if (std::memcmp(h.magic, kTableMagic, sizeof kTableMagic) != 0
-        || h.version < kOldestTableVersion || h.version > kTableVersion)
+        || h.version < kOldestTableVersion || h.version > kTableVersion
+        || (h.version >= 6 && h.game != std::uint32_t(game)))
         return OnDisk::OldFormat;
     if (found) *found = h.rules;
     if (h.version >= 6 && h.sides != kBothSides) return OnDisk::Packed;
-    if (h.rules != encode(rules)) return OnDisk::OtherRules;
+    if (h.rules != rules) return OnDisk::OtherRules;
     // The last 8 bytes are the checksum of all before them.
     const std::uint64_t size = std::filesystem::file_size(path, ec);
     if (ec || size < sizeof h + sizeof(std::uint64_t)) return OnDisk::Damaged;
@@ -271,6 +270,8 @@ OnDisk on_disk(const std::string& path, const CountRules& rules, std::uint32_t* 
         return OnDisk::Damaged;
     return OnDisk::Current;
 }
+
+namespace {
 
 // "KMMMvKM needs about 39.10 GB (...), more than the 23.22 GB allowed (...)", or empty when the
 // estimate `e` of `m`'s generation (verification) fits in `allowed` bytes (0: unknown, anything
@@ -323,7 +324,7 @@ bool make_table(const Material& m, const Options& o, std::uint64_t allowed, Prog
     if (o.speaks()) lock.emplace(o.tables);
     std::uint32_t found = 0;
     const std::string path = table_path(o.tables, m);
-    const OnDisk state = on_disk(path, o.rules, &found);
+    const OnDisk state = on_disk(path, Game::Makruk, encode(o.rules), &found);
     StatsRow rows[2];
     if (o.agree(state == OnDisk::Current && read_rows(stats_path(o.tables, m), false, rows))) {
         if (o.speaks()) print_rows(m.name(), false, rows);

@@ -3,9 +3,7 @@
 // gen/xiangqi/, the reader probe/xiangqi_tables.hpp).
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <tbb/global_control.h>
@@ -133,18 +131,6 @@ std::vector<Material> build_order(const std::vector<Material>& endings) {
     return out;
 }
 
-// The header's rule word of the table at `path`, nullopt when there is none (or no header to
-// read: the generator then writes it anew).
-std::optional<std::uint32_t> table_rules(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    TableHeader h {};
-    if (!in.read(reinterpret_cast<char*>(&h), sizeof h)
-        || std::memcmp(h.magic, kTableMagic, sizeof kTableMagic) != 0
-        || h.game != std::uint32_t(Game::Xiangqi))
-        return std::nullopt;
-    return h.rules;
-}
-
 std::string stats_path(const std::string& dir, const Material& m) {
     return (std::filesystem::path(dir) / (m.name() + ".xq.json")).string();
 }
@@ -236,23 +222,32 @@ int xiangqi_gen(const Args& a, Ranks* ranks, int localRanks) {
         try {
             std::optional<DirectoryLock> lock;
             if (speaks) lock.emplace(o.tables);
-            // On disk (resumed), unless it follows another rule set (one directory per set: it
-            // is made again, saying so, or refused with --keep-other-rules).
+            // On disk whole (resumed), unless it follows another rule set (one directory per
+            // set: it is made again, saying so, or refused with --keep-other-rules), or is
+            // packed, damaged or of an older format (made again, saying so).
             const std::string path = xq::table_path(o.tables, m);
-            const std::optional<std::uint32_t> found = table_rules(path);
-            if (agree(found && *found == xq::header_rule(m, o.rules))) {
+            std::uint32_t found = 0;
+            const OnDisk state = on_disk(path, Game::Xiangqi, xq::header_rule(m, o.rules), &found);
+            if (agree(state == OnDisk::Current)) {
                 if (shown) progress.skip_job(k);
                 continue;
             }
-            if (found && speaks && xq::follows(*found, o.rules)) {
+            const char* why = state == OnDisk::Packed ? "is packed (one side to move)"
+                : state == OnDisk::Damaged            ? "is damaged (its checksum does not hold)"
+                : state == OnDisk::OldFormat          ? "is not a Xiangqi table of this format"
+                : state == OnDisk::OtherRules && xq::follows(found, o.rules)
+                ? "holds the rule's results without their distances"
+                : nullptr;
+            if (state == OnDisk::NotAFile)
+                throw TableError(
+                    path + " is not a regular file (a FIFO, a device or a directory?): remove it");
+            if (speaks && why) {
                 if (shown) progress.finish();
-                std::fprintf(stderr,
-                    "mktb gen: %s in %s holds the rule's results without their distances; "
-                    "generating it again\n",
-                    m.name().c_str(), o.tables.c_str());
-            } else if (found && speaks) {
+                std::fprintf(stderr, "mktb gen: %s in %s %s; generating it again\n",
+                    m.name().c_str(), o.tables.c_str(), why);
+            } else if (speaks && state == OnDisk::OtherRules) {
                 const std::string other = m.name() + " in " + o.tables + " follows the rules "
-                    + std::string(xq::rule_name(*found));
+                    + std::string(xq::rule_name(found));
                 if (o.keepOtherRules)
                     throw RulesError(other
                         + "; not replaced (--keep-other-rules): use another "
@@ -340,7 +335,9 @@ int xiangqi_pack(const Args& a) {
         try {
             const DirectoryLock lock(out);
             const std::string from = xq::table_path(o.tables, m), to = xq::table_path(out, m);
-            if (const auto rule = table_rules(from); rule && xq::has_rule_plies(*rule)) {
+            std::uint32_t rule = 0; // the header's (no Xiangqi table has 0: the header alone read)
+            on_disk(from, Game::Xiangqi, 0, &rule);
+            if (xq::has_rule_plies(rule)) {
                 // The rule's distance of a loser depends on which of its moves stay in its
                 // cycle (docs/rules-xiangqi.md §5c), which a one-ply search cannot tell: both
                 // sides kept, the file copied whole.

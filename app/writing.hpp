@@ -6,6 +6,7 @@
 #include <string>
 
 #include "table_stats.hpp"
+#include "tablefile.hpp" // Game
 
 namespace mktb::cli {
 
@@ -38,6 +39,13 @@ void print_rows(const std::string& name, bool xiangqi, const StatsRow rows[2]);
 // Writes the statistics to `path` whole (a temporary file renamed), reads them back and prints
 // their rows (and over MPI the bytes exchanged at each level). Throws TableError.
 void write_stats(const TableStats& stats, const std::string& path);
+
+// What is on disk where a table of `game` made under the header word `rules` would be written
+// (`found`: the header's rules, where it has one). Current only when its whole-file checksum
+// holds: a damaged one (a run killed or a disk filled while it was copied in, two writers) is
+// made again, never taken as done. A file of another game or format is OldFormat.
+enum class OnDisk { None, NotAFile, OldFormat, OtherRules, Packed, Damaged, Current };
+OnDisk on_disk(const std::string& path, Game game, std::uint32_t rules, std::uint32_t* found);
 
 // The right to write tables into a directory: an exclusive flock() on the directory itself,
 // held while one ending is checked and written, and released by the kernel if the process

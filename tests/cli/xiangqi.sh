@@ -43,6 +43,12 @@ grep -q "^1179 Xiangqi endings" "$dir/list2.err" || fail "two-attackers: $(cat "
 "$mktb" gen --game xiangqi KRvKN --threads 1 --tables "$dir/t1" > /dev/null || fail "gen KRvKN 1 thread"
 "$mktb" gen --game xiangqi KRvKN --threads 2 --tables "$dir/t2" > /dev/null || fail "gen KRvKN 2 threads"
 cmp -s "$dir/t1/KRvKN.xq.mktb" "$dir/t2/KRvKN.xq.mktb" || fail "KRvKN differs between 1 and 2 threads"
+# A damaged table on disk is made again, never taken as done (its checksum read through).
+printf 'x' | dd of="$dir/t2/KRvKN.xq.mktb" bs=1 seek=5000 conv=notrunc 2>/dev/null
+"$mktb" gen --game xiangqi KRvKN --tables "$dir/t2" > /dev/null 2> "$dir/damaged.err" || fail "gen over a damaged table"
+grep -q "^mktb gen: KRvKN in .* is damaged (its checksum does not hold); generating it again$" "$dir/damaged.err" \
+  || fail "a damaged table named: $(cat "$dir/damaged.err")"
+cmp -s "$dir/t1/KRvKN.xq.mktb" "$dir/t2/KRvKN.xq.mktb" || fail "KRvKN made again differs"
 "$mktb" verify --game xiangqi KRvKN --tables "$dir/t1" | grep -q "^KRvKN (Xiangqi): ok$" || fail "verify KRvKN"
 hold="9/4k4/9/9/8R/9/9/5n3/9/5K3 b - - 0 1"
 out=$("$mktb" probe "$hold" --tables "$dir/t1") || fail "probe the hold"
