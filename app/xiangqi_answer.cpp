@@ -108,22 +108,13 @@ std::optional<XAnswer> xiangqi_answer(const Prober& tables, const Position& pos)
     a.rules = tables.options().xiangqi_rules;
     a.armed = !m.armless(xq::RED) && !m.armless(BLACK);
     if (a.by_rule()) a.rule_plies = *tables.rule_plies(pos);
-    Position p = pos;
-    for (xq::Move mv : xq::legal_moves(pos)) {
-        const auto u = p.do_move(mv);
-        const std::optional<Value> child = tables.dtm(p);
-        const std::optional<Wdl> result = child ? tables.rule_wdl(p) : std::nullopt;
-        const std::optional<int> plies
-            = child && child->is_draw() && int(*result) ? tables.rule_plies(p) : std::optional(-1);
-        p.undo_move(mv, u);
-        if (!child || !plies) return std::nullopt;
-        a.moves.push_back(
-            { mv, child->parent(), u.captured != xq::NO_PIECE, *child, -int(*result), *plies });
-    }
-    std::stable_sort(a.moves.begin(), a.moves.end(), [](const XMove& x, const XMove& y) {
-        return better(XiangqiMove { x.move, x.value, x.result, x.rule_plies },
-            XiangqiMove { y.move, y.value, y.result, y.rule_plies });
-    });
+    // The moves in the API's order; each one's position after it valued for its side to move.
+    const std::optional<std::vector<XiangqiMove>> ranked = tables.rank_root(pos);
+    if (!ranked) return std::nullopt;
+    for (const XiangqiMove& x : *ranked)
+        a.moves.push_back({ x.move, x.value, pos.piece_on(xq::to_pt(x.move)) != xq::NO_PIECE,
+            x.value.is_draw() ? Value::draw() : Value::mate_in_plies(x.value.plies - 1), x.result,
+            x.rule_plies });
     return a;
 }
 

@@ -105,24 +105,20 @@ std::optional<Value> Tablebase::probe(const Position& pos) const {
         Value::mate_in_plies(0)); // no move: mated or stalemated, lost either way
 }
 
-int Tablebase::result(const Entry& e, Color stm, std::uint64_t slot) {
+Tablebase::Rule Tablebase::rule(const Entry& e, Color stm, std::uint64_t slot) {
     const Value v = e.table->value(Metric::Dtm, stm, slot);
-    if (!v.is_draw()) return v.is_win() ? 1 : -1;
-    if (!e.table->has(kRuleResult)) return 0;
-    return rule_cell_result(e.table->value(kRuleResult, stm, slot).cell());
+    if (!v.is_draw()) return { v.is_win() ? 1 : -1, -1 };
+    if (!e.table->has(kRuleResult)) return { 0, -1 };
+    const unsigned cell = e.table->value(kRuleResult, stm, slot).cell();
+    return { rule_cell_result(cell),
+        cell && has_rule_plies(e.table->rules()) ? int(cell) - 1 : -1 };
 }
 
 std::optional<int> Tablebase::probe_rule_plies(const Position& pos) const {
     const Entry* e = table(Material::of(pos).canonical());
     if (!e) return std::nullopt;
     const auto [slot, stm] = locate(*e, pos);
-    return e->table->stores(stm) ? rule_plies(*e, stm, slot) : -1;
-}
-
-int Tablebase::rule_plies(const Entry& e, Color stm, std::uint64_t slot) {
-    if (!has_rule_plies(e.table->rules())) return -1;
-    const unsigned cell = e.table->value(kRuleResult, stm, slot).cell();
-    return cell ? int(cell) - 1 : -1;
+    return e->table->stores(stm) ? rule(*e, stm, slot).plies : -1;
 }
 
 std::optional<int> Tablebase::probe_result(const Position& pos) const {

@@ -128,11 +128,17 @@ public:
     // -1 (and where the table predates the distances, or is packed without this side to move);
     // nullopt when the table is absent.
     std::optional<int> probe_rule_plies(const Position& pos) const;
-    // The same, of a slot of a table that stores side `stm` (a full table stores both).
-    static int result(const Entry& e, Color stm, std::uint64_t slot);
-    // The rule's distance in plies of such a slot (docs/rules-xiangqi.md §5c), where the rule
-    // decides its result and the table holds distances; else -1.
-    static int rule_plies(const Entry& e, Color stm, std::uint64_t slot);
+    // Both, of a slot of a table that stores side `stm` (a full table stores both), its cells
+    // read once: the result under the rules, and the rule's distance in plies
+    // (docs/rules-xiangqi.md §5c) where only the rules decide it and the table holds distances,
+    // else -1.
+    struct Rule {
+        int result, plies;
+    };
+    static Rule rule(const Entry& e, Color stm, std::uint64_t slot);
+    static int result(const Entry& e, Color stm, std::uint64_t slot) {
+        return rule(e, stm, slot).result;
+    }
     // The table's slot and side to move of a position (colours exchanged where its material is
     // the canonical one's mirror image).
     static std::pair<std::uint64_t, Color> locate(const Entry& e, const Position& pos);

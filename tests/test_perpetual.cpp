@@ -88,7 +88,7 @@ public:
         if (asian)
             for (const auto& [from, to] : edges_)
                 for (const std::string& t : to) chaseable[~side(from)] |= chased(t);
-        return xq::RulePass(*this, rule, chaseable, plies).run(nullptr);
+        return xq::RulePass(*this, rule, plies, chaseable).run(nullptr);
     }
 
 private:

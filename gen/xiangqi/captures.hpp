@@ -34,6 +34,8 @@ public:
                       "every smaller ending an ending needs)");
             Victim& v = victims_[victim];
             v.entry = e, v.swap = swap;
+            const std::uint32_t rule = e->table->rules();
+            if (has_rule_cells(rule) && !has_rule_plies(rule)) without_plies_ = child.name();
             // Each remaining man's place in the child's index: the next free one of its piece.
             std::array<int, 16> used {};
             for (int j = 0; j < index.men(); ++j) {
@@ -54,23 +56,15 @@ public:
         const auto [e, slot, childStm] = locate(pl, mover, to, victim, stm);
         return e->table->value(Metric::Dtm, childStm, slot);
     }
-    // The result of that position under the perpetual-check rule, for its side to move: +1
-    // won, 0 drawn, -1 lost.
-    int result(const Placement& pl, int mover, int to, int victim, Color stm) const {
+    // The result of that position under the repetition rules, for its side to move (+1 won,
+    // 0 drawn, -1 lost), and where only the rules decide it the rule's distance (else -1).
+    Tablebase::Rule rule(const Placement& pl, int mover, int to, int victim, Color stm) const {
         const auto [e, slot, childStm] = locate(pl, mover, to, victim, stm);
-        return Tablebase::result(*e, childStm, slot);
+        return Tablebase::rule(*e, childStm, slot);
     }
-    // The same with the rule's distance (-1 where the rule does not decide it). A child whose
-    // table holds the rule's results without their distances is refused.
-    std::pair<int, int> rule(const Placement& pl, int mover, int to, int victim, Color stm) const {
-        const auto [e, slot, childStm] = locate(pl, mover, to, victim, stm);
-        const int r = Tablebase::result(*e, childStm, slot);
-        const int plies = Tablebase::rule_plies(*e, childStm, slot);
-        if (r && plies < 0 && e->table->value(Metric::Dtm, childStm, slot).is_draw())
-            throw TableError("the Xiangqi table of " + e->index.material().name()
-                + " holds the rule's results without their distances: generate it again");
-        return { r, plies };
-    }
+    // A child whose table holds the rule's results without their distances (made before
+    // them), or "": a generator that needs the distances refuses it.
+    const std::string& without_plies() const { return without_plies_; }
 
 private:
     struct Place {
@@ -96,6 +90,7 @@ private:
     };
     const Index& index_;
     std::array<Victim, 16> victims_ {};
+    std::string without_plies_;
 };
 
 } // namespace mktb::xq

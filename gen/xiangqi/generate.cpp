@@ -477,6 +477,10 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
         throw TableError(m.name() + " (Xiangqi): the perpetual-check pass reads every cell; "
             + "an ending with both sides armed is made by one process");
     Work w(m, children, windowPlies, ranks);
+    if (rulePass && !w.captures.without_plies().empty())
+        throw TableError("the Xiangqi table of " + w.captures.without_plies() + ", which "
+            + m.name() + " converts into, holds the rule's results without their distances: "
+            + "generate it again");
     w.store.allocate();
     auto since = [](auto t) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -522,7 +526,7 @@ TableStats generate(const Material& m, const Tablebase& children, Progress* prog
         std::uint8_t* const cells[COLOR_NB] = { rule[RED].get(), rule[BLACK].get() };
         std::uint16_t* const plies[COLOR_NB] = { rulePlies[RED].get(), rulePlies[BLACK].get() };
         const RuleCounts rc = perpetual_check(
-            w.index, w.captures, plain, cells, progress, rules == RuleSet::Asian, plies);
+            w.index, w.captures, plain, cells, plies, progress, rules == RuleSet::Asian);
         for (Color s : { RED, BLACK })
             stats.side[s].rule_wins = rc.won[s], stats.side[s].rule_losses = rc.lost[s];
         stats.rule_rounds = rc.rounds;

@@ -11,12 +11,10 @@ namespace {
 
 class BoardGraph {
 public:
-    BoardGraph(const Index& index, const Captures& captures, const std::uint8_t* const plain[2],
-        bool plies)
+    BoardGraph(const Index& index, const Captures& captures, const std::uint8_t* const plain[2])
         : index_(index)
         , captures_(captures)
-        , plain_ { plain[RED], plain[BLACK] }
-        , plies_(plies) { }
+        , plain_ { plain[RED], plain[BLACK] } { }
     std::uint64_t size() const { return index_.size(); }
     const std::uint8_t* plain(Color s) const { return plain_[s]; }
 
@@ -39,12 +37,8 @@ public:
             const Index::Mover from(index, slot, pl_);
             for_each_legal(index, pl_, pos, s, pos.in_check(s), [&](int man, int to, int victim) {
                 if (victim >= 0) {
-                    if (!g_.plies_) {
-                        f(Edge { false, 0, g_.captures_.result(pl_, man, to, victim, s) });
-                        return;
-                    }
-                    const auto [result, plies] = g_.captures_.rule(pl_, man, to, victim, s);
-                    f(Edge { false, 0, result, 0, plies });
+                    const Tablebase::Rule r = g_.captures_.rule(pl_, man, to, victim, s);
+                    f(Edge { false, 0, r.result, 0, r.plies });
                     return;
                 }
                 bool mirrored;
@@ -84,23 +78,22 @@ private:
     const Index& index_;
     const Captures& captures_;
     const std::uint8_t* plain_[COLOR_NB];
-    bool plies_; // the captures' distances asked (the rule's distances are)
 };
 
 } // namespace
 
 RuleCounts perpetual_check(const Index& index, const Captures& captures,
     const std::uint8_t* const plain[COLOR_NB], std::uint8_t* const rule[COLOR_NB],
-    Progress* progress, bool chase, std::uint16_t* const plies[COLOR_NB]) {
+    std::uint16_t* const plies[COLOR_NB], Progress* progress, bool chase) {
     if (progress) progress->phase("perpetual check", 0);
-    const BoardGraph graph(index, captures, plain, plies != nullptr);
+    const BoardGraph graph(index, captures, plain);
     // Under asian, the kinds of each side's men that a move may chase (not the king).
     std::array<std::uint8_t, COLOR_NB> chaseable {};
     if (chase)
         for (Color c : { RED, BLACK })
             for (int pt = ADVISOR; pt < PIECE_TYPE_NB; ++pt)
                 if (index.material().count[c][pt]) chaseable[c] |= std::uint8_t(1u << pt);
-    return RulePass(graph, rule, chaseable, plies).run(progress);
+    return RulePass(graph, rule, plies, chaseable).run(progress);
 }
 
 } // namespace mktb::xq

@@ -68,7 +68,7 @@ namespace mktb::xq {
 struct RuleCounts {
     std::uint64_t won[COLOR_NB] {}, lost[COLOR_NB] {}; // per side to move: decided by the rule
     int rounds = 0;
-    int longest = -1; // the longest rule's distance in plies (with distances), -1 for none
+    int longest = -1; // the longest rule's distance in plies, -1 for none
     double distance_seconds = 0; // of the pass, the distance phase's
 };
 
@@ -80,12 +80,12 @@ inline constexpr std::uint16_t kNoPlies = (1u << kPliesBits) - 1;
 // `plain[s]`: the plain cells (kNone, 0 draw, plies + 1) of `index`'s ending for side s to move,
 // final. Writes `rule[s]` (n bytes each, any content before): a RuleCell per slot, kRulePlain
 // wherever the plain value is not a draw. `captures` gives the rule's results of the children.
-// `chase`: the rule set asian (perpetual chase forbidden too), else check. `plies`, where
-// given: n cells each, the rule's distance of each cell the rule decides (any content before;
-// the others' left as kNoPlies).
+// `chase`: the rule set asian (perpetual chase forbidden too), else check. Writes `plies[s]`
+// (n cells each, any content before): the rule's distance of each cell the rule decides, the
+// others' kNoPlies.
 RuleCounts perpetual_check(const Index& index, const Captures& captures,
     const std::uint8_t* const plain[COLOR_NB], std::uint8_t* const rule[COLOR_NB],
-    Progress* progress, bool chase = false, std::uint16_t* const plies[COLOR_NB] = nullptr);
+    std::uint16_t* const plies[COLOR_NB], Progress* progress, bool chase = false);
 
 // A move's end as a game graph reports it: a cell of the graph (side ~s to move, `slot`), or a
 // position outside it (a capture) with its result under the rule for its side to move.
@@ -104,18 +104,17 @@ struct Edge {
 //     move of side s; a walker may assume its calls come in increasing slot order mostly;
 //   g.parents(s, slot, f): f(q) for each cell (~s, q) with a move into (s, slot).
 // `chaseable`: under asian, for each side the kinds of its men a move may chase (bit per kind;
-// each edge's Edge::chase then says which it does); all 0 under check. `plies`: where the
-// rule's distances are asked, their cells (as perpetual_check's).
+// each edge's Edge::chase then says which it does); all 0 under check. `plies`: the rule's
+// distances' cells (as perpetual_check's).
 template<class G>
 class RulePass {
 public:
-    RulePass(const G& g, std::uint8_t* const rule[COLOR_NB],
-        std::array<std::uint8_t, COLOR_NB> chaseable = {},
-        std::uint16_t* const plies[COLOR_NB] = nullptr)
+    RulePass(const G& g, std::uint8_t* const rule[COLOR_NB], std::uint16_t* const plies[COLOR_NB],
+        std::array<std::uint8_t, COLOR_NB> chaseable = {})
         : g_(g)
         , n_(g.size())
         , rule_ { rule[RED], rule[BLACK] }
-        , plies_ { plies ? plies[RED] : nullptr, plies ? plies[BLACK] : nullptr }
+        , plies_ { plies[RED], plies[BLACK] }
         , chaseable_(chaseable) {
         for (Color s : { RED, BLACK }) plain_[s] = g.plain(s);
     }
@@ -144,12 +143,10 @@ public:
             }
             if (!decided) break;
         }
-        if (plies_[RED]) {
-            const auto start = std::chrono::steady_clock::now();
-            counts.longest = distances(progress);
-            counts.distance_seconds
-                = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        }
+        const auto start = std::chrono::steady_clock::now();
+        counts.longest = distances(progress);
+        counts.distance_seconds
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::atomic<std::uint64_t> won[COLOR_NB] {}, lost[COLOR_NB] {};
         each_cell([&](Color s, std::uint64_t, std::uint8_t& c) {
             c &= kResult;
@@ -354,7 +351,7 @@ private:
                         rule_[s][slot] = !plain_[s][slot] && w.in_check(s, slot)
                             ? kInCheck
                             : std::uint8_t(kRulePlain);
-                        if (plies_[s]) plies_[s][slot] = kNoPlies;
+                        plies_[s][slot] = kNoPlies;
                     }
             });
     }
@@ -504,7 +501,7 @@ private:
     }
 
     // The cells where V must break the rules by `t` (violations(v)[tag]) forever or lose,
-    // decided (and, with distances, put in the cycle of t); returns them.
+    // decided and put in the cycle of t; returns them.
     Cells perpetual(Color v, Violation t, int tag) const {
         const Color o = ~v;
         // Z: V's undecided cells that cannot leave with a move that is not of t (or a capture)
@@ -604,8 +601,7 @@ private:
                     const Color s = Color(y[i] & 1);
                     std::uint8_t& c = rule_[s][y[i] >> 1];
                     c = std::uint8_t((c & ~(kZ | kY)) | (s == v ? kRuleLost : kRuleWon));
-                    if (plies_[s])
-                        plies_[s][y[i] >> 1] = std::uint16_t((tag + 1) << kPliesBits | kNoPlies);
+                    plies_[s][y[i] >> 1] = std::uint16_t((tag + 1) << kPliesBits | kNoPlies);
                 }
             });
         // Cells Z lost along the way keep no kZ (cleared as they were cut).

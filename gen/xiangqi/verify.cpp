@@ -80,7 +80,7 @@ std::uint64_t verify(
                     // Where the rule decides it, its distance: a winner's least lost child's
                     // plus one; a loser's children won by the rule, one at one ply less.
                     const int plies
-                        = rule && stored.is_draw() ? Tablebase::rule_plies(*self, s, slot) : -1;
+                        = rule && stored.is_draw() ? Tablebase::rule(*self, s, slot).plies : -1;
                     int leastLost = std::numeric_limits<int>::max();
                     bool reached = plies <= 0;
                     // First every move's child slot, its cell asked for (quiet moves: the
@@ -110,8 +110,7 @@ std::uint64_t verify(
                                 : preference(captures.value(pl, c.man, to, c.victim, s).parent()));
                         if (!rule) continue;
                         const auto [r, p] = c.victim < 0
-                            ? std::pair(Tablebase::result(*self, ~s, c.slot),
-                                Tablebase::rule_plies(*self, ~s, c.slot))
+                            ? Tablebase::rule(*self, ~s, c.slot)
                             : captures.rule(pl, c.man, to, c.victim, s);
                         bestResult = std::max(bestResult, -r);
                         if (plies < 0) continue;
